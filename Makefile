@@ -1,0 +1,104 @@
+# getcounter - build, check, asan, bench, fuzz, install.
+#
+# make              build ./getcounter
+# make check        unit tests (cmocka) and shell tests of the binary
+# make asan         the same tests under AddressSanitizer and UBSan
+# make bench        cost per sample against the floor of reading the files
+# make install      PREFIX=/usr/local DESTDIR=...
+# make deps         install the Debian packages the build needs, if missing
+# make run          deps, build, one sample of the default counters
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+BUILD   ?= build
+CC      ?= cc
+PKG_CONFIG ?= pkg-config
+VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
+LDLIBS  += -lm
+
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+SRC      := $(wildcard src/*.c src/provider/*.c src/output/*.c)
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+OBJ      := $(SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check unit cli asan bench install uninstall deps run clean format lint fuzz
+
+all: getcounter
+
+getcounter: $(BUILD)/getcounter
+	cp $< $@
+
+$(BUILD)/getcounter: $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJ) $(CMOCKA_LIBS) $(LDLIBS)
+
+check: unit cli
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; (cd tests/unit && ../../$$t); done
+
+cli: $(BUILD)/getcounter
+	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/cli/run.sh
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
+
+bench: $(BUILD)/getcounter
+	BUILD=$(BUILD) sh bench/run
+
+fuzz:
+	sh tests/fuzz/run.sh
+
+install: getcounter
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 getcounter $(DESTDIR)$(BINDIR)/getcounter
+	install -m 644 man/getcounter.1 $(DESTDIR)$(MANDIR)/man1/getcounter.1
+	install -m 644 completions/getcounter.bash $(DESTDIR)$(BASHCOMPDIR)/getcounter
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
+	      $(DESTDIR)$(BASHCOMPDIR)/getcounter
+
+DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && apt-get install -y -qq $$missing; \
+	fi
+
+run: deps
+	$(MAKE) getcounter
+	./getcounter
+
+format:
+	clang-format -i include/*.h src/*.c src/*/*.c tests/unit/*.c
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr -Iinclude --std=c11 src
+
+clean:
+	rm -rf build build-asan getcounter
+
+-include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d)

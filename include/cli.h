@@ -1,0 +1,45 @@
+/*
+ * cli.h - the command line: a hand-written option table accepting the
+ * getcounter spellings and the Windows ones (DESIGN.md "Command line").
+ */
+#ifndef GETCOUNTER_CLI_H
+#define GETCOUNTER_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util.h"
+
+enum cli_mode { MODE_SAMPLE, MODE_LIST_SETS, MODE_LIST_PATHS, MODE_HELP, MODE_VERSION };
+
+/* Everything the options say; owned by main, freed with config_free. */
+struct config {
+	enum cli_mode mode;
+	char **paths;        /* counter paths (from -c, bare words, --counter-file) */
+	size_t npaths;
+	char **patterns;     /* -l / -q patterns */
+	size_t npatterns;
+	char **roots;        /* --root series */
+	size_t nroots;
+	double interval;     /* seconds */
+	long samples;        /* printed samples */
+	int samples_given;
+	int continuous;
+	const char *format;  /* -f value, NULL for the default */
+	const char *output_file;
+	int precision;       /* -1 for the format's default */
+	int instances;       /* -x */
+	int verbose;
+	int yes;             /* -y: replace a non-empty output file */
+	int utc;
+};
+
+/* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or
+ * value (a usage error: exit 2). */
+int cli_parse(int argc, char **argv, struct config *cfg, struct err *err);
+void config_free(struct config *cfg);
+
+/* The --help text. */
+void cli_usage(FILE *out);
+
+#endif

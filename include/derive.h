@@ -1,0 +1,60 @@
+/*
+ * derive.h - the only place formulas live. A pair of raw reads of one
+ * instance becomes field deltas (each field with its own width, wrap and
+ * reset rule); deltas and current values become a value and a status with a
+ * counter's descriptor. Totals sum per-instance N and B before the formula.
+ */
+#ifndef GETCOUNTER_DERIVE_H
+#define GETCOUNTER_DERIVE_H
+
+#include <stdint.h>
+
+#include "counter.h"
+#include "sample.h"
+
+struct derive_env {
+	double dt;          /* seconds between this set's two reads */
+	double wall_s;      /* UTC seconds of the later read (ELAPSED) */
+	uint32_t user_hz;   /* /proc/stat ticks per second */
+	uint8_t ulong_bits; /* 32 or 64 */
+};
+
+/* Field deltas of one instance between two reads. */
+struct field_deltas {
+	uint64_t d[SET_MAX_FIELDS];
+	uint64_t present; /* fields read in both */
+	uint64_t wrapped; /* fields whose delta was corrected for one wrap */
+	uint8_t status;   /* ST_OK, ST_WRAPPED or ST_RESET */
+};
+
+/* Compare two reads of one instance, field by field (COUNTERS.md 1). A
+ * changed identity is a RESET. */
+void derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
+		   const struct raw_instance *cur, const struct derive_env *env,
+		   struct field_deltas *out);
+
+struct value {
+	double v;
+	uint8_t status; /* enum value_status */
+};
+
+/* Nonzero when a value with this status and counter type is shown. */
+int value_exists(const struct counter_desc *c, enum value_status st);
+
+/* One instance's value. deltas is NULL when there is no usable previous
+ * read; then pair_status says why (ST_FIRST, ST_NEW; ST_OK for a snapshot,
+ * which gives BAD_TIME to types that need two reads). */
+struct value derive_value(const struct counter_set *set, const struct counter_desc *c,
+			  const struct raw_instance *cur, const struct field_deltas *deltas,
+			  enum value_status pair_status, const struct derive_env *env);
+
+/* A total over instances: cur[i] with deltas[i] (NULL for an instance that
+ * has no usable pair, whose status is pair_status[i]). Sums N and B (with
+ * each instance's multiplier) over the instances that pair, then applies the
+ * formula; a MEAN total divides by their number. */
+struct value derive_total(const struct counter_set *set, const struct counter_desc *c,
+			  const struct raw_instance *const *cur,
+			  const struct field_deltas *const *deltas, const uint8_t *pair_status,
+			  size_t n, const struct derive_env *env);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * output.h - an output borrows a frame (the derived values of one interval)
+ * and renders it. Outputs compute nothing: values and statuses come from
+ * derive.c. The table of outputs is in src/output/outputs.c.
+ */
+#ifndef GETCOUNTER_OUTPUT_H
+#define GETCOUNTER_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "counter.h"
+#include "util.h"
+
+/* One derived value. */
+struct frame_row {
+	const struct counter_set *set;
+	const struct counter_desc *counter;
+	const char *instance; /* NULL for a single-instance set; borrowed */
+	const char *path;     /* "\\HOST\Set(instance)\Counter"; borrowed */
+	uint32_t column;      /* the same path has the same column all run long */
+	double value;         /* meaningful when value_exists() */
+	uint8_t status;       /* enum value_status */
+};
+
+/* The derived values of one interval, stamped with the later read. */
+struct frame {
+	int64_t wall_ns;  /* UTC nanoseconds */
+	uint64_t index;   /* 1 for the first printed sample */
+	size_t nrows;
+	const struct frame_row *rows;
+};
+
+struct output_opts {
+	int precision; /* decimals; -1 for the format's default */
+	int utc;       /* show times in UTC */
+	int width;     /* terminal columns for table; 0 when not a terminal */
+	int summary;   /* table and list: print min/avg/max when closing */
+};
+
+struct output {
+	const char *name; /* the -f value: "csv" */
+	/* Start writing to out (borrowed; the caller closes it). Returns the
+	 * output's state, or NULL with err filled. */
+	void *(*open)(FILE *out, const struct output_opts *opts, struct err *err);
+	/* Render one frame; 0, or -1 with err filled (a write failed). */
+	int (*write)(void *state, const struct frame *f, struct err *err);
+	/* Finish (summary, flush) and free the state; 0 or -1. */
+	int (*close)(void *state, struct err *err);
+};
+
+extern const struct output *const outputs[];
+extern const size_t noutputs;
+
+/* The output named name (case-insensitive), or NULL. */
+const struct output *output_find(const char *name);
+
+/* Helpers shared by outputs (src/output/outputs.c). */
+
+/* Nonzero when the row has a value to show (value_exists). */
+int frame_row_has_value(const struct frame_row *r);
+/* Local (or UTC) time as "MM/DD/YYYY HH:MM:SS.mmm" (PDH). */
+void format_time_pdh(char *buf, size_t n, int64_t wall_ns, int utc);
+/* ISO 8601 with milliseconds and offset: "2026-11-21T15:04:05.123+01:00". */
+void format_time_iso(char *buf, size_t n, int64_t wall_ns, int utc);
+/* The zone name and PDH bias (minutes to add to local time to get UTC) in
+ * force at wall_ns. */
+void time_zone_at(int64_t wall_ns, int utc, char *name, size_t n, int *bias_minutes);
+/* A double as text with a '.' decimal point whatever the locale; precision
+ * < 0 gives the shortest form that reads back exactly. */
+void format_double(char *buf, size_t n, double v, int precision);
+
+/* A value for a person (table, list): precision decimals when >= 0, else
+ * an integer when the value is integral and at least 1000, 2 decimals
+ * otherwise. */
+void format_value_human(char *buf, size_t n, double v, int precision);
+/* Bytes of the valid UTF-8 sequence at s (1 for ASCII), or 0 when the
+ * bytes there are not valid UTF-8. */
+size_t utf8_seq_len(const unsigned char *s);
+/* Terminal columns s takes: one per character (an invalid byte counts 1). */
+size_t text_columns(const char *s);
+/* Write s with control characters shown as '?', so that a name cannot
+ * drive the terminal. */
+void put_text(FILE *out, const char *s);
+/* "instance counter", or "counter" for a single-instance set. */
+void row_short_name(char *buf, size_t n, const struct frame_row *r);
+
+/* Per-column minimum, average and maximum of the values shown, kept for
+ * the table and list summaries. Zero-initialize; free with summary_free. */
+struct summary_col {
+	char *path; /* owned copies: rows are only borrowed during write */
+	char *name; /* row_short_name */
+	const char *unit;
+	uint32_t column;
+	uint64_t n; /* values shown */
+	double sum, min, max;
+};
+
+struct summary {
+	struct summary_col *cols; /* in order of first appearance */
+	size_t ncols, cap;
+	size_t *index; /* column -> cols index + 1; 0 for none */
+	size_t nindex;
+};
+
+/* Record the row's column (even without a value) and its value, if shown.
+ * Allocates only when a column is first seen. */
+void summary_add(struct summary *s, const struct frame_row *r);
+/* The column's record, or NULL. */
+const struct summary_col *summary_find(const struct summary *s, uint32_t column);
+void summary_free(struct summary *s);
+
+/* Flush out; 0, or -1 with err naming the format and the write error. */
+int output_flush(FILE *out, const char *format, struct err *err);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * procfs.h - root-aware access to /proc and /sys (and fixture trees under
+ * --root). Files stay open and are re-read with pread at offset 0 into
+ * buffers reused across reads; a file several providers need is read once
+ * per read generation.
+ *
+ * Paths are relative to the root and start with "proc/" or "sys/".
+ */
+#ifndef GETCOUNTER_PROCFS_H
+#define GETCOUNTER_PROCFS_H
+
+#include <dirent.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct procfs;
+struct pfile;
+
+/* A procfs over the live system (nroots 0) or a series of fixture roots.
+ * The roots are copied. Owned by the caller: procfs_free. */
+struct procfs *procfs_new(const char *const *roots, size_t nroots);
+void procfs_free(struct procfs *fs);
+
+/* Nonzero when reading the real /proc and /sys (netlink may be used). */
+int procfs_is_live(const struct procfs *fs);
+/* Number of roots in the series (1 when live). */
+size_t procfs_nroots(const struct procfs *fs);
+/* The root directory in use ("/" when live), for messages. */
+const char *procfs_root(const struct procfs *fs);
+
+/* Start read number index: switches to root index of a series (closing the
+ * previous root's files) and starts a new generation, so every file is read
+ * afresh. Returns 0, or -1 if the root cannot be opened. */
+int procfs_begin_read(struct procfs *fs, size_t index, struct err *err);
+
+/* The file at relpath, shared by everyone asking for the same path; owned by
+ * fs. Never NULL (a missing file shows at read time). */
+struct pfile *procfs_file(struct procfs *fs, const char *relpath);
+
+/* The whole content of pf, NUL-terminated, read at most once per
+ * generation; *len gets its length. NULL (err filled, errno kept) when the
+ * file is missing or unreadable. The buffer is owned by pf and valid until
+ * the next generation. */
+const char *pfile_read(struct pfile *pf, size_t *len, struct err *err);
+
+/* Read a small file (a sysfs attribute) once, not cached: into buf (size n,
+ * NUL-terminated, trailing newline removed). Returns the length, or -1. */
+long procfs_read_small(struct procfs *fs, const char *relpath, char *buf, size_t n);
+
+/* Read a small file holding one unsigned decimal; 0 or -1. */
+int procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out);
+
+/* opendir / access / readlink relative to the current root. */
+DIR *procfs_opendir(struct procfs *fs, const char *relpath);
+int procfs_exists(struct procfs *fs, const char *relpath);
+long procfs_readlink(struct procfs *fs, const char *relpath, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,440 @@
+/*
+ * cli.c - the option table. Hand-written rather than getopt, which reads
+ * "-cf F" as "-c f" and "-ListSet" as "-l istSet". Long options match whole
+ * ("--name value" or "--name=value"); a single-dash word is first matched
+ * whole, case-insensitively, against the Windows spellings, and otherwise is
+ * one short option (case-sensitive) with its argument attached or next.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+enum opt_id {
+	O_COUNTER,
+	O_COUNTER_FILE,
+	O_INTERVAL,
+	O_SAMPLES,
+	O_CONTINUOUS,
+	O_FORMAT,
+	O_OUTPUT,
+	O_PRECISION,
+	O_LIST_SET,
+	O_QUERY,
+	O_QUERY_INSTANCES,
+	O_INSTANCES,
+	O_ROOT,
+	O_VERBOSE,
+	O_HELP,
+	O_VERSION,
+	O_YES,
+	O_UTC,
+};
+
+struct option_spec {
+	enum opt_id id;
+	char short_name;         /* 0 for none */
+	const char *long_name;   /* without "--", or NULL */
+	const char *windows[3];  /* single-dash spellings, case-insensitive */
+	int takes_arg;
+};
+
+static const struct option_spec options[] = {
+	{ O_COUNTER, 'c', "counter", { "Counter" }, 1 },
+	{ O_COUNTER_FILE, 0, "counter-file", { "cf" }, 1 },
+	{ O_INTERVAL, 'i', "interval", { "SampleInterval", "si" }, 1 },
+	{ O_SAMPLES, 'n', "samples", { "MaxSamples", "sc" }, 1 },
+	{ O_CONTINUOUS, 0, "continuous", { "Continuous" }, 0 },
+	{ O_FORMAT, 'f', "format", { "f" }, 1 },
+	{ O_OUTPUT, 'o', "output", { "o" }, 1 },
+	{ O_PRECISION, 0, "precision", { 0 }, 1 },
+	{ O_LIST_SET, 'l', "list-set", { "ListSet" }, 0 },
+	{ O_QUERY, 'q', NULL, { "q" }, 0 },
+	{ O_QUERY_INSTANCES, 0, NULL, { "qx" }, 0 },
+	{ O_INSTANCES, 'x', "instances", { 0 }, 0 },
+	{ O_ROOT, 0, "root", { 0 }, 1 },
+	{ O_VERBOSE, 'v', "verbose", { 0 }, 0 },
+	{ O_HELP, 'h', "help", { "?" }, 0 },
+	{ O_VERSION, 'V', "version", { 0 }, 0 },
+	{ O_YES, 'y', "yes", { "y" }, 0 },
+	{ O_UTC, 0, "utc", { 0 }, 0 },
+};
+
+void
+cli_usage(FILE *out)
+{
+	fputs("usage: getcounter [OPTIONS] [PATH...]\n"
+	      "Read Linux counters (processor, memory, disk, network), sample them and print\n"
+	      "derived values, like Get-Counter and typeperf.\n"
+	      "\n"
+	      "  -c, --counter PATH       a counter path (repeatable; PATH may also be given bare)\n"
+	      "      --counter-file FILE  one path per line; blank lines and # comments ignored\n"
+	      "  -i, --interval SECONDS   sample interval (at least 0.01, or [[hh:]mm:]ss); default 1\n"
+	      "  -n, --samples N          number of samples to print; default 1\n"
+	      "      --continuous         sample until interrupted (SIGINT or SIGTERM)\n"
+	      "  -f, --format FORMAT      table (default), list, csv, tsv, json\n"
+	      "  -o, --output FILE        write to FILE instead of standard output\n"
+	      "  -y, --yes                replace a non-empty output file\n"
+	      "      --precision N        decimals of values (csv/tsv default 6)\n"
+	      "      --utc                show times in UTC\n"
+	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
+	      "  -q [PATTERN]             every counter path of the matching sets\n"
+	      "  -x, --instances          with -q: one line per current instance\n"
+	      "      --root DIR           read DIR/proc and DIR/sys; repeat for a series\n"
+	      "  -v, --verbose            more detail (help texts with -l and -q)\n"
+	      "  -h, --help               this text\n"
+	      "  -V, --version            the version\n"
+	      "\n"
+	      "Windows spellings work too: -Counter, -SampleInterval, -MaxSamples, -Continuous,\n"
+	      "-ListSet, and typeperf's -si, -sc, -cf, -q, -qx, -o, -f, -y.\n"
+	      "\n"
+	      "PATH is [\\\\HOST]\\Set(instance)\\Counter, case-insensitive, '*' a wildcard:\n"
+	      "  getcounter '\\Processor(_Total)\\% Processor Time' -i 2 -n 5\n"
+	      "  getcounter '\\Network Adapter(*)\\Bytes Total/sec' -f csv -o net.csv --continuous\n"
+	      "  getcounter -l            (the counter sets)      getcounter -q PhysicalDisk\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime error, 2 usage error. See getcounter(1).\n",
+	      out);
+}
+
+static void
+push(char ***list, size_t *n, const char *s)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof(char *));
+	(*list)[(*n)++] = xstrdup(s);
+}
+
+void
+config_free(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->npaths; i++)
+		free(cfg->paths[i]);
+	for (size_t i = 0; i < cfg->npatterns; i++)
+		free(cfg->patterns[i]);
+	for (size_t i = 0; i < cfg->nroots; i++)
+		free(cfg->roots[i]);
+	free(cfg->paths);
+	free(cfg->patterns);
+	free(cfg->roots);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* Seconds, fractional, or typeperf's [[hh:]mm:]ss. */
+static int
+parse_interval(const char *s, double *out, struct err *err)
+{
+	double parts[3] = { 0, 0, 0 };
+	int n = 0;
+	const char *p = s;
+
+	for (;;) {
+		char *end;
+		if (n == 3 || *p == '\0' || *p == '-' || *p == '+' || *p == ' ')
+			goto bad;
+		errno = 0;
+		parts[n] = strtod(p, &end);
+		if (end == p || errno || !isfinite(parts[n]))
+			goto bad;
+		/* Only decimal digits and one '.': no hex, exponents or inf. */
+		for (const char *q = p; q < end; q++)
+			if (!((*q >= '0' && *q <= '9') || *q == '.'))
+				goto bad;
+		n++;
+		if (*end == '\0')
+			break;
+		if (*end != ':')
+			goto bad;
+		p = end + 1;
+	}
+	if (n == 1)
+		*out = parts[0];
+	else if (n == 2)
+		*out = parts[0] * 60 + parts[1];
+	else
+		*out = parts[0] * 3600 + parts[1] * 60 + parts[2];
+	if (!(*out >= 0.01))
+		return err_set(err, "interval '%s' is too short: it must be at least 0.01 seconds", s);
+	if (*out > 31 * 86400.0)
+		return err_set(err, "interval '%s' is too long: at most 31 days", s);
+	return 0;
+bad:
+	return err_set(err, "interval '%s' is not a number of seconds (like 1, 0.5 or 00:01:30)", s);
+}
+
+static int
+parse_count(const char *opt, const char *s, long min, long *out, struct err *err)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno || v < min || *s == '+' || *s == ' ')
+		return err_set(err, "%s '%s' is not a whole number of at least %ld", opt, s, min);
+	*out = v;
+	return 0;
+}
+
+static int
+read_counter_file(struct config *cfg, const char *file, struct err *err)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (!f)
+		return err_set(err, "cannot read counter file %s: %s", file, strerror(errno));
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *s = line, *e = line + len;
+		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0' || *s == '#')
+			continue;
+		/* typeperf files may quote their paths */
+		if (*s == '"' && e - s >= 2 && e[-1] == '"') {
+			e[-1] = '\0';
+			s++;
+		}
+		push(&cfg->paths, &cfg->npaths, s);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static const struct option_spec *
+find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].long_name && strlen(options[i].long_name) == len &&
+		    strncmp(options[i].long_name, name, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static const struct option_spec *
+find_windows(const char *word)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		for (int k = 0; k < 3 && options[i].windows[k]; k++)
+			if (strcasecmp(options[i].windows[k], word) == 0)
+				return &options[i];
+	return NULL;
+}
+
+static const struct option_spec *
+find_short(char c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+static int
+apply(struct config *cfg, const struct option_spec *o, const char *name, const char *arg,
+      struct err *err)
+{
+	long v;
+
+	switch (o->id) {
+	case O_COUNTER:
+		push(&cfg->paths, &cfg->npaths, arg);
+		break;
+	case O_COUNTER_FILE:
+		return read_counter_file(cfg, arg, err);
+	case O_INTERVAL:
+		return parse_interval(arg, &cfg->interval, err);
+	case O_SAMPLES:
+		if (parse_count(name, arg, 1, &v, err) < 0)
+			return -1;
+		cfg->samples = v;
+		cfg->samples_given = 1;
+		break;
+	case O_CONTINUOUS:
+		cfg->continuous = 1;
+		break;
+	case O_FORMAT:
+		cfg->format = arg;
+		break;
+	case O_OUTPUT:
+		cfg->output_file = arg;
+		break;
+	case O_PRECISION:
+		if (parse_count(name, arg, 0, &v, err) < 0)
+			return -1;
+		if (v > 17)
+			return err_set(err, "%s '%s' is too large: at most 17 decimals", name, arg);
+		cfg->precision = (int)v;
+		break;
+	case O_LIST_SET:
+		cfg->mode = MODE_LIST_SETS;
+		break;
+	case O_QUERY:
+		cfg->mode = MODE_LIST_PATHS;
+		break;
+	case O_QUERY_INSTANCES:
+		cfg->mode = MODE_LIST_PATHS;
+		cfg->instances = 1;
+		break;
+	case O_INSTANCES:
+		cfg->instances = 1;
+		break;
+	case O_ROOT:
+		if (*arg == '\0')
+			return err_set(err, "%s needs a directory", name);
+		push(&cfg->roots, &cfg->nroots, arg);
+		break;
+	case O_VERBOSE:
+		cfg->verbose++;
+		break;
+	case O_HELP:
+		cfg->mode = MODE_HELP;
+		break;
+	case O_VERSION:
+		cfg->mode = MODE_VERSION;
+		break;
+	case O_YES:
+		cfg->yes = 1;
+		break;
+	case O_UTC:
+		cfg->utc = 1;
+		break;
+	}
+	return 0;
+}
+
+int
+cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
+{
+	char **bare = NULL;
+	size_t nbare = 0;
+	int only_words = 0, rc = -1;
+	enum cli_mode mode;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->interval = 1;
+	cfg->samples = 1;
+	cfg->precision = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i], *arg = NULL;
+		const struct option_spec *o = NULL;
+		char name[64];
+
+		if (only_words || w[0] != '-' || w[1] == '\0') {
+			push(&bare, &nbare, w);
+			continue;
+		}
+		if (strcmp(w, "--") == 0) {
+			only_words = 1;
+			continue;
+		}
+		if (w[1] == '-') {
+			const char *eq = strchr(w + 2, '=');
+			size_t len = eq ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+			o = find_long(w + 2, len);
+			snprintf(name, sizeof(name), "--%.*s", (int)(len < 40 ? len : 40), w + 2);
+			if (!o) {
+				err_set(err, "unknown option '%s' (getcounter --help lists them)", name);
+				goto out;
+			}
+			if (eq && !o->takes_arg) {
+				err_set(err, "option %s takes no value", name);
+				goto out;
+			}
+			if (eq)
+				arg = eq + 1;
+		} else if ((o = find_windows(w + 1)) != NULL) {
+			snprintf(name, sizeof(name), "%.40s", w);
+		} else {
+			o = find_short(w[1]);
+			snprintf(name, sizeof(name), "-%c", w[1]);
+			if (!o) {
+				err_set(err, "unknown option '%s' (getcounter --help lists them)", w);
+				goto out;
+			}
+			if (w[2] != '\0') {
+				if (!o->takes_arg) {
+					err_set(err, "unknown option '%s': short options do not combine "
+						     "(write -%c -%s)", w, w[1], w + 2);
+					goto out;
+				}
+				arg = w + 2;
+			}
+		}
+		if (o->takes_arg && !arg) {
+			if (i + 1 >= argc) {
+				err_set(err, "option %s needs a value", name);
+				goto out;
+			}
+			arg = argv[++i];
+		}
+		if (apply(cfg, o, name, arg, err) < 0)
+			goto out;
+	}
+	mode = cfg->mode;
+	for (size_t k = 0; k < nbare; k++) {
+		if (mode == MODE_LIST_SETS || mode == MODE_LIST_PATHS)
+			push(&cfg->patterns, &cfg->npatterns, bare[k]);
+		else
+			push(&cfg->paths, &cfg->npaths, bare[k]);
+	}
+	if (mode == MODE_HELP || mode == MODE_VERSION) {
+		rc = 0;
+		goto out;
+	}
+	if (cfg->format && strcasecmp(cfg->format, "bin") != 0 &&
+	    strcasecmp(cfg->format, "table") != 0 && strcasecmp(cfg->format, "list") != 0 &&
+	    strcasecmp(cfg->format, "csv") != 0 && strcasecmp(cfg->format, "tsv") != 0 &&
+	    strcasecmp(cfg->format, "json") != 0) {
+		err_set(err, "unknown format '%s' (table, list, csv, tsv or json)", cfg->format);
+		goto out;
+	}
+	if (cfg->format && strcasecmp(cfg->format, "bin") == 0) {
+		err_set(err, "format '%s' (the binary log) is not built yet: use csv, tsv or json",
+			cfg->format);
+		goto out;
+	}
+	if (cfg->continuous && cfg->samples_given) {
+		err_set(err, "--continuous and --samples contradict each other: give one");
+		goto out;
+	}
+	if (cfg->instances && mode != MODE_LIST_PATHS) {
+		err_set(err, "-x (--instances) goes with -q");
+		goto out;
+	}
+	if (cfg->nroots >= 2) {
+		long most = (long)cfg->nroots - 1;
+		if (cfg->samples_given && cfg->samples > most) {
+			err_set(err, "-n %ld asks for more samples than the %zu roots give (at most %ld)",
+				cfg->samples, cfg->nroots, most);
+			goto out;
+		}
+		if (!cfg->samples_given)
+			cfg->samples = most;
+		cfg->continuous = 0;
+	} else if (cfg->nroots == 1) {
+		if (cfg->samples_given && cfg->samples > 1) {
+			err_set(err, "one --root is a snapshot of one sample: give a series of "
+				     "roots for more");
+			goto out;
+		}
+		cfg->samples = 1;
+		cfg->continuous = 0;
+	}
+	rc = 0;
+out:
+	for (size_t k = 0; k < nbare; k++)
+		free(bare[k]);
+	free(bare);
+	if (rc < 0)
+		config_free(cfg);
+	return rc;
+}

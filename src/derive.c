@@ -1,0 +1,441 @@
+/*
+ * derive.c - every formula, wrap and reset rule, and _Total (COUNTERS.md
+ * section 1). Inputs are raw reads and their deltas; outputs are a value and
+ * a status. Never returns NaN, infinity or a negative spike from a reset.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "derive.h"
+#include "util.h"
+
+static const char *const status_names[] = {
+	[ST_OK] = "OK",
+	[ST_FIRST] = "FIRST",
+	[ST_NEW] = "NEW",
+	[ST_NO_INSTANCE] = "NO_INSTANCE",
+	[ST_RESET] = "RESET",
+	[ST_WRAPPED] = "WRAPPED",
+	[ST_UNSUPPORTED] = "UNSUPPORTED",
+	[ST_BAD_TIME] = "BAD_TIME",
+};
+
+const char *
+status_name(enum value_status st)
+{
+	if ((size_t)st < ARRAY_SIZE(status_names))
+		return status_names[st];
+	return "?";
+}
+
+int
+counter_type_needs_two(enum counter_type type)
+{
+	switch (type) {
+	case CT_RAW:
+	case CT_FRACTION:
+	case CT_ELAPSED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int
+value_exists(const struct counter_desc *c, enum value_status st)
+{
+	if (st == ST_OK || st == ST_WRAPPED)
+		return 1;
+	if (st == ST_FIRST || st == ST_NEW)
+		return !counter_type_needs_two(c->type);
+	return 0;
+}
+
+static uint64_t
+bit(unsigned f)
+{
+	return (uint64_t)1 << f;
+}
+
+/* The plausible maximum of a wrapped delta of field f, or 0 for no bound. */
+static double
+wrap_bound(const struct counter_set *set, const struct field_desc *fd,
+	   const struct raw_instance *prev, const struct raw_instance *cur, double dt)
+{
+	switch (fd->bound) {
+	case FB_DISK_MS: {
+		double inflight = 0;
+		if (set->inflight_field) {
+			unsigned f = set->inflight_field - 1u;
+			uint64_t a = (prev->present & bit(f)) ? prev->values[f] : 0;
+			uint64_t b = (cur->present & bit(f)) ? cur->values[f] : 0;
+			inflight = (double)(a > b ? a : b);
+		}
+		return dt * 1000.0 * (1.0 + inflight);
+	}
+	case FB_IO_TICKS:
+		return dt * 1000.0 + 10.0;
+	case FB_IF_BYTES:
+		if (set->speed_field) {
+			unsigned f = set->speed_field - 1u;
+			if ((cur->present & bit(f)) && cur->values[f] > 0 &&
+			    cur->values[f] < 0xFFFFFFFFu)
+				return (double)cur->values[f] * 1e6 / 8.0 * dt * 1.1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void
+derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
+	      const struct raw_instance *cur, const struct derive_env *env,
+	      struct field_deltas *out)
+{
+	uint64_t both = prev->present & cur->present;
+	uint64_t t_prev = 0, t_cur = 0;
+	int have_cpu = 0;
+
+	out->present = both;
+	out->wrapped = 0;
+	out->status = ST_OK;
+	if (prev->identity != cur->identity) {
+		memset(out->d, 0, sizeof(uint64_t) * set->nfields);
+		out->status = ST_RESET;
+		return;
+	}
+	for (unsigned f = 0; f < set->nfields; f++) {
+		const struct field_desc *fd = &set->fields[f];
+		uint64_t a = prev->values[f], b = cur->values[f];
+
+		out->d[f] = 0;
+		if (!(both & bit(f)))
+			continue;
+		if (fd->kind == FK_GAUGE)
+			continue;
+		if (fd->kind == FK_CPU_TIME) {
+			t_prev += a;
+			t_cur += b;
+			have_cpu = 1;
+		}
+		if (b >= a) {
+			out->d[f] = b - a;
+			continue;
+		}
+		if (fd->kind == FK_CPU_TIME || fd->kind == FK_CPU_EXTRA)
+			continue; /* clamped to 0, as mpstat does */
+
+		int narrow = fd->width == FW_32 ||
+			     (fd->width == FW_ULONG && env->ulong_bits == 32) ||
+			     (fd->width == FW_32IN64 && a <= 0xFFFFFFFFu);
+		if (narrow && a <= 0xFFFFFFFFu && b <= 0xFFFFFFFFu) {
+			uint64_t corrected = ((uint64_t)1 << 32) - a + b;
+			double bound = wrap_bound(set, fd, prev, cur, env->dt);
+			if (corrected < ((uint64_t)1 << 31) &&
+			    (bound <= 0 || (double)corrected < bound)) {
+				out->d[f] = corrected;
+				out->wrapped |= bit(f);
+				continue;
+			}
+		}
+		out->status = ST_RESET;
+	}
+	if (have_cpu && t_cur < t_prev) {
+		double fall = (double)(t_prev - t_cur);
+		if (fall > 0.01 * env->dt * (double)env->user_hz)
+			out->status = ST_RESET;
+	}
+	if (out->status == ST_OK && out->wrapped)
+		out->status = ST_WRAPPED;
+}
+
+/* Sum the signed terms over vals (only fields in present); returns how many
+ * terms were present. */
+static int
+term_sum(const struct term *t, const uint64_t *vals, uint64_t present, double *sum)
+{
+	int n = 0;
+	*sum = 0;
+	for (int i = 0; i < COUNTER_MAX_TERMS && t[i].sign; i++) {
+		if (!(present & bit(t[i].field)))
+			continue;
+		*sum += t[i].sign > 0 ? (double)vals[t[i].field] : -(double)vals[t[i].field];
+		n++;
+	}
+	return n;
+}
+
+static int
+has_den(const struct counter_desc *c)
+{
+	return c->den[0].sign != 0;
+}
+
+/* N and B of one instance for counter c: from deltas for two-read types,
+ * from current values otherwise, each scaled by the multiplier field. */
+struct nb {
+	double n, b;
+	int n_terms, b_terms;
+	int wrapped;
+};
+
+static int
+instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
+	    const struct field_deltas *deltas, struct nb *out)
+{
+	const uint64_t *vals;
+	uint64_t present;
+	double mul = 1;
+
+	if (counter_type_needs_two(c->type)) {
+		vals = deltas->d;
+		present = deltas->present;
+	} else {
+		vals = cur->values;
+		present = cur->present;
+	}
+	out->n_terms = term_sum(c->num, vals, present, &out->n);
+	out->b_terms = has_den(c) ? term_sum(c->den, vals, present, &out->b) : 0;
+	if (!has_den(c))
+		out->b = 0;
+	out->wrapped = deltas && counter_type_needs_two(c->type) &&
+		       (counter_fields(c) & deltas->wrapped) != 0;
+	if (c->mul) {
+		unsigned f = c->mul - 1u;
+		if (!(cur->present & bit(f)))
+			return -1;
+		mul = (double)cur->values[f];
+	}
+	out->n *= mul;
+	out->b *= mul;
+	return 0;
+}
+
+static double
+clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The formula of c's type over N and B (already summed, means divided). */
+static struct value
+apply(const struct counter_set *set, const struct counter_desc *c, double n, double b,
+      const struct raw_instance *cur, const struct field_deltas *deltas,
+      const struct derive_env *env)
+{
+	struct value r = { 0, ST_OK };
+	double scale = c->scale != 0 ? c->scale : 1;
+	double dt = env->dt;
+
+	switch ((enum counter_type)c->type) {
+	case CT_RAW:
+		r.v = n * scale;
+		break;
+	case CT_DELTA:
+		r.v = n * scale;
+		break;
+	case CT_RATE:
+	case CT_QUEUELEN:
+		r.v = n * scale / dt;
+		break;
+	case CT_FRACTION:
+		if (b == 0) {
+			r.status = ST_UNSUPPORTED;
+			return r;
+		}
+		r.v = 100.0 * n / b;
+		break;
+	case CT_SAMPLE_FRACTION:
+		if (b == 0) {
+			if (!c->has_zero_base) {
+				r.status = ST_UNSUPPORTED;
+				return r;
+			}
+			r.v = c->zero_base;
+		} else {
+			r.v = 100.0 * n / b;
+		}
+		break;
+	case CT_AVG_TIMER:
+	case CT_AVG_BULK:
+		r.v = b == 0 ? 0 : n * scale / b;
+		break;
+	case CT_TIMER:
+		r.v = 100.0 * n * scale / dt;
+		break;
+	case CT_TIMER_INV:
+		r.v = clamp(100.0 * (1.0 - n * scale / dt), 0, 100);
+		break;
+	case CT_ELAPSED:
+		r.v = env->wall_s - n * scale;
+		break;
+	case CT_UTILIZATION: {
+		/* num: received bytes; den: sent bytes; bandwidth from the
+		 * set's speed field (Mbit/s), duplex from its duplex field. */
+		double bw = 0;
+		int full = 0;
+		if (cur && set->speed_field) {
+			unsigned f = set->speed_field - 1u;
+			if ((cur->present & bit(f)) && cur->values[f] > 0 &&
+			    cur->values[f] < 0xFFFFFFFFu)
+				bw = (double)cur->values[f] * 1e6;
+		}
+		if (cur && set->duplex_field) {
+			unsigned f = set->duplex_field - 1u;
+			full = (cur->present & bit(f)) && cur->values[f] == 1;
+		}
+		if (bw <= 0) {
+			r.status = ST_UNSUPPORTED;
+			return r;
+		}
+		double bytes = full ? (n > b ? n : b) : n + b;
+		r.v = 100.0 * bytes * 8.0 / (dt * bw);
+		break;
+	}
+	}
+	(void)deltas;
+	if (c->clamp100)
+		r.v = clamp(r.v, 0, 100);
+	if (!isfinite(r.v)) {
+		r.v = 0;
+		r.status = ST_BAD_TIME;
+	}
+	if (r.v < 0 && c->type != CT_ELAPSED && c->type != CT_RAW && c->type != CT_DELTA)
+		r.v = 0;
+	return r;
+}
+
+/* Nonzero when c cannot be formed from what the instance supplied. */
+static int
+unsupported(const struct counter_desc *c, const struct nb *nb)
+{
+	if (nb->n_terms == 0)
+		return 1;
+	if (has_den(c) && nb->b_terms == 0 && c->type != CT_UTILIZATION)
+		return 1;
+	return 0;
+}
+
+struct value
+derive_value(const struct counter_set *set, const struct counter_desc *c,
+	     const struct raw_instance *cur, const struct field_deltas *deltas,
+	     enum value_status pair_status, const struct derive_env *env)
+{
+	struct value r = { 0, ST_UNSUPPORTED };
+	struct nb nb;
+	int two = counter_type_needs_two(c->type);
+
+	/* A counter the source cannot supply is UNSUPPORTED whatever else. */
+	if ((counter_fields(c) & cur->present) == 0 ||
+	    (c->mul && !(cur->present & bit(c->mul - 1u))))
+		return r;
+	if (!two) {
+		if (instance_nb(c, cur, NULL, &nb) < 0 || unsupported(c, &nb))
+			return r;
+		r = apply(set, c, nb.n, nb.b, cur, NULL, env);
+		if (r.status == ST_OK && pair_status != ST_OK && pair_status != ST_RESET &&
+		    pair_status != ST_WRAPPED)
+			r.status = (uint8_t)pair_status;
+		return r;
+	}
+	if (!deltas) {
+		r.status = (uint8_t)pair_status;
+		if (pair_status == ST_OK)
+			r.status = ST_BAD_TIME; /* a snapshot: no interval */
+		return r;
+	}
+	if (deltas->status == ST_RESET) {
+		r.status = ST_RESET;
+		return r;
+	}
+	if (!(env->dt > 0)) {
+		r.status = ST_BAD_TIME;
+		return r;
+	}
+	if (instance_nb(c, cur, deltas, &nb) < 0 || unsupported(c, &nb))
+		return r;
+	r = apply(set, c, nb.n, nb.b, cur, deltas, env);
+	if (r.status == ST_OK && nb.wrapped)
+		r.status = ST_WRAPPED;
+	return r;
+}
+
+struct value
+derive_total(const struct counter_set *set, const struct counter_desc *c,
+	     const struct raw_instance *const *cur, const struct field_deltas *const *deltas,
+	     const uint8_t *pair_status, size_t n, const struct derive_env *env)
+{
+	struct value r = { 0, ST_NO_INSTANCE };
+	int two = counter_type_needs_two(c->type);
+	double sn = 0, sb = 0;
+	size_t used = 0, supplied = 0, resets = 0, fresh = 0;
+	int wrapped = 0;
+
+	if (c->type == CT_UTILIZATION || c->type == CT_ELAPSED) {
+		r.status = n ? ST_UNSUPPORTED : ST_NO_INSTANCE;
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct nb nb;
+		if ((counter_fields(c) & cur[i]->present) == 0)
+			continue;
+		supplied++;
+		if (two) {
+			if (!deltas[i]) {
+				if (pair_status[i] == ST_FIRST || pair_status[i] == ST_NEW)
+					fresh++;
+				continue;
+			}
+			if (deltas[i]->status == ST_RESET) {
+				resets++;
+				continue;
+			}
+		}
+		if (instance_nb(c, cur[i], two ? deltas[i] : NULL, &nb) < 0 ||
+		    unsupported(c, &nb))
+			continue;
+		sn += nb.n;
+		sb += nb.b;
+		wrapped |= nb.wrapped;
+		used++;
+	}
+	if (n == 0)
+		return r;
+	if (supplied == 0) {
+		r.status = ST_UNSUPPORTED;
+		return r;
+	}
+	if (used == 0) {
+		if (!two) {
+			r.status = ST_UNSUPPORTED;
+		} else if (fresh == supplied) {
+			/* Nothing has a previous read: FIRST everywhere, or a
+			 * snapshot when the instances say OK. */
+			r.status = pair_status[0] == ST_OK ? ST_BAD_TIME : ST_FIRST;
+			for (size_t i = 0; i < n; i++)
+				if (pair_status[i] == ST_NEW)
+					r.status = ST_NEW;
+			for (size_t i = 0; i < n; i++)
+				if (pair_status[i] == ST_FIRST)
+					r.status = ST_FIRST;
+		} else if (resets) {
+			r.status = ST_RESET;
+		} else {
+			r.status = ST_BAD_TIME;
+		}
+		return r;
+	}
+	if (two && !(env->dt > 0)) {
+		r.status = ST_BAD_TIME;
+		return r;
+	}
+	if (c->total == TOTAL_MEAN) {
+		sn /= (double)used;
+		sb /= (double)used;
+	}
+	r = apply(set, c, sn, sb, NULL, NULL, env);
+	if (r.status == ST_OK && wrapped)
+		r.status = ST_WRAPPED;
+	return r;
+}

@@ -1,0 +1,967 @@
+/*
+ * engine.c - one source to the outputs. Resolves the counter paths against
+ * the provider table, opens only the providers whose sets are asked for
+ * (each told which fields it must read), reads on absolute monotonic
+ * deadlines, pairs each instance with its previous read, derives the frame
+ * and hands it to the output.
+ *
+ * Per read, in steady state, nothing is allocated: raw sets are reused and
+ * swapped, and the rows of each counter path (their formatted paths and
+ * matched instances) are rebuilt only when a set's instance list changes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "derive.h"
+#include "engine.h"
+#include "path.h"
+#include "provider.h"
+
+/* One requested counter set and its two reads. */
+struct eset {
+	const struct provider *prov;
+	void *state;
+	struct provider_ctx ctx;
+	struct raw_set a, b;
+	struct raw_set *cur, *prev;
+	int have_prev;
+	int changed;     /* the instance list differs from the previous read */
+	double dt;
+	size_t cap;      /* of the per-instance arrays below */
+	size_t *prev_of; /* cur index -> prev index, SIZE_MAX for none */
+	struct field_deltas *deltas;
+	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
+	size_t gone_cap, ngone;
+	size_t *gone;    /* prev indices absent now */
+	/* the instances of _Total, rebuilt each read */
+	size_t tot_cap, ntot;
+	const struct raw_instance **tot_inst;
+	const struct field_deltas **tot_deltas;
+	uint8_t *tot_pair;
+	/* name -> prev index hash, used when the list changed */
+	size_t hcap;
+	size_t *hash;
+	struct err read_err;
+	int read_failed_reported;
+};
+
+enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_SINGLE };
+
+struct row_ref {
+	enum ref_kind kind;
+	size_t idx;
+	char *instance; /* owned copy (NULL for single-instance) */
+	char *path;     /* owned */
+	uint32_t column;
+};
+
+/* One counter of one set with an instance pattern, from a path. */
+struct item {
+	struct eset *es;
+	const struct counter_desc *c;
+	char *pattern; /* NULL for a single-instance set */
+	int wildcard;
+	int want_total;
+	int built;
+	int has_gone;
+	size_t nrefs, cap;
+	struct row_ref *refs;
+};
+
+struct column_map {
+	size_t cap, n;
+	char **keys;
+	uint32_t *ids;
+};
+
+struct engine {
+	const struct config *cfg;
+	char host[256];
+	struct procfs *fs;
+	size_t nsets;
+	struct eset *sets;
+	size_t nitems;
+	struct item *items;
+	struct column_map cols;
+	size_t nrows, rows_cap;
+	struct frame_row *rows;
+	uint32_t user_hz;
+	uint8_t ulong_bits;
+	/* --root series clock */
+	int64_t uptime_ns_prev, uptime_ns_cur;
+	int uptime_prev_ok, uptime_cur_ok;
+	int64_t wall_ns;
+	uint64_t skipped;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static size_t
+hash_str(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+static uint32_t
+column_of(struct column_map *m, const char *path)
+{
+	size_t i;
+
+	if (m->n * 2 >= m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 64;
+		char **keys = xcalloc(ncap, sizeof(char *));
+		uint32_t *ids = xcalloc(ncap, sizeof(uint32_t));
+		for (size_t k = 0; k < m->cap; k++) {
+			if (!m->keys[k])
+				continue;
+			for (i = hash_str(m->keys[k]) % ncap; keys[i]; i = (i + 1) % ncap)
+				;
+			keys[i] = m->keys[k];
+			ids[i] = m->ids[k];
+		}
+		free(m->keys);
+		free(m->ids);
+		m->keys = keys;
+		m->ids = ids;
+		m->cap = ncap;
+	}
+	for (i = hash_str(path) % m->cap; m->keys[i]; i = (i + 1) % m->cap)
+		if (strcmp(m->keys[i], path) == 0)
+			return m->ids[i];
+	m->keys[i] = xstrdup(path);
+	m->ids[i] = (uint32_t)m->n++;
+	return m->ids[i];
+}
+
+void
+engine_hostname(const struct config *cfg, char *buf, size_t n)
+{
+	if (cfg->nroots) {
+		struct procfs *fs = procfs_new((const char *const *)cfg->roots, 1);
+		long got = -1;
+		if (procfs_begin_read(fs, 0, NULL) == 0)
+			got = procfs_read_small(fs, "proc/sys/kernel/hostname", buf, n);
+		procfs_free(fs);
+		if (got > 0)
+			return;
+	}
+	if (gethostname(buf, n) < 0 || buf[0] == '\0')
+		snprintf(buf, n, "localhost");
+	buf[n - 1] = '\0';
+}
+
+/* ---- resolving paths ---------------------------------------------------- */
+
+static struct eset *
+eset_for(struct engine *e, const struct provider *prov)
+{
+	for (size_t i = 0; i < e->nsets; i++)
+		if (e->sets[i].prov == prov)
+			return &e->sets[i];
+	e->sets = xrealloc(e->sets, (e->nsets + 1) * sizeof(*e->sets));
+	struct eset *es = &e->sets[e->nsets++];
+	memset(es, 0, sizeof(*es));
+	es->prov = prov;
+	return es;
+}
+
+static int
+has_wildcard(const char *s)
+{
+	return strchr(s, '*') != NULL;
+}
+
+static void
+add_item(struct engine *e, const struct provider *prov, const struct counter_desc *c,
+	 const char *instance)
+{
+	struct item *it;
+
+	e->items = xrealloc(e->items, (e->nitems + 1) * sizeof(*e->items));
+	it = &e->items[e->nitems++];
+	memset(it, 0, sizeof(*it));
+	/* the eset array may move: store its index, fixed up after resolving */
+	it->es = (struct eset *)(uintptr_t)(eset_for(e, prov) - e->sets);
+	it->c = c;
+	if (prov->set->multi_instance) {
+		it->pattern = xstrdup(instance);
+		it->wildcard = has_wildcard(instance);
+		it->want_total = prov->set->has_total && glob_match_ci(instance, "_Total");
+	}
+}
+
+/* Resolve one path into items; 0, or -1 with err (a usage error). */
+static int
+resolve_path(struct engine *e, const char *text, struct err *err)
+{
+	struct counter_path p;
+	size_t before = e->nitems;
+	int any_set = 0;
+
+	if (path_parse(text, &p, err) < 0)
+		return -1;
+	if (p.host && !path_host_is_local(p.host, e->host)) {
+		err_set(err, "'%s' names host '%s': getcounter reads this machine only (%s, '.' "
+			     "or localhost)", text, p.host, e->host);
+		path_free(&p);
+		return -1;
+	}
+	for (size_t i = 0; i < nproviders; i++) {
+		const struct counter_set *s = providers[i]->set;
+		if (!glob_match_ci(p.set, s->name) && !(s->alias && glob_match_ci(p.set, s->alias)))
+			continue;
+		any_set = 1;
+		if (s->multi_instance && !p.instance) {
+			if (!has_wildcard(p.set)) {
+				err_set(err, "'%s': set %s has instances: name one, as in "
+					     "\\%s(*)\\%s", text, s->name, s->name, p.counter);
+				path_free(&p);
+				return -1;
+			}
+			continue;
+		}
+		if (!s->multi_instance && p.instance) {
+			if (!has_wildcard(p.set)) {
+				err_set(err, "'%s': set %s has no instances: write \\%s\\%s", text,
+					s->name, s->name, p.counter);
+				path_free(&p);
+				return -1;
+			}
+			continue;
+		}
+		for (size_t k = 0; k < s->ncounters; k++)
+			if (glob_match_ci(p.counter, s->counters[k].name))
+				add_item(e, providers[i], &s->counters[k], p.instance);
+	}
+	if (!any_set) {
+		err_set(err, "no counter set matches '%s' in '%s' (getcounter -l lists them)", p.set,
+			text);
+		path_free(&p);
+		return -1;
+	}
+	if (e->nitems == before) {
+		err_set(err, "no counter matches '%s' in '%s' (getcounter -q '%s' lists them)",
+			p.counter, text, p.set);
+		path_free(&p);
+		return -1;
+	}
+	path_free(&p);
+	return 0;
+}
+
+static const char *const default_paths[] = {
+	"\\Processor(_Total)\\% Processor Time",
+	"\\Memory\\Available MBytes",
+	"\\Memory\\% Committed Bytes In Use",
+	"\\PhysicalDisk(_Total)\\% Disk Time",
+	"\\PhysicalDisk(_Total)\\Current Disk Queue Length",
+	"\\Network Adapter(*)\\Bytes Total/sec",
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+static uint64_t
+fields_needed(const struct counter_set *s, uint64_t needed)
+{
+	/* The CPU reset rule needs every field of T; wrap bounds need
+	 * in-progress I/Os and speed. */
+	for (unsigned f = 0; f < s->nfields; f++)
+		if (s->fields[f].kind == FK_CPU_TIME && (needed & ~(uint64_t)0))
+			for (unsigned g = 0; g < s->nfields; g++)
+				if (s->fields[g].kind == FK_CPU_TIME)
+					needed |= (uint64_t)1 << g;
+	if (s->inflight_field)
+		needed |= (uint64_t)1 << (s->inflight_field - 1u);
+	if (s->speed_field)
+		needed |= (uint64_t)1 << (s->speed_field - 1u);
+	if (s->duplex_field)
+		needed |= (uint64_t)1 << (s->duplex_field - 1u);
+	return needed;
+}
+
+static void
+eset_grow(struct eset *es, size_t n)
+{
+	if (n <= es->cap)
+		return;
+	size_t cap = es->cap, cap2 = es->cap, cap3 = es->cap;
+	xgrow((void **)&es->prev_of, &cap, n, sizeof(size_t));
+	xgrow((void **)&es->deltas, &cap2, n, sizeof(struct field_deltas));
+	xgrow((void **)&es->pair, &cap3, n, sizeof(uint8_t));
+	es->cap = cap;
+}
+
+/* Pair cur instances with prev ones by name; sets changed, prev_of, gone. */
+static void
+eset_pair(struct eset *es)
+{
+	struct raw_set *cur = es->cur, *prev = es->prev;
+	size_t n = cur->ninstances, m = es->have_prev ? prev->ninstances : 0;
+
+	eset_grow(es, n);
+	es->changed = !es->have_prev || n != m;
+	if (!es->changed)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(cur->inst[i].name, prev->inst[i].name) != 0) {
+				es->changed = 1;
+				break;
+			}
+	es->ngone = 0;
+	if (!es->changed) {
+		for (size_t i = 0; i < n; i++)
+			es->prev_of[i] = i;
+		return;
+	}
+	/* Rare: instances came or went. Hash prev names. */
+	size_t hcap = 16;
+	while (hcap < m * 2 + 1)
+		hcap *= 2;
+	if (hcap > es->hcap) {
+		free(es->hash);
+		es->hash = xmalloc(hcap * sizeof(size_t));
+		es->hcap = hcap;
+	}
+	hcap = es->hcap;
+	for (size_t k = 0; k < hcap; k++)
+		es->hash[k] = SIZE_MAX;
+	for (size_t j = 0; j < m; j++) {
+		size_t h = hash_str(prev->inst[j].name) % hcap;
+		while (es->hash[h] != SIZE_MAX)
+			h = (h + 1) % hcap;
+		es->hash[h] = j;
+	}
+	uint8_t *used = xcalloc(m ? m : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t h = hash_str(cur->inst[i].name) % hcap;
+		es->prev_of[i] = SIZE_MAX;
+		for (; es->hash[h] != SIZE_MAX; h = (h + 1) % hcap) {
+			size_t j = es->hash[h];
+			if (!used[j] && strcmp(prev->inst[j].name, cur->inst[i].name) == 0) {
+				es->prev_of[i] = j;
+				used[j] = 1;
+				break;
+			}
+		}
+	}
+	for (size_t j = 0; j < m; j++)
+		if (!used[j]) {
+			xgrow((void **)&es->gone, &es->gone_cap, es->ngone + 1, sizeof(size_t));
+			es->gone[es->ngone++] = j;
+		}
+	free(used);
+}
+
+static void
+eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
+{
+	struct raw_set *cur = es->cur, *prev = es->prev;
+	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
+
+	es->ntot = 0;
+	for (size_t i = 0; i < cur->ninstances; i++) {
+		size_t j = es->prev_of[i];
+		if (snapshot) {
+			es->pair[i] = ST_OK;
+		} else if (!es->have_prev) {
+			es->pair[i] = ST_FIRST;
+		} else if (j == SIZE_MAX) {
+			es->pair[i] = ST_NEW;
+		} else {
+			es->pair[i] = ST_OK;
+			derive_deltas(cur->set, &prev->inst[j], &cur->inst[i], &env, &es->deltas[i]);
+		}
+		if (cur->inst[i].in_total) {
+			if (es->ntot == es->tot_cap) {
+				size_t c1 = es->tot_cap, c2 = es->tot_cap, c3 = es->tot_cap;
+				xgrow((void **)&es->tot_inst, &c1, es->ntot + 1, sizeof(void *));
+				xgrow((void **)&es->tot_deltas, &c2, es->ntot + 1, sizeof(void *));
+				xgrow((void **)&es->tot_pair, &c3, es->ntot + 1, 1);
+				es->tot_cap = c1;
+			}
+			es->tot_inst[es->ntot] = &cur->inst[i];
+			es->tot_deltas[es->ntot] =
+				(es->pair[i] == ST_OK && !snapshot) ? &es->deltas[i] : NULL;
+			es->tot_pair[es->ntot] = es->pair[i];
+			es->ntot++;
+		}
+	}
+}
+
+static int
+read_uptime(struct engine *e, int64_t *ns)
+{
+	struct pfile *pf = procfs_file(e->fs, "proc/uptime");
+	size_t len;
+	const char *buf = pfile_read(pf, &len, NULL);
+	uint64_t whole = 0, frac = 0;
+	int digits = 0;
+
+	if (!buf)
+		return -1;
+	const char *p = skip_blanks(buf);
+	if (parse_u64(&p, &whole) < 0)
+		return -1;
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9' && digits < 9) {
+			frac = frac * 10 + (uint64_t)(*p++ - '0');
+			digits++;
+		}
+		while (digits++ < 9)
+			frac *= 10;
+	}
+	*ns = (int64_t)(whole * 1000000000u + frac);
+	return 0;
+}
+
+/* Under --root: the wall clock is btime + uptime when the root has both,
+ * so a fixture series prints the same times every run. */
+static int64_t
+root_wall_ns(struct engine *e, int uptime_ok, int64_t uptime_ns)
+{
+	struct pfile *pf = procfs_file(e->fs, "proc/stat");
+	size_t len;
+	const char *buf = pfile_read(pf, &len, NULL);
+	const char *p;
+
+	if (!buf || !uptime_ok)
+		return now_wall_ns();
+	p = strstr(buf, "\nbtime ");
+	if (!p)
+		return now_wall_ns();
+	p = skip_blanks(p + 7);
+	uint64_t bt;
+	if (parse_u64(&p, &bt) < 0)
+		return now_wall_ns();
+	return (int64_t)bt * 1000000000 + uptime_ns;
+}
+
+/* Read every set once; read_index selects the root of a series. */
+static int
+engine_read(struct engine *e, size_t read_index, struct err *err)
+{
+	int live = procfs_is_live(e->fs);
+
+	if (procfs_begin_read(e->fs, read_index, err) < 0)
+		return -1;
+	if (!live)
+		e->wall_ns = 0;
+	else
+		e->wall_ns = now_wall_ns();
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		struct raw_set *t = es->prev;
+		es->prev = es->cur;
+		es->cur = t;
+		raw_set_begin(es->cur);
+		if (es->prov->read(es->state, es->cur, &es->read_err) == 0) {
+			es->cur->valid = 1;
+		} else {
+			es->cur->valid = 0;
+			es->cur->ninstances = 0;
+			if (e->cfg->verbose && !es->read_failed_reported)
+				fprintf(stderr, "getcounter: %s: %s\n", es->prov->set->name,
+					es->read_err.msg);
+			es->read_failed_reported = 1;
+		}
+		es->cur->mono_ns = now_mono_ns();
+	}
+	if (!live) {
+		int64_t up = 0;
+		e->uptime_ns_prev = e->uptime_ns_cur;
+		e->uptime_prev_ok = e->uptime_cur_ok;
+		e->uptime_cur_ok = read_uptime(e, &up) == 0;
+		e->uptime_ns_cur = up;
+		e->wall_ns = root_wall_ns(e, e->uptime_cur_ok, up);
+	}
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		if (!live) {
+			if (e->uptime_cur_ok && e->uptime_prev_ok)
+				es->dt = (double)(e->uptime_ns_cur - e->uptime_ns_prev) / 1e9;
+			else
+				es->dt = e->cfg->interval;
+		} else {
+			es->dt = (double)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
+		}
+	}
+	return 0;
+}
+
+/* ---- rows --------------------------------------------------------------- */
+
+static void
+item_clear(struct item *it)
+{
+	for (size_t i = 0; i < it->nrefs; i++) {
+		free(it->refs[i].instance);
+		free(it->refs[i].path);
+	}
+	it->nrefs = 0;
+	it->has_gone = 0;
+}
+
+static void
+item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
+	     const char *instance)
+{
+	char buf[1024];
+	size_t need;
+
+	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
+	struct row_ref *r = &it->refs[it->nrefs++];
+	r->kind = kind;
+	r->idx = idx;
+	r->instance = instance ? xstrdup(instance) : NULL;
+	need = path_format(buf, sizeof(buf), e->host, it->es->prov->set->name, instance,
+			   it->c->name);
+	if (need >= sizeof(buf)) {
+		r->path = xmalloc(need + 1);
+		path_format(r->path, need + 1, e->host, it->es->prov->set->name, instance,
+			    it->c->name);
+	} else {
+		r->path = xstrdup(buf);
+	}
+	r->column = column_of(&e->cols, r->path);
+	if (kind == REF_GONE)
+		it->has_gone = 1;
+}
+
+static void
+item_build(struct engine *e, struct item *it)
+{
+	struct eset *es = it->es;
+	struct raw_set *cur = es->cur;
+	int found = 0;
+
+	item_clear(it);
+	it->built = 1;
+	if (!it->pattern) {
+		item_add_ref(e, it, REF_SINGLE, 0, NULL);
+		return;
+	}
+	for (size_t i = 0; i < cur->ninstances; i++)
+		if (glob_match_ci(it->pattern, cur->inst[i].name)) {
+			item_add_ref(e, it, REF_CUR, i, cur->inst[i].name);
+			found = 1;
+		}
+	for (size_t g = 0; g < es->ngone; g++) {
+		const char *name = es->prev->inst[es->gone[g]].name;
+		if (glob_match_ci(it->pattern, name)) {
+			item_add_ref(e, it, REF_GONE, es->gone[g], name);
+			found = 1;
+		}
+	}
+	if (it->want_total) {
+		item_add_ref(e, it, REF_TOTAL, 0, "_Total");
+		found = 1;
+	}
+	if (!found && !it->wildcard)
+		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
+}
+
+static void
+engine_frame(struct engine *e, int snapshot, struct frame *f)
+{
+	e->nrows = 0;
+	for (size_t s = 0; s < e->nsets; s++) {
+		eset_pair(&e->sets[s]);
+		eset_derive_pairs(e, &e->sets[s], snapshot);
+	}
+	for (size_t k = 0; k < e->nitems; k++) {
+		struct item *it = &e->items[k];
+		struct eset *es = it->es;
+		const struct counter_set *set = es->prov->set;
+		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
+					  e->ulong_bits };
+
+		if (!it->built || es->changed || it->has_gone)
+			item_build(e, it);
+		for (size_t r = 0; r < it->nrefs; r++) {
+			const struct row_ref *ref = &it->refs[r];
+			struct value v = { 0, ST_NO_INSTANCE };
+
+			switch (ref->kind) {
+			case REF_SINGLE:
+				if (es->cur->ninstances == 0) {
+					v.status = ST_UNSUPPORTED;
+					break;
+				}
+				/* fall through */
+			case REF_CUR: {
+				size_t i = ref->kind == REF_SINGLE ? 0 : ref->idx;
+				int paired = !snapshot && es->pair[i] == ST_OK;
+				v = derive_value(set, it->c, &es->cur->inst[i],
+						 paired ? &es->deltas[i] : NULL,
+						 (enum value_status)es->pair[i], &env);
+				break;
+			}
+			case REF_TOTAL:
+				if (!es->cur->valid) {
+					v.status = ST_UNSUPPORTED;
+					break;
+				}
+				v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
+						 es->tot_pair, es->ntot, &env);
+				break;
+			case REF_GONE:
+			case REF_MISSING:
+				v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
+				break;
+			}
+			xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1, sizeof(*e->rows));
+			struct frame_row *row = &e->rows[e->nrows++];
+			row->set = set;
+			row->counter = it->c;
+			row->instance = ref->instance;
+			row->path = ref->path;
+			row->column = ref->column;
+			row->value = v.v;
+			row->status = v.status;
+		}
+	}
+	for (size_t s = 0; s < e->nsets; s++)
+		e->sets[s].have_prev = 1;
+	f->wall_ns = e->wall_ns;
+	f->nrows = e->nrows;
+	f->rows = e->rows;
+}
+
+/* ---- set-up and tear-down ----------------------------------------------- */
+
+static void
+engine_free(struct engine *e)
+{
+	for (size_t k = 0; k < e->nitems; k++) {
+		item_clear(&e->items[k]);
+		free(e->items[k].refs);
+		free(e->items[k].pattern);
+	}
+	free(e->items);
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		if (es->state)
+			es->prov->close(es->state);
+		raw_set_free(&es->a);
+		raw_set_free(&es->b);
+		free(es->prev_of);
+		free(es->deltas);
+		free(es->pair);
+		free(es->gone);
+		free(es->tot_inst);
+		free(es->tot_deltas);
+		free(es->tot_pair);
+		free(es->hash);
+	}
+	free(e->sets);
+	for (size_t i = 0; i < e->cols.cap; i++)
+		free(e->cols.keys[i]);
+	free(e->cols.keys);
+	free(e->cols.ids);
+	free(e->rows);
+	procfs_free(e->fs);
+}
+
+static uint8_t
+kernel_word_bits(void)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0 && !strstr(u.machine, "64") && strcmp(u.machine, "s390x") != 0)
+		return 32;
+	return 64;
+}
+
+/* Resolve paths and open providers. Returns an exit status. */
+static int
+engine_setup(struct engine *e, const struct config *cfg, const char *const *paths,
+	     size_t npaths, struct err *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->cfg = cfg;
+	engine_hostname(cfg, e->host, sizeof(e->host));
+	for (size_t i = 0; i < npaths; i++)
+		if (resolve_path(e, paths[i], err) < 0)
+			return EXIT_USAGE;
+	for (size_t k = 0; k < e->nitems; k++)
+		e->items[k].es = &e->sets[(uintptr_t)e->items[k].es];
+	e->fs = procfs_new((const char *const *)cfg->roots, cfg->nroots);
+	if (procfs_begin_read(e->fs, 0, err) < 0)
+		return cfg->nroots ? EXIT_USAGE : EXIT_RUNTIME;
+	if (cfg->nroots) {
+		/* A root that has neither proc nor sys is a typing error. */
+		for (size_t r = 0; r < cfg->nroots; r++) {
+			if (procfs_begin_read(e->fs, r, err) < 0)
+				return EXIT_USAGE;
+			if (!procfs_exists(e->fs, "proc") && !procfs_exists(e->fs, "sys")) {
+				err_set(err, "--root %s has neither proc/ nor sys/ in it", cfg->roots[r]);
+				return EXIT_USAGE;
+			}
+		}
+		procfs_begin_read(e->fs, 0, err);
+	}
+	e->user_hz = 100;
+	e->ulong_bits = 64;
+	if (procfs_is_live(e->fs)) {
+		long hz = sysconf(_SC_CLK_TCK);
+		e->user_hz = hz > 0 ? (uint32_t)hz : 100;
+		e->ulong_bits = kernel_word_bits();
+	}
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		uint64_t needed = 0;
+		for (size_t k = 0; k < e->nitems; k++)
+			if (e->items[k].es == es)
+				needed |= counter_fields(e->items[k].c);
+		es->ctx.fs = e->fs;
+		es->ctx.needed = fields_needed(es->prov->set, needed);
+		raw_set_init(&es->a, es->prov->set);
+		raw_set_init(&es->b, es->prov->set);
+		es->cur = &es->a;
+		es->prev = &es->b;
+		es->state = es->prov->open(&es->ctx, err);
+		if (!es->state) {
+			char msg[sizeof(err->msg)];
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			err_set(err, "%s: %s", es->prov->set->name, msg);
+			return EXIT_RUNTIME;
+		}
+	}
+	return EXIT_OK;
+}
+
+static void
+sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
+			       (long)(deadline_ns % 1000000000u) };
+	while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int
+engine_run(const struct config *cfg, const struct output *output, FILE *out, struct err *err)
+{
+	struct engine e;
+	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous };
+	const char *const *paths = (const char *const *)cfg->paths;
+	size_t npaths = cfg->npaths;
+	void *ost = NULL;
+	int rc, snapshot = cfg->nroots == 1;
+	uint64_t reads, interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
+	struct sigaction sa;
+
+	if (npaths == 0) {
+		paths = default_paths;
+		npaths = ARRAY_SIZE(default_paths);
+	}
+	rc = engine_setup(&e, cfg, paths, npaths, err);
+	if (rc != EXIT_OK)
+		goto done;
+	if (isatty(fileno(out))) {
+		struct winsize ws;
+		const char *cols = getenv("COLUMNS");
+		oo.width = 80;
+		if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+			oo.width = ws.ws_col;
+		else if (cols && atoi(cols) > 0)
+			oo.width = atoi(cols);
+	}
+	ost = output->open(out, &oo, err);
+	if (!ost) {
+		rc = EXIT_RUNTIME;
+		goto done;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
+	uint64_t deadline = now_mono_ns(), index = 0;
+	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
+		struct frame f;
+		if (r > 0 && procfs_is_live(e.fs)) {
+			uint64_t now = now_mono_ns();
+			deadline += interval_ns;
+			while (deadline <= now) {
+				deadline += interval_ns;
+				e.skipped++;
+			}
+			sleep_until(deadline);
+			if (stop_requested)
+				break;
+		}
+		if (engine_read(&e, cfg->nroots ? (size_t)r : 0, err) < 0) {
+			rc = EXIT_RUNTIME;
+			goto done;
+		}
+		if (r == 0 && !snapshot) {
+			for (size_t s = 0; s < e.nsets; s++) {
+				eset_pair(&e.sets[s]);
+				e.sets[s].have_prev = 1;
+			}
+			continue;
+		}
+		engine_frame(&e, snapshot, &f);
+		f.index = ++index;
+		if (output->write(ost, &f, err) < 0) {
+			rc = EXIT_RUNTIME;
+			goto done;
+		}
+		if (stop_requested)
+			break;
+	}
+	rc = EXIT_OK;
+done:
+	if (ost) {
+		struct err cerr;
+		if (output->close(ost, &cerr) < 0 && rc == EXIT_OK) {
+			*err = cerr;
+			rc = EXIT_RUNTIME;
+		}
+	}
+	if (cfg->verbose && e.skipped)
+		fprintf(stderr, "getcounter: %llu reads skipped: a read overran its deadline\n",
+			(unsigned long long)e.skipped);
+	engine_free(&e);
+	return rc;
+}
+
+/* ---- listing ------------------------------------------------------------ */
+
+static int
+set_matches(const struct counter_set *s, const struct config *cfg)
+{
+	if (cfg->npatterns == 0)
+		return 1;
+	for (size_t i = 0; i < cfg->npatterns; i++) {
+		const char *p = cfg->patterns[i];
+		if (glob_match_ci(p, s->name) || (s->alias && glob_match_ci(p, s->alias)))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+print_help_line(FILE *out, const struct counter_desc *c, int verbose)
+{
+	if (verbose)
+		fprintf(out, "        %s\n", c->help);
+}
+
+/* -q -x: one read, then a path per instance. */
+static int
+list_instances(const struct config *cfg, FILE *out, struct err *err)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	int rc;
+	struct engine e;
+
+	for (size_t i = 0; i < nproviders; i++) {
+		const struct counter_set *s = providers[i]->set;
+		if (!set_matches(s, cfg))
+			continue;
+		for (size_t k = 0; k < s->ncounters; k++) {
+			char buf[512];
+			path_format(buf, sizeof(buf), ".", s->name, s->multi_instance ? "*" : NULL,
+				    s->counters[k].name);
+			paths = xrealloc(paths, (n + 1) * sizeof(char *));
+			paths[n++] = xstrdup(buf);
+		}
+	}
+	struct config c2 = *cfg;
+	c2.nroots = cfg->nroots ? 1 : 0;
+	rc = engine_setup(&e, &c2, (const char *const *)paths, n, err);
+	if (rc == EXIT_OK && engine_read(&e, 0, err) < 0)
+		rc = EXIT_RUNTIME;
+	if (rc == EXIT_OK) {
+		struct frame f;
+		engine_frame(&e, 1, &f);
+		for (size_t r = 0; r < f.nrows; r++) {
+			fputs(f.rows[r].path, out);
+			if (cfg->verbose)
+				fprintf(out, "\n        %s", f.rows[r].counter->help);
+			fputc('\n', out);
+		}
+	}
+	engine_free(&e);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
+int
+engine_list(const struct config *cfg, FILE *out, struct err *err)
+{
+	char host[256];
+	int any = 0;
+
+	for (size_t i = 0; i < cfg->npatterns; i++) {
+		int hit = 0;
+		for (size_t k = 0; k < nproviders; k++) {
+			const struct counter_set *s = providers[k]->set;
+			if (glob_match_ci(cfg->patterns[i], s->name) ||
+			    (s->alias && glob_match_ci(cfg->patterns[i], s->alias)))
+				hit = 1;
+		}
+		if (!hit) {
+			err_set(err, "no counter set matches '%s' (getcounter -l lists them)",
+				cfg->patterns[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (cfg->mode == MODE_LIST_PATHS && cfg->instances)
+		return list_instances(cfg, out, err);
+	engine_hostname(cfg, host, sizeof(host));
+	for (size_t i = 0; i < nproviders; i++) {
+		const struct counter_set *s = providers[i]->set;
+		if (!set_matches(s, cfg))
+			continue;
+		if (cfg->mode == MODE_LIST_SETS) {
+			fprintf(out, "%sCounterSetName : %s\n", any ? "\n" : "", s->name);
+			if (s->alias)
+				fprintf(out, "Alias          : %s\n", s->alias);
+			fprintf(out, "CounterSetType : %s\n",
+				s->multi_instance ? "MultiInstance" : "SingleInstance");
+			fprintf(out, "Description    : %s\n", s->help);
+			fprintf(out, "Paths          :\n");
+		}
+		for (size_t k = 0; k < s->ncounters; k++) {
+			char buf[512];
+			path_format(buf, sizeof(buf), host, s->name, s->multi_instance ? "*" : NULL,
+				    s->counters[k].name);
+			/* -l shows paths without the host, as Get-Counter does */
+			const char *shown = buf + 2 + strlen(host);
+			if (cfg->mode == MODE_LIST_SETS)
+				fprintf(out, "    %s\n", shown);
+			else
+				fprintf(out, "%s\n", shown);
+			print_help_line(out, &s->counters[k], cfg->verbose);
+		}
+		any = 1;
+	}
+	return EXIT_OK;
+}

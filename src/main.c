@@ -1,0 +1,130 @@
+/*
+ * main.c - parse the options, pick the mode and the output, run the engine,
+ * and turn what failed into one line on standard error and an exit status
+ * (0 success, 1 runtime error, 2 usage error).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "output.h"
+
+/* The format a file name implies (".csv"), or NULL. */
+static const char *
+format_from_name(const char *file)
+{
+	static const char *const exts[] = { "csv", "tsv", "json" };
+	const char *dot = strrchr(file, '.');
+
+	if (!dot)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++)
+		if (strcasecmp(dot + 1, exts[i]) == 0)
+			return exts[i];
+	return NULL;
+}
+
+/* Open -o FILE; refuses to replace a non-empty regular file without -y. */
+static FILE *
+open_output(const struct config *cfg, int *rc, struct err *err)
+{
+	struct stat st;
+	FILE *f;
+
+	if (!cfg->output_file || strcmp(cfg->output_file, "-") == 0)
+		return stdout;
+	if (stat(cfg->output_file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    !cfg->yes) {
+		err_set(err, "%s exists and is not empty: give -y (--yes) to replace it",
+			cfg->output_file);
+		*rc = EXIT_USAGE;
+		return NULL;
+	}
+	f = fopen(cfg->output_file, "w");
+	if (!f) {
+		err_set(err, "cannot write %s: %s", cfg->output_file, strerror(errno));
+		*rc = EXIT_RUNTIME;
+		return NULL;
+	}
+	return f;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct config cfg;
+	struct err err = { "" };
+	const struct output *output;
+	const char *format;
+	FILE *out;
+	int rc = EXIT_OK;
+
+	/* Character classes follow the user's locale; numbers never do. */
+	setlocale(LC_CTYPE, "");
+	if (cli_parse(argc, argv, &cfg, &err) < 0) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	switch (cfg.mode) {
+	case MODE_HELP:
+		cli_usage(stdout);
+		config_free(&cfg);
+		return EXIT_OK;
+	case MODE_VERSION:
+		printf("getcounter %s\n", GETCOUNTER_VERSION);
+		config_free(&cfg);
+		return EXIT_OK;
+	case MODE_LIST_SETS:
+	case MODE_LIST_PATHS:
+		rc = engine_list(&cfg, stdout, &err);
+		if (rc != EXIT_OK)
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+		if (fflush(stdout) != 0 && rc == EXIT_OK) {
+			fprintf(stderr, "getcounter: cannot write standard output: %s\n",
+				strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		config_free(&cfg);
+		return rc;
+	case MODE_SAMPLE:
+		break;
+	}
+	format = cfg.format;
+	if (!format && cfg.output_file)
+		format = format_from_name(cfg.output_file);
+	output = output_find(format ? format : "table");
+	if (!output) {
+		fprintf(stderr, "getcounter: unknown format '%s'\n", format);
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	out = open_output(&cfg, &rc, &err);
+	if (!out) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
+		return rc;
+	}
+	rc = engine_run(&cfg, output, out, &err);
+	if (rc != EXIT_OK)
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+	if (out != stdout) {
+		if (fclose(out) != 0 && rc == EXIT_OK) {
+			fprintf(stderr, "getcounter: cannot write %s: %s\n", cfg.output_file,
+				strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+	} else if (fflush(stdout) != 0 && rc == EXIT_OK) {
+		fprintf(stderr, "getcounter: cannot write standard output: %s\n", strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+	config_free(&cfg);
+	return rc;
+}

@@ -1,0 +1,279 @@
+/*
+ * outputs.c - the table of outputs, one line each, and the formatting
+ * helpers they share (times, zone, numbers).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "derive.h"
+#include "output.h"
+
+extern const struct output output_table;
+extern const struct output output_list;
+extern const struct output output_csv;
+extern const struct output output_tsv;
+extern const struct output output_json;
+
+const struct output *const outputs[] = {
+	&output_table, &output_list, &output_csv, &output_tsv, &output_json,
+};
+
+const size_t noutputs = ARRAY_SIZE(outputs);
+
+const struct output *
+output_find(const char *name)
+{
+	for (size_t i = 0; i < noutputs; i++)
+		if (strcasecmp(outputs[i]->name, name) == 0)
+			return outputs[i];
+	return NULL;
+}
+
+int
+frame_row_has_value(const struct frame_row *r)
+{
+	return value_exists(r->counter, (enum value_status)r->status);
+}
+
+static void
+split_time(int64_t wall_ns, int utc, struct tm *tm, int *ms)
+{
+	time_t secs = (time_t)(wall_ns / 1000000000);
+	int64_t rem = wall_ns % 1000000000;
+
+	if (rem < 0) {
+		rem += 1000000000;
+		secs--;
+	}
+	*ms = (int)(rem / 1000000);
+	if (utc)
+		gmtime_r(&secs, tm);
+	else
+		localtime_r(&secs, tm);
+}
+
+void
+format_time_pdh(char *buf, size_t n, int64_t wall_ns, int utc)
+{
+	struct tm tm;
+	int ms;
+
+	split_time(wall_ns, utc, &tm, &ms);
+	snprintf(buf, n, "%02d/%02d/%04d %02d:%02d:%02d.%03d", tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}
+
+void
+format_time_iso(char *buf, size_t n, int64_t wall_ns, int utc)
+{
+	struct tm tm;
+	int ms;
+	long off;
+
+	split_time(wall_ns, utc, &tm, &ms);
+	off = utc ? 0 : tm.tm_gmtoff;
+	if (off == 0 && utc) {
+		snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+		return;
+	}
+	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03d%c%02ld:%02ld", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms,
+		 off < 0 ? '-' : '+', labs(off) / 3600, labs(off) % 3600 / 60);
+}
+
+void
+time_zone_at(int64_t wall_ns, int utc, char *name, size_t n, int *bias_minutes)
+{
+	struct tm tm;
+	int ms;
+
+	if (utc) {
+		snprintf(name, n, "Coordinated Universal Time");
+		*bias_minutes = 0;
+		return;
+	}
+	split_time(wall_ns, 0, &tm, &ms);
+	snprintf(name, n, "%s", tm.tm_zone ? tm.tm_zone : "UTC");
+	*bias_minutes = (int)(-tm.tm_gmtoff / 60);
+}
+
+void
+format_double(char *buf, size_t n, double v, int precision)
+{
+	char *p;
+
+	if (!isfinite(v))
+		v = 0;
+	if (precision >= 0)
+		snprintf(buf, n, "%.*f", precision, v);
+	else
+		snprintf(buf, n, "%.17g", v);
+	/* Whatever LC_NUMERIC says, a decimal point is a '.'. */
+	for (p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	if (precision < 0) {
+		/* Shortest that reads back: try fewer digits first. strtod
+		 * reads the locale's decimal point, so compare before the
+		 * ',' -> '.' rewrite; 17 digits always read back. */
+		for (int prec = 1; prec < 17; prec++) {
+			char tmp[64];
+			snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+			if (strtod(tmp, NULL) == v) {
+				for (p = tmp; *p; p++)
+					if (*p == ',')
+						*p = '.';
+				snprintf(buf, n, "%s", tmp);
+				break;
+			}
+		}
+	}
+}
+
+void
+format_value_human(char *buf, size_t n, double v, int precision)
+{
+	if (precision >= 0)
+		format_double(buf, n, v, precision);
+	else if (v == trunc(v) && fabs(v) >= 1000)
+		format_double(buf, n, v, 0);
+	else
+		format_double(buf, n, v, 2);
+}
+
+/* Bytes in the UTF-8 sequence starting at s, or 0 when it is not valid
+ * (overlong, surrogate, above U+10FFFF, truncated). */
+size_t
+utf8_seq_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1fu;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0fu;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Nonzero for a byte put_text shows as '?': C0 controls and DEL. */
+static int
+is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+size_t
+text_columns(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t cols = 0;
+
+	while (*p) {
+		size_t len = utf8_seq_len(p);
+		p += len ? len : 1;
+		cols++;
+	}
+	return cols;
+}
+
+void
+put_text(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		fputc(is_control(*p) ? '?' : *p, out);
+}
+
+void
+row_short_name(char *buf, size_t n, const struct frame_row *r)
+{
+	if (r->instance)
+		snprintf(buf, n, "%s %s", r->instance, r->counter->name);
+	else
+		snprintf(buf, n, "%s", r->counter->name);
+}
+
+void
+summary_add(struct summary *s, const struct frame_row *r)
+{
+	struct summary_col *c;
+	char name[512];
+
+	if (r->column >= s->nindex)
+		xgrow((void **)&s->index, &s->nindex, (size_t)r->column + 1, sizeof(*s->index));
+	if (s->index[r->column] == 0) {
+		xgrow((void **)&s->cols, &s->cap, s->ncols + 1, sizeof(*s->cols));
+		c = &s->cols[s->ncols++];
+		row_short_name(name, sizeof(name), r);
+		c->path = xstrdup(r->path);
+		c->name = xstrdup(name);
+		c->unit = r->counter->unit ? r->counter->unit : "";
+		c->column = r->column;
+		s->index[r->column] = s->ncols;
+	}
+	c = &s->cols[s->index[r->column] - 1];
+	if (!frame_row_has_value(r) || !isfinite(r->value))
+		return;
+	if (c->n == 0 || r->value < c->min)
+		c->min = r->value;
+	if (c->n == 0 || r->value > c->max)
+		c->max = r->value;
+	c->sum += r->value;
+	c->n++;
+}
+
+const struct summary_col *
+summary_find(const struct summary *s, uint32_t column)
+{
+	if (column >= s->nindex || s->index[column] == 0)
+		return NULL;
+	return &s->cols[s->index[column] - 1];
+}
+
+void
+summary_free(struct summary *s)
+{
+	for (size_t i = 0; i < s->ncols; i++) {
+		free(s->cols[i].path);
+		free(s->cols[i].name);
+	}
+	free(s->cols);
+	free(s->index);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+output_flush(FILE *out, const char *format, struct err *err)
+{
+	errno = 0;
+	if (fflush(out) == 0 && !ferror(out))
+		return 0;
+	return err_set(err, "cannot write the %s output: %s", format,
+		       errno ? strerror(errno) : "write error");
+}

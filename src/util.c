@@ -1,0 +1,153 @@
+/*
+ * util.c - allocation that aborts on failure, error records, clocks, and
+ * the small text helpers every parser shares.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+int
+err_set(struct err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void *
+check(void *p, size_t n)
+{
+	if (!p && n) {
+		fprintf(stderr, "getcounter: out of memory (%zu bytes)\n", n);
+		abort();
+	}
+	return p;
+}
+
+void *
+xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1), n);
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	return check(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1), n);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+void
+xgrow(void **p, size_t *cap, size_t want, size_t elem)
+{
+	size_t c = *cap;
+
+	if (want <= c)
+		return;
+	if (c < 8)
+		c = 8;
+	while (c < want)
+		c *= 2;
+	*p = xrealloc(*p, c * elem);
+	memset((char *)*p + *cap * elem, 0, (c - *cap) * elem);
+	*cap = c;
+}
+
+uint64_t
+now_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int64_t
+now_wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int
+glob_match_ci(const char *pat, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		if (*pat == '*') {
+			star = pat++;
+			resume = s;
+		} else if (*pat && tolower((unsigned char)*pat) == tolower((unsigned char)*s)) {
+			pat++;
+			s++;
+		} else if (star) {
+			pat = star + 1;
+			s = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return *pat == '\0';
+}
+
+int
+parse_u64(const char **pp, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			v = UINT64_MAX;
+		else
+			v = v * 10 + d;
+		p++;
+	}
+	*pp = p;
+	*out = v;
+	return 0;
+}
+
+const char *
+skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}

@@ -1,0 +1,469 @@
+/*
+ * test_derive.c - every counter type, wrap and reset rule, and _Total of
+ * derive.c against hand-computed values on a synthetic counter set.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gc_test.h"
+
+#include "derive.h"
+
+enum { F_A, F_B, F_C32, F_MS, F_INFLIGHT, F_TICKS, F_BYTES, F_SPEED, F_DUPLEX, F_U, F_I,
+       F_GUEST, F_G, F_TX, NF };
+
+static const struct field_desc fields[NF] = {
+	[F_A] = { "a", FW_64, FK_COUNTER, FB_NONE },
+	[F_B] = { "b", FW_64, FK_COUNTER, FB_NONE },
+	[F_C32] = { "c32", FW_32, FK_COUNTER, FB_NONE },
+	[F_MS] = { "ms", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_INFLIGHT] = { "inflight", FW_64, FK_GAUGE, FB_NONE },
+	[F_TICKS] = { "ticks", FW_32, FK_COUNTER, FB_IO_TICKS },
+	[F_BYTES] = { "bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
+	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE },
+	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE },
+	[F_U] = { "user", FW_64, FK_CPU_TIME, FB_NONE },
+	[F_I] = { "idle", FW_64, FK_CPU_TIME, FB_NONE },
+	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE },
+	[F_G] = { "gauge", FW_64, FK_GAUGE, FB_NONE },
+	[F_TX] = { "tx", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
+};
+
+enum { C_RAW, C_DELTA, C_RATE, C_FRAC, C_SFRAC, C_AVGT, C_AVGB, C_TIMER, C_TINV, C_QLEN,
+       C_ELAPSED, C_UTIL, C_RATE32, C_MEAN_TIMER, C_SFRAC_NOZB, C_DIFF, NC };
+
+static const struct counter_desc counters[NC] = {
+	[C_RAW] = { .name = "Raw", .type = CT_RAW, .num = { { F_G, 1 } }, .scale = 2 },
+	[C_DELTA] = { .name = "Delta", .type = CT_DELTA, .num = { { F_A, 1 } } },
+	[C_RATE] = { .name = "Rate", .type = CT_RATE, .num = { { F_A, 1 }, { F_B, 1 } } },
+	[C_FRAC] = { .name = "Frac", .type = CT_FRACTION, .num = { { F_G, 1 } },
+		     .den = { { F_SPEED, 1 } } },
+	[C_SFRAC] = { .name = "SFrac", .type = CT_SAMPLE_FRACTION, .num = { { F_U, 1 } },
+		      .den = { { F_U, 1 }, { F_I, 1 } }, .has_zero_base = 1, .zero_base = 0 },
+	[C_AVGT] = { .name = "AvgT", .type = CT_AVG_TIMER, .num = { { F_MS, 1 } },
+		     .den = { { F_A, 1 } }, .scale = 0.001 },
+	[C_AVGB] = { .name = "AvgB", .type = CT_AVG_BULK, .num = { { F_B, 1 } },
+		     .den = { { F_A, 1 } }, .scale = 512 },
+	[C_TIMER] = { .name = "Timer", .type = CT_TIMER, .num = { { F_TICKS, 1 } },
+		      .scale = 0.001 },
+	[C_TINV] = { .name = "TimerInv", .type = CT_TIMER_INV, .num = { { F_TICKS, 1 } },
+		     .scale = 0.001, .total = TOTAL_MEAN },
+	[C_QLEN] = { .name = "QLen", .type = CT_QUEUELEN, .num = { { F_MS, 1 } }, .scale = 0.001 },
+	[C_ELAPSED] = { .name = "Elapsed", .type = CT_ELAPSED, .num = { { F_G, 1 } } },
+	[C_UTIL] = { .name = "Util", .type = CT_UTILIZATION, .num = { { F_BYTES, 1 } },
+		     .den = { { F_TX, 1 } } },
+	[C_RATE32] = { .name = "Rate32", .type = CT_RATE, .num = { { F_C32, 1 } } },
+	[C_MEAN_TIMER] = { .name = "MeanTimer", .type = CT_TIMER, .num = { { F_TICKS, 1 } },
+			   .scale = 0.001, .total = TOTAL_MEAN },
+	[C_SFRAC_NOZB] = { .name = "SFracNoZero", .type = CT_SAMPLE_FRACTION,
+			   .num = { { F_U, 1 } }, .den = { { F_U, 1 }, { F_I, 1 } } },
+	[C_DIFF] = { .name = "Diff", .type = CT_RAW, .num = { { F_SPEED, 1 }, { F_G, -1 } } },
+};
+
+static const struct counter_set set = {
+	.name = "Test",
+	.help = "synthetic",
+	.multi_instance = 1,
+	.has_total = 1,
+	.fields = fields,
+	.nfields = NF,
+	.counters = counters,
+	.ncounters = NC,
+	.inflight_field = FIELD_REF(F_INFLIGHT),
+	.speed_field = FIELD_REF(F_SPEED),
+	.duplex_field = FIELD_REF(F_DUPLEX),
+};
+
+struct inst {
+	uint64_t v[NF];
+	struct raw_instance ri;
+};
+
+static void
+inst_init(struct inst *in, const uint64_t *vals, uint64_t present)
+{
+	memcpy(in->v, vals, sizeof(in->v));
+	memset(&in->ri, 0, sizeof(in->ri));
+	in->ri.values = in->v;
+	in->ri.present = present;
+	in->ri.in_total = 1;
+}
+
+#define ALL (((uint64_t)1 << NF) - 1)
+
+static struct derive_env env2 = { .dt = 2.0, .wall_s = 1000.0, .user_hz = 100, .ulong_bits = 64 };
+
+static struct value
+pair_value(const uint64_t *a, const uint64_t *b, int counter, struct field_deltas *d)
+{
+	struct inst p, c;
+	inst_init(&p, a, ALL);
+	inst_init(&c, b, ALL);
+	derive_deltas(&set, &p.ri, &c.ri, &env2, d);
+	return derive_value(&set, &counters[counter], &c.ri, d, ST_OK, &env2);
+}
+
+static void
+test_types(void **state)
+{
+	(void)state;
+	uint64_t a[NF] = { [F_A] = 100, [F_B] = 50, [F_MS] = 1000, [F_TICKS] = 500,
+			   [F_G] = 40, [F_SPEED] = 80, [F_U] = 10, [F_I] = 90, [F_BYTES] = 0,
+			   [F_DUPLEX] = 1, [F_TX] = 0 };
+	uint64_t b[NF] = { [F_A] = 110, [F_B] = 70, [F_MS] = 1050, [F_TICKS] = 1500,
+			   [F_G] = 20, [F_SPEED] = 80, [F_U] = 40, [F_I] = 160,
+			   [F_BYTES] = 1000000, [F_DUPLEX] = 1, [F_TX] = 250000 };
+	struct field_deltas d;
+	struct value v;
+
+	/* RAW: N x scale = 20 x 2 = 40 */
+	v = pair_value(a, b, C_RAW, &d);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 40, 1e-9);
+	/* DELTA: 110 - 100 = 10 */
+	v = pair_value(a, b, C_DELTA, &d);
+	assert_double_equal(v.v, 10, 1e-9);
+	/* RATE: (10 + 20) / 2 s = 15 */
+	v = pair_value(a, b, C_RATE, &d);
+	assert_double_equal(v.v, 15, 1e-9);
+	/* FRACTION: 100 x 20 / 80 = 25 */
+	v = pair_value(a, b, C_FRAC, &d);
+	assert_double_equal(v.v, 25, 1e-9);
+	/* SAMPLE_FRACTION: 100 x 30 / (30 + 70) = 30 */
+	v = pair_value(a, b, C_SFRAC, &d);
+	assert_double_equal(v.v, 30, 1e-9);
+	/* AVG_TIMER: 50 ms x 0.001 / 10 ops = 0.005 s */
+	v = pair_value(a, b, C_AVGT, &d);
+	assert_double_equal(v.v, 0.005, 1e-12);
+	/* AVG_BULK: 20 sectors x 512 / 10 ops = 1024 */
+	v = pair_value(a, b, C_AVGB, &d);
+	assert_double_equal(v.v, 1024, 1e-9);
+	/* TIMER: 100 x 1000 ms x 0.001 / 2 s = 50 */
+	v = pair_value(a, b, C_TIMER, &d);
+	assert_double_equal(v.v, 50, 1e-9);
+	/* TIMER_INV: 100 x (1 - 1 / 2) = 50 */
+	v = pair_value(a, b, C_TINV, &d);
+	assert_double_equal(v.v, 50, 1e-9);
+	/* QUEUELEN: 50 ms x 0.001 / 2 s = 0.025 */
+	v = pair_value(a, b, C_QLEN, &d);
+	assert_double_equal(v.v, 0.025, 1e-12);
+	/* ELAPSED: wall 1000 s - 20 = 980 */
+	v = pair_value(a, b, C_ELAPSED, &d);
+	assert_double_equal(v.v, 980, 1e-9);
+	/* UTILIZATION, full duplex: 100 x max(1e6, 2.5e5) x 8 / (2 s x 80e6) = 5 */
+	v = pair_value(a, b, C_UTIL, &d);
+	assert_double_equal(v.v, 5, 1e-9);
+	/* half duplex: the sum: 100 x 1.25e6 x 8 / 160e6 = 6.25 */
+	b[F_DUPLEX] = 0;
+	v = pair_value(a, b, C_UTIL, &d);
+	assert_double_equal(v.v, 6.25, 1e-9);
+	/* signed terms: speed - gauge = 80 - 20 = 60 */
+	v = pair_value(a, b, C_DIFF, &d);
+	assert_double_equal(v.v, 60, 1e-9);
+}
+
+static void
+test_edges(void **state)
+{
+	(void)state;
+	uint64_t a[NF] = { [F_A] = 100, [F_U] = 10, [F_I] = 90, [F_SPEED] = 0 };
+	uint64_t b[NF] = { [F_A] = 100, [F_U] = 10, [F_I] = 90, [F_SPEED] = 0 };
+	struct field_deltas d;
+	struct value v;
+
+	/* AVG_*: dB = 0 gives 0, OK */
+	v = pair_value(a, b, C_AVGT, &d);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 0, 0);
+	/* SAMPLE_FRACTION: dB = 0 gives the zero base (0), or UNSUPPORTED */
+	v = pair_value(a, b, C_SFRAC, &d);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 0, 0);
+	v = pair_value(a, b, C_SFRAC_NOZB, &d);
+	assert_int_equal(v.status, ST_UNSUPPORTED);
+	/* FRACTION: B = 0 gives UNSUPPORTED */
+	v = pair_value(a, b, C_FRAC, &d);
+	assert_int_equal(v.status, ST_UNSUPPORTED);
+	/* UTILIZATION: bandwidth 0 gives UNSUPPORTED */
+	v = pair_value(a, b, C_UTIL, &d);
+	assert_int_equal(v.status, ST_UNSUPPORTED);
+
+	/* dt <= 0: every two-read type is BAD_TIME; one-read types are not */
+	struct derive_env zero = env2;
+	struct inst p, c;
+	zero.dt = 0;
+	inst_init(&p, a, ALL);
+	inst_init(&c, b, ALL);
+	derive_deltas(&set, &p.ri, &c.ri, &zero, &d);
+	for (int k = 0; k < NC; k++) {
+		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &zero);
+		assert_true(isfinite(v.v));
+		if (counter_type_needs_two(counters[k].type))
+			assert_int_equal(v.status, ST_BAD_TIME);
+	}
+	/* negative dt, huge values: never NaN or infinite */
+	zero.dt = -1;
+	uint64_t huge[NF];
+	for (int f = 0; f < NF; f++)
+		huge[f] = UINT64_MAX;
+	inst_init(&c, huge, ALL);
+	for (int k = 0; k < NC; k++) {
+		derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &env2);
+		assert_true(isfinite(v.v));
+		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &zero);
+		assert_true(isfinite(v.v));
+		v = derive_value(&set, &counters[k], &c.ri, NULL, ST_NEW, &env2);
+		assert_true(isfinite(v.v));
+	}
+}
+
+static void
+test_missing(void **state)
+{
+	(void)state;
+	uint64_t a[NF] = { [F_A] = 1, [F_B] = 1 }, b[NF] = { [F_A] = 5, [F_B] = 9 };
+	struct inst p, c;
+	struct field_deltas d;
+	struct value v;
+
+	/* F_B missing: counts as 0 in the sum: (5 - 1) / 2 = 2 */
+	inst_init(&p, a, (uint64_t)1 << F_A);
+	inst_init(&c, b, (uint64_t)1 << F_A);
+	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	v = derive_value(&set, &counters[C_RATE], &c.ri, &d, ST_OK, &env2);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 2, 1e-9);
+	/* every N field missing: UNSUPPORTED, even as NEW */
+	inst_init(&c, b, 0);
+	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
+	assert_int_equal(v.status, ST_UNSUPPORTED);
+	/* NEW: no value for two-read types; a one-read type has its value */
+	inst_init(&c, b, ALL);
+	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
+	assert_int_equal(v.status, ST_NEW);
+	assert_false(value_exists(&counters[C_RATE], ST_NEW));
+	v = derive_value(&set, &counters[C_RAW], &c.ri, NULL, ST_NEW, &env2);
+	assert_int_equal(v.status, ST_NEW);
+	assert_true(value_exists(&counters[C_RAW], ST_NEW));
+	/* a snapshot (no previous, pair OK): BAD_TIME */
+	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_OK, &env2);
+	assert_int_equal(v.status, ST_BAD_TIME);
+}
+
+static void
+test_wrap(void **state)
+{
+	(void)state;
+	uint64_t a[NF] = { [F_C32] = 0xFFFFFF00u, [F_A] = 10 };
+	uint64_t b[NF] = { [F_C32] = 0x100, [F_A] = 10 };
+	struct field_deltas d;
+	struct value v;
+
+	/* 32-bit wrap: 2^32 - 0xFFFFFF00 + 0x100 = 0x200 = 512; / 2 s = 256 */
+	v = pair_value(a, b, C_RATE32, &d);
+	assert_int_equal(v.status, ST_WRAPPED);
+	assert_double_equal(v.v, 256, 1e-9);
+	assert_int_equal(d.status, ST_WRAPPED);
+	/* a corrected delta of 2^31 or more is a RESET: 2^32 - 0x10 + 0x7FFFFFFF */
+	a[F_C32] = 0x10;
+	b[F_C32] = 0x0F;
+	v = pair_value(a, b, C_RATE32, &d);
+	assert_int_equal(v.status, ST_RESET);
+	/* disk ms wrap bound: dt x 1000 x (1 + inflight) = 2000 x (1 + 0) = 2000;
+	 * corrected 2^32 - 0xFFFFFF00 + 0x100 = 512 < 2000: WRAPPED */
+	uint64_t ma[NF] = { [F_MS] = 0xFFFFFF00u, [F_A] = 1 };
+	uint64_t mb[NF] = { [F_MS] = 0x100, [F_A] = 2 };
+	v = pair_value(ma, mb, C_QLEN, &d);
+	assert_int_equal(v.status, ST_WRAPPED);
+	/* QUEUELEN: 512 ms x 0.001 / 2 s = 0.256 */
+	assert_double_equal(v.v, 0.256, 1e-12);
+	/* corrected 2^32 - 0xFFFF0000 + 0x100 = 65792 > 2000: RESET */
+	ma[F_MS] = 0xFFFF0000u;
+	v = pair_value(ma, mb, C_QLEN, &d);
+	assert_int_equal(v.status, ST_RESET);
+	/* ... unless 40 I/Os were in flight: 2000 x 41 = 82000 > 65792 */
+	ma[F_INFLIGHT] = 40;
+	v = pair_value(ma, mb, C_QLEN, &d);
+	assert_int_equal(v.status, ST_WRAPPED);
+	/* io_ticks bound: dt x 1000 + 10 = 2010; corrected 2^32 - (2^32 - 1000) + 500 = 1500 */
+	uint64_t ta[NF] = { [F_TICKS] = 0xFFFFFFFFu - 999 }, tb[NF] = { [F_TICKS] = 500 };
+	v = pair_value(ta, tb, C_TIMER, &d);
+	assert_int_equal(v.status, ST_WRAPPED);
+	/* TIMER: 100 x 1500 x 0.001 / 2 = 75 */
+	assert_double_equal(v.v, 75, 1e-9);
+	tb[F_TICKS] = 1500; /* corrected 2500 > 2010: RESET */
+	v = pair_value(ta, tb, C_TIMER, &d);
+	assert_int_equal(v.status, ST_RESET);
+	/* 32-in-64: wraps only when the previous value fits in 32 bits. Speed
+	 * 80 Mbit/s: bound 80e6 / 8 x 2 x 1.1 = 22e6 bytes */
+	uint64_t na[NF] = { [F_BYTES] = 0xFFFFF000u, [F_SPEED] = 80, [F_TX] = 0 };
+	uint64_t nb[NF] = { [F_BYTES] = 0x1000, [F_SPEED] = 80, [F_TX] = 0 };
+	struct inst p, c;
+	inst_init(&p, na, ALL);
+	inst_init(&c, nb, ALL);
+	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	assert_int_equal(d.status, ST_WRAPPED);
+	/* 2^32 - 0xFFFFF000 + 0x1000 = 8192 */
+	assert_int_equal(d.d[F_BYTES], 8192);
+	na[F_BYTES] = 0x100000000ull; /* above 32 bits: a decrease is a RESET */
+	inst_init(&p, na, ALL);
+	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	assert_int_equal(d.status, ST_RESET);
+	/* bound: corrected 2^32 - 0x80000000 + 0x10 = 2147483664 is also >= 2^31 */
+	na[F_BYTES] = 0xFE000000u; /* corrected 0x2000000 + 0x1000 = 33558528 > 22e6 */
+	inst_init(&p, na, ALL);
+	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	assert_int_equal(d.status, ST_RESET);
+	/* 64-bit decrease: RESET, and every two-read counter of the instance */
+	uint64_t ra[NF] = { [F_A] = 500, [F_B] = 5 }, rb[NF] = { [F_A] = 400, [F_B] = 9 };
+	v = pair_value(ra, rb, C_RATE, &d);
+	assert_int_equal(v.status, ST_RESET);
+	v = pair_value(ra, rb, C_AVGB, &d);
+	assert_int_equal(v.status, ST_RESET);
+	/* a one-read counter of it still has its value */
+	rb[F_G] = 7;
+	v = pair_value(ra, rb, C_RAW, &d);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 14, 1e-9);
+	/* ulong on a 32-bit kernel wraps like a 32-bit field */
+	struct derive_env e32 = env2;
+	e32.ulong_bits = 32;
+	static const struct field_desc ulf[1] = { { "u", FW_ULONG, FK_COUNTER, FB_NONE } };
+	struct counter_set ul = set;
+	ul.fields = ulf;
+	ul.nfields = 1;
+	ul.inflight_field = ul.speed_field = ul.duplex_field = 0;
+	uint64_t ua[1] = { 0xFFFFFFF0u }, ub[1] = { 0x10 };
+	struct raw_instance pu = { .values = ua, .present = 1 }, cu = { .values = ub, .present = 1 };
+	derive_deltas(&ul, &pu, &cu, &e32, &d);
+	assert_int_equal(d.status, ST_WRAPPED);
+	assert_int_equal(d.d[0], 0x20);
+	derive_deltas(&ul, &pu, &cu, &env2, &d);
+	assert_int_equal(d.status, ST_RESET);
+	/* a changed identity is a RESET, never a wrap */
+	pu.identity = 1;
+	cu.identity = 2;
+	ub[0] = 0xFFFFFFF8u;
+	derive_deltas(&ul, &pu, &cu, &e32, &d);
+	assert_int_equal(d.status, ST_RESET);
+}
+
+static void
+test_cpu_clamp(void **state)
+{
+	(void)state;
+	struct field_deltas d;
+	struct value v;
+	/* idle falls by 3 ticks while user rises by 50: T falls not at all
+	 * (T: 10 + 90 = 100 -> 60 + 87 = 147): clamp idle's delta to 0.
+	 * % = 100 x 50 / (50 + 0) = 100 */
+	uint64_t a[NF] = { [F_U] = 10, [F_I] = 90 }, b[NF] = { [F_U] = 60, [F_I] = 87 };
+	v = pair_value(a, b, C_SFRAC, &d);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 100, 1e-9);
+	/* T falls by 1 tick (100 -> 99): 1 % of dt x USER_HZ = 0.01 x 2 x 100
+	 * = 2 ticks: still a clamp */
+	uint64_t c[NF] = { [F_U] = 10, [F_I] = 89 };
+	v = pair_value(a, c, C_SFRAC, &d);
+	assert_int_equal(d.status, ST_OK);
+	/* T falls by 50 ticks: RESET */
+	uint64_t e[NF] = { [F_U] = 5, [F_I] = 45 };
+	v = pair_value(a, e, C_SFRAC, &d);
+	assert_int_equal(v.status, ST_RESET);
+	/* guest (outside T) going back: clamped, no reset */
+	uint64_t g1[NF] = { [F_U] = 10, [F_I] = 90, [F_GUEST] = 9 };
+	uint64_t g2[NF] = { [F_U] = 20, [F_I] = 180, [F_GUEST] = 3 };
+	v = pair_value(g1, g2, C_SFRAC, &d);
+	assert_int_equal(d.status, ST_OK);
+	assert_int_equal(d.d[F_GUEST], 0);
+}
+
+static void
+test_totals(void **state)
+{
+	(void)state;
+	/* two disks: 10 ops taking 100 ms and 30 ops taking 900 ms.
+	 * Weighted: (100 + 900) x 0.001 / (10 + 30) = 0.025 s, not the mean
+	 * of averages (0.01 + 0.03) / 2 = 0.02 */
+	uint64_t a0[NF] = { [F_A] = 0, [F_MS] = 0, [F_TICKS] = 0 };
+	uint64_t b0[NF] = { [F_A] = 10, [F_MS] = 100, [F_TICKS] = 400 };
+	uint64_t a1[NF] = { [F_A] = 0, [F_MS] = 0, [F_TICKS] = 0 };
+	uint64_t b1[NF] = { [F_A] = 30, [F_MS] = 900, [F_TICKS] = 1200 };
+	struct inst p0, c0, p1, c1, c2;
+	struct field_deltas d0, d1;
+	inst_init(&p0, a0, ALL);
+	inst_init(&c0, b0, ALL);
+	inst_init(&p1, a1, ALL);
+	inst_init(&c1, b1, ALL);
+	derive_deltas(&set, &p0.ri, &c0.ri, &env2, &d0);
+	derive_deltas(&set, &p1.ri, &c1.ri, &env2, &d1);
+	const struct raw_instance *cur[3] = { &c0.ri, &c1.ri, NULL };
+	const struct field_deltas *dl[3] = { &d0, &d1, NULL };
+	uint8_t ps[3] = { ST_OK, ST_OK, ST_NEW };
+	struct value v = derive_total(&set, &counters[C_AVGT], cur, dl, ps, 2, &env2);
+	assert_int_equal(v.status, ST_OK);
+	assert_double_equal(v.v, 0.025, 1e-12);
+	/* SUM: QUEUELEN (100 + 900) x 0.001 / 2 = 0.5 */
+	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 2, &env2);
+	assert_double_equal(v.v, 0.5, 1e-12);
+	/* MEAN: TIMER ((400 + 1200) / 2) x 0.001 x 100 / 2 = 40 */
+	v = derive_total(&set, &counters[C_MEAN_TIMER], cur, dl, ps, 2, &env2);
+	assert_double_equal(v.v, 40, 1e-9);
+	/* TIMER_INV mean: 100 x (1 - 0.8 / 2) = 60 */
+	v = derive_total(&set, &counters[C_TINV], cur, dl, ps, 2, &env2);
+	assert_double_equal(v.v, 60, 1e-9);
+	/* a NEW third instance adds nothing to the deltas: still 0.5 */
+	uint64_t b2[NF] = { [F_A] = 99999, [F_MS] = 99999 };
+	inst_init(&c2, b2, ALL);
+	cur[2] = &c2.ri;
+	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 3, &env2);
+	assert_double_equal(v.v, 0.5, 1e-12);
+	/* ... but its current value counts in a RAW total: 20 + 0 + 0 = 20 x 2 */
+	c0.v[F_G] = 20;
+	v = derive_total(&set, &counters[C_RAW], cur, dl, ps, 3, &env2);
+	assert_double_equal(v.v, 40, 1e-9);
+	/* a RESET instance is left out of the sum: 900 x 0.001 / 2 = 0.45 */
+	d0.status = ST_RESET;
+	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 2, &env2);
+	assert_double_equal(v.v, 0.45, 1e-12);
+	/* no instances: NO_INSTANCE */
+	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 0, &env2);
+	assert_int_equal(v.status, ST_NO_INSTANCE);
+	/* all NEW: NEW */
+	const struct field_deltas *none[1] = { NULL };
+	uint8_t newst[1] = { ST_NEW };
+	v = derive_total(&set, &counters[C_QLEN], cur, none, newst, 1, &env2);
+	assert_int_equal(v.status, ST_NEW);
+	/* UTILIZATION has no total */
+	v = derive_total(&set, &counters[C_UTIL], cur, dl, ps, 2, &env2);
+	assert_int_equal(v.status, ST_UNSUPPORTED);
+}
+
+static void
+test_status_names(void **state)
+{
+	(void)state;
+	assert_string_equal(status_name(ST_OK), "OK");
+	assert_string_equal(status_name(ST_NO_INSTANCE), "NO_INSTANCE");
+	assert_string_equal(status_name(ST_BAD_TIME), "BAD_TIME");
+	assert_string_equal(status_name(ST_WRAPPED), "WRAPPED");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_types),     cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_missing),   cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_status_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
