@@ -16,6 +16,23 @@
 /* Exit statuses. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
+struct engine;
+
+/* Resolve paths (NULL or none: the default counters) and open the providers
+ * their sets need. Returns the engine (engine_close frees it), or NULL with
+ * *status (EXIT_USAGE or EXIT_RUNTIME) and err set. */
+struct engine *engine_open(const struct config *cfg, const char *const *paths, size_t npaths,
+			   int *status, struct err *err);
+
+/* One read (of root read_index of a --root series; 0 live). The first read
+ * only primes: *f is NULL. After that *f is the frame of the interval just
+ * ended, owned by the engine and valid until the next step. With snapshot,
+ * every read gives a frame whose two-read counters are BAD_TIME. 0 or -1. */
+int engine_step(struct engine *e, size_t read_index, int snapshot, const struct frame **f,
+		struct err *err);
+
+void engine_close(struct engine *e);
+
 /* Sample the counters cfg names into the output on out. Returns an exit
  * status; on failure err names the problem. */
 int engine_run(const struct config *cfg, const struct output *output, FILE *out,

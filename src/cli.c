@@ -183,14 +183,28 @@ static int
 read_counter_file(struct config *cfg, const char *file, struct err *err)
 {
 	FILE *f = fopen(file, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char line[8192];
+	unsigned lineno = 0;
+	size_t total = 0;
 
 	if (!f)
 		return err_set(err, "cannot read counter file %s: %s", file, strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
 		char *s = line, *e = line + len;
+		lineno++;
+		total += len ? len : 1; /* a line of NULs still counts */
+		if (total > 16u << 20 || lineno > 1000000) {
+			fclose(f);
+			return err_set(err, "%s: larger than 16 MiB: not a counter file", file);
+		}
+		if (len == sizeof(line) - 1 && e[-1] != '\n' && !feof(f)) {
+			fclose(f);
+			return err_set(err, "%s:%u: line too long (at most %zu characters)", file,
+				       lineno, sizeof(line) - 2);
+		}
+		if (len == 0)
+			continue;
 		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
 			*--e = '\0';
 		while (*s == ' ' || *s == '\t')
@@ -203,8 +217,16 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 			s++;
 		}
 		push(&cfg->paths, &cfg->npaths, s);
+		if (cfg->npaths > 100000) {
+			fclose(f);
+			return err_set(err, "%s: more than 100000 counter paths", file);
+		}
 	}
-	free(line);
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		return err_set(err, "cannot read counter file %s: %s", file, strerror(e));
+	}
 	fclose(f);
 	return 0;
 }

@@ -101,6 +101,9 @@ struct engine {
 	int uptime_prev_ok, uptime_cur_ok;
 	int64_t wall_ns;
 	uint64_t skipped;
+	int sets_primed;
+	uint64_t nframes;
+	struct frame frame;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -282,13 +285,15 @@ static const char *const default_paths[] = {
 static uint64_t
 fields_needed(const struct counter_set *s, uint64_t needed)
 {
+	uint64_t cpu = 0;
+
 	/* The CPU reset rule needs every field of T; wrap bounds need
 	 * in-progress I/Os and speed. */
 	for (unsigned f = 0; f < s->nfields; f++)
-		if (s->fields[f].kind == FK_CPU_TIME && (needed & ~(uint64_t)0))
-			for (unsigned g = 0; g < s->nfields; g++)
-				if (s->fields[g].kind == FK_CPU_TIME)
-					needed |= (uint64_t)1 << g;
+		if (s->fields[f].kind == FK_CPU_TIME)
+			cpu |= (uint64_t)1 << f;
+	if (needed & cpu)
+		needed |= cpu;
 	if (s->inflight_field)
 		needed |= (uint64_t)1 << (s->inflight_field - 1u);
 	if (s->speed_field)
@@ -298,16 +303,53 @@ fields_needed(const struct counter_set *s, uint64_t needed)
 	return needed;
 }
 
+/* -v: name each instance whose speed lets a 32-bit byte counter pass 2^31
+ * within one interval, where no wrap can be told from a reset. */
+static void
+warn_fast_links(const struct engine *e)
+{
+	for (size_t s = 0; s < e->nsets; s++) {
+		const struct raw_set *rs = e->sets[s].cur;
+		const struct counter_set *cs = rs->set;
+		if (!cs->speed_field)
+			continue;
+		unsigned f = cs->speed_field - 1u;
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			const struct raw_instance *ri = &rs->inst[i];
+			if (!(ri->present & ((uint64_t)1 << f)) || ri->values[f] == 0 ||
+			    ri->values[f] >= 0xFFFFFFFFu)
+				continue;
+			double secs = 2147483648.0 / ((double)ri->values[f] * 1e6 / 8.0);
+			if (e->cfg->interval >= secs)
+				fprintf(stderr, "getcounter: %s(%s): at %llu Mbit/s a 32-bit byte "
+						"counter can pass 2^31 in %.1f s, within one %g s "
+						"interval: a wrap there shows as RESET\n",
+					cs->name, ri->name, (unsigned long long)ri->values[f], secs,
+					e->cfg->interval);
+		}
+	}
+}
+
+/* The capacity to grow cap to so that it holds want (doubling). */
+static size_t
+next_cap(size_t cap, size_t want)
+{
+	if (cap < 8)
+		cap = 8;
+	while (cap < want)
+		cap *= 2;
+	return cap;
+}
+
 static void
 eset_grow(struct eset *es, size_t n)
 {
 	if (n <= es->cap)
 		return;
-	size_t cap = es->cap, cap2 = es->cap, cap3 = es->cap;
-	xgrow((void **)&es->prev_of, &cap, n, sizeof(size_t));
-	xgrow((void **)&es->deltas, &cap2, n, sizeof(struct field_deltas));
-	xgrow((void **)&es->pair, &cap3, n, sizeof(uint8_t));
-	es->cap = cap;
+	es->cap = next_cap(es->cap, n);
+	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
+	es->deltas = xrealloc(es->deltas, es->cap * sizeof(*es->deltas));
+	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
 }
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone. */
@@ -391,11 +433,13 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		}
 		if (cur->inst[i].in_total) {
 			if (es->ntot == es->tot_cap) {
-				size_t c1 = es->tot_cap, c2 = es->tot_cap, c3 = es->tot_cap;
-				xgrow((void **)&es->tot_inst, &c1, es->ntot + 1, sizeof(void *));
-				xgrow((void **)&es->tot_deltas, &c2, es->ntot + 1, sizeof(void *));
-				xgrow((void **)&es->tot_pair, &c3, es->ntot + 1, 1);
-				es->tot_cap = c1;
+				es->tot_cap = next_cap(es->tot_cap, es->ntot + 1);
+				es->tot_inst = xrealloc(es->tot_inst,
+							es->tot_cap * sizeof(*es->tot_inst));
+				es->tot_deltas = xrealloc(es->tot_deltas,
+							  es->tot_cap * sizeof(*es->tot_deltas));
+				es->tot_pair = xrealloc(es->tot_pair,
+							es->tot_cap * sizeof(*es->tot_pair));
 			}
 			es->tot_inst[es->ntot] = &cur->inst[i];
 			es->tot_deltas[es->ntot] =
@@ -649,7 +693,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 /* ---- set-up and tear-down ----------------------------------------------- */
 
 static void
-engine_free(struct engine *e)
+engine_free_parts(struct engine *e)
 {
 	for (size_t k = 0; k < e->nitems; k++) {
 		item_clear(&e->items[k]);
@@ -749,6 +793,57 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	return EXIT_OK;
 }
 
+struct engine *
+engine_open(const struct config *cfg, const char *const *paths, size_t npaths, int *status,
+	    struct err *err)
+{
+	struct engine *e = xcalloc(1, sizeof(*e));
+
+	if (!paths || npaths == 0) {
+		paths = default_paths;
+		npaths = ARRAY_SIZE(default_paths);
+	}
+	*status = engine_setup(e, cfg, paths, npaths, err);
+	if (*status != EXIT_OK) {
+		engine_free_parts(e);
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+int
+engine_step(struct engine *e, size_t read_index, int snapshot, const struct frame **out,
+	    struct err *err)
+{
+	*out = NULL;
+	if (engine_read(e, read_index, err) < 0)
+		return -1;
+	if (!snapshot && !e->sets_primed) {
+		for (size_t s = 0; s < e->nsets; s++) {
+			eset_pair(&e->sets[s]);
+			e->sets[s].have_prev = 1;
+		}
+		e->sets_primed = 1;
+		if (e->cfg->verbose)
+			warn_fast_links(e);
+		return 0;
+	}
+	engine_frame(e, snapshot, &e->frame);
+	e->frame.index = ++e->nframes;
+	*out = &e->frame;
+	return 0;
+}
+
+void
+engine_close(struct engine *e)
+{
+	if (!e)
+		return;
+	engine_free_parts(e);
+	free(e);
+}
+
 static void
 sleep_until(uint64_t deadline_ns)
 {
@@ -761,22 +856,16 @@ sleep_until(uint64_t deadline_ns)
 int
 engine_run(const struct config *cfg, const struct output *output, FILE *out, struct err *err)
 {
-	struct engine e;
+	struct engine *e;
 	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous };
-	const char *const *paths = (const char *const *)cfg->paths;
-	size_t npaths = cfg->npaths;
 	void *ost = NULL;
 	int rc, snapshot = cfg->nroots == 1;
 	uint64_t reads, interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
 	struct sigaction sa;
 
-	if (npaths == 0) {
-		paths = default_paths;
-		npaths = ARRAY_SIZE(default_paths);
-	}
-	rc = engine_setup(&e, cfg, paths, npaths, err);
-	if (rc != EXIT_OK)
-		goto done;
+	e = engine_open(cfg, (const char *const *)cfg->paths, cfg->npaths, &rc, err);
+	if (!e)
+		return rc;
 	if (isatty(fileno(out))) {
 		struct winsize ws;
 		const char *cols = getenv("COLUMNS");
@@ -798,34 +887,25 @@ engine_run(const struct config *cfg, const struct output *output, FILE *out, str
 	sigaction(SIGTERM, &sa, NULL);
 
 	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
-	uint64_t deadline = now_mono_ns(), index = 0;
+	uint64_t deadline = now_mono_ns();
 	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
-		struct frame f;
-		if (r > 0 && procfs_is_live(e.fs)) {
+		const struct frame *f;
+		if (r > 0 && procfs_is_live(e->fs)) {
 			uint64_t now = now_mono_ns();
 			deadline += interval_ns;
 			while (deadline <= now) {
 				deadline += interval_ns;
-				e.skipped++;
+				e->skipped++;
 			}
 			sleep_until(deadline);
 			if (stop_requested)
 				break;
 		}
-		if (engine_read(&e, cfg->nroots ? (size_t)r : 0, err) < 0) {
+		if (engine_step(e, cfg->nroots ? (size_t)r : 0, snapshot, &f, err) < 0) {
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
-		if (r == 0 && !snapshot) {
-			for (size_t s = 0; s < e.nsets; s++) {
-				eset_pair(&e.sets[s]);
-				e.sets[s].have_prev = 1;
-			}
-			continue;
-		}
-		engine_frame(&e, snapshot, &f);
-		f.index = ++index;
-		if (output->write(ost, &f, err) < 0) {
+		if (f && output->write(ost, f, err) < 0) {
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
@@ -841,10 +921,10 @@ done:
 			rc = EXIT_RUNTIME;
 		}
 	}
-	if (cfg->verbose && e.skipped)
+	if (cfg->verbose && e->skipped)
 		fprintf(stderr, "getcounter: %llu reads skipped: a read overran its deadline\n",
-			(unsigned long long)e.skipped);
-	engine_free(&e);
+			(unsigned long long)e->skipped);
+	engine_close(e);
 	return rc;
 }
 
@@ -900,13 +980,14 @@ list_instances(const struct config *cfg, FILE *out, struct err *err)
 		struct frame f;
 		engine_frame(&e, 1, &f);
 		for (size_t r = 0; r < f.nrows; r++) {
-			fputs(f.rows[r].path, out);
+			/* like -q, without the \\HOST prefix */
+			fputs(f.rows[r].path + 2 + strlen(e.host), out);
 			if (cfg->verbose)
 				fprintf(out, "\n        %s", f.rows[r].counter->help);
 			fputc('\n', out);
 		}
 	}
-	engine_free(&e);
+	engine_free_parts(&e);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
