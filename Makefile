@@ -19,8 +19,8 @@ VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
-LDLIBS  += -lm
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
+override LDLIBS += -lm
 
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)

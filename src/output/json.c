@@ -1,0 +1,114 @@
+/*
+ * json.c - the json output: NDJSON, one object per frame per line, with
+ * every row of the frame (its path, set, instance, counter, value and
+ * status). Always valid JSON: strings escaped, invalid UTF-8 replaced by
+ * U+FFFD, numbers with a '.' whatever the locale, never NaN or Inf.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "output.h"
+
+struct json {
+	FILE *out;
+	int precision;
+	int utc;
+};
+
+/* Start writing NDJSON to out. */
+static void *
+json_open(FILE *out, const struct output_opts *opts, struct err *err)
+{
+	struct json *j = xcalloc(1, sizeof(*j));
+
+	(void)err;
+	j->out = out;
+	j->precision = opts->precision;
+	j->utc = opts->utc;
+	return j;
+}
+
+/* Write s as a JSON string: quotes and backslashes escaped, control
+ * characters as \u00XX, valid UTF-8 as is, each invalid byte as \ufffd. */
+static void
+json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	while (*p) {
+		size_t len = utf8_seq_len(p);
+
+		if (len == 0) {
+			fputs("\\ufffd", out);
+			p++;
+		} else if (*p == '"' || *p == '\\') {
+			fputc('\\', out);
+			fputc(*p++, out);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\u%04x", *p++);
+		} else {
+			fwrite(p, 1, len, out);
+			p += len;
+		}
+	}
+	fputc('"', out);
+}
+
+/* Write one frame as one line. */
+static int
+json_write(void *state, const struct frame *f, struct err *err)
+{
+	struct json *j = state;
+	char buf[512];
+
+	format_time_iso(buf, sizeof(buf), f->wall_ns, j->utc);
+	fputs("{\"timestamp\": ", j->out);
+	json_string(j->out, buf);
+	fputs(", \"samples\": [", j->out);
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct frame_row *r = &f->rows[i];
+
+		fputs(i ? ", {\"path\": " : "{\"path\": ", j->out);
+		json_string(j->out, r->path);
+		fputs(", \"set\": ", j->out);
+		json_string(j->out, r->set->name);
+		fputs(", \"instance\": ", j->out);
+		if (r->instance)
+			json_string(j->out, r->instance);
+		else
+			fputs("null", j->out);
+		fputs(", \"counter\": ", j->out);
+		json_string(j->out, r->counter->name);
+		fputs(", \"value\": ", j->out);
+		if (frame_row_has_value(r) && isfinite(r->value)) {
+			format_double(buf, sizeof(buf), r->value, j->precision);
+			fputs(buf, j->out);
+		} else {
+			fputs("null", j->out);
+		}
+		fputs(", \"status\": ", j->out);
+		json_string(j->out, status_name((enum value_status)r->status));
+		fputc('}', j->out);
+	}
+	fputs("]}\n", j->out);
+	return output_flush(j->out, "json", err);
+}
+
+/* Flush and free. */
+static int
+json_close(void *state, struct err *err)
+{
+	struct json *j = state;
+	int ret = output_flush(j->out, "json", err);
+
+	free(j);
+	return ret;
+}
+
+const struct output output_json = {
+	.name = "json",
+	.open = json_open,
+	.write = json_write,
+	.close = json_close,
+};
