@@ -166,6 +166,16 @@ term_sum(const struct term *t, const uint64_t *vals, uint64_t present, double *s
 	return n;
 }
 
+/* The fields of c's numerator. */
+static uint64_t
+num_fields(const struct counter_desc *c)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < COUNTER_MAX_TERMS && c->num[i].sign; i++)
+		m |= bit(c->num[i].field);
+	return m;
+}
+
 static int
 has_den(const struct counter_desc *c)
 {
@@ -327,7 +337,7 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 	int two = counter_type_needs_two(c->type);
 
 	/* A counter the source cannot supply is UNSUPPORTED whatever else. */
-	if ((counter_fields(c) & cur->present) == 0 ||
+	if ((num_fields(c) & cur->present) == 0 ||
 	    (c->mul && !(cur->present & bit(c->mul - 1u))))
 		return r;
 	if (!two) {
@@ -378,7 +388,7 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct nb nb;
-		if ((counter_fields(c) & cur[i]->present) == 0)
+		if ((num_fields(c) & cur[i]->present) == 0)
 			continue;
 		supplied++;
 		if (two) {

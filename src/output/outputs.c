@@ -122,17 +122,25 @@ format_double(char *buf, size_t n, double v, int precision)
 	if (precision < 0) {
 		/* Shortest that reads back: try fewer digits first. strtod
 		 * reads the locale's decimal point, so compare before the
-		 * ',' -> '.' rewrite; 17 digits always read back. */
-		for (int prec = 1; prec < 17; prec++) {
-			char tmp[64];
-			snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-			if (strtod(tmp, NULL) == v) {
-				for (p = tmp; *p; p++)
-					if (*p == ',')
-						*p = '.';
-				snprintf(buf, n, "%s", tmp);
-				break;
+		 * ',' -> '.' rewrite; 17 digits always read back. Plain
+		 * decimals (50, not 5e+01) where the magnitude allows. */
+		char tmp[64];
+		int found = 0;
+		if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= 1e-5)) {
+			for (int prec = 0; prec <= 20 && !found; prec++) {
+				snprintf(tmp, sizeof(tmp), "%.*f", prec, v);
+				found = strtod(tmp, NULL) == v;
 			}
+		}
+		for (int prec = 1; prec < 17 && !found; prec++) {
+			snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+			found = strtod(tmp, NULL) == v;
+		}
+		if (found) {
+			for (p = tmp; *p; p++)
+				if (*p == ',')
+					*p = '.';
+			snprintf(buf, n, "%s", tmp);
 		}
 	}
 }

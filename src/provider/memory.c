@@ -1,0 +1,289 @@
+/*
+ * memory.c - the Memory set (COUNTERS.md section 3), one instance named "":
+ * gauges from /proc/meminfo (kB, shown as bytes, KB or MB by scale) and page
+ * fault and swap counters from /proc/vmstat. Both files are parsed by key
+ * name, since the order and the set of keys vary by kernel; each is read
+ * only when a requested counter needs one of its fields. Also home of the
+ * keyed parser the System set uses for /proc/stat.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "procstat.h"
+#include "provider.h"
+
+/* meminfo fields first, in the order of meminfo_keys, then vmstat's. */
+enum {
+	F_MEM_FREE,
+	F_MEM_AVAILABLE,
+	F_BUFFERS,
+	F_CACHED,
+	F_SRECLAIMABLE,
+	F_SWAP_TOTAL,
+	F_SWAP_FREE,
+	F_COMMIT_LIMIT,
+	F_COMMITTED_AS,
+	F_PGFAULT,
+	F_PGMAJFAULT,
+	F_PSWPIN,
+	F_PSWPOUT,
+	F_NFIELDS,
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+#define MEMINFO_FIRST F_MEM_FREE
+#define MEMINFO_N (F_COMMITTED_AS + 1 - F_MEM_FREE)
+#define VMSTAT_FIRST F_PGFAULT
+#define VMSTAT_N (F_PSWPOUT + 1 - F_PGFAULT)
+#define MEMINFO_FIELDS ((BIT(MEMINFO_N) - 1) << MEMINFO_FIRST)
+#define VMSTAT_FIELDS ((BIT(VMSTAT_N) - 1) << VMSTAT_FIRST)
+
+static const char *const meminfo_keys[MEMINFO_N] = {
+	"MemFree", "MemAvailable", "Buffers", "Cached", "SReclaimable",
+	"SwapTotal", "SwapFree", "CommitLimit", "Committed_AS",
+};
+
+static const char *const vmstat_keys[VMSTAT_N] = {
+	"pgfault", "pgmajfault", "pswpin", "pswpout",
+};
+
+static const struct field_desc fields[F_NFIELDS] = {
+	[F_MEM_FREE] = { "MemFree", FW_64, FK_GAUGE, FB_NONE },
+	[F_MEM_AVAILABLE] = { "MemAvailable", FW_64, FK_GAUGE, FB_NONE },
+	[F_BUFFERS] = { "Buffers", FW_64, FK_GAUGE, FB_NONE },
+	[F_CACHED] = { "Cached", FW_64, FK_GAUGE, FB_NONE },
+	[F_SRECLAIMABLE] = { "SReclaimable", FW_64, FK_GAUGE, FB_NONE },
+	[F_SWAP_TOTAL] = { "SwapTotal", FW_64, FK_GAUGE, FB_NONE },
+	[F_SWAP_FREE] = { "SwapFree", FW_64, FK_GAUGE, FB_NONE },
+	[F_COMMIT_LIMIT] = { "CommitLimit", FW_64, FK_GAUGE, FB_NONE },
+	[F_COMMITTED_AS] = { "Committed_AS", FW_64, FK_GAUGE, FB_NONE },
+	[F_PGFAULT] = { "pgfault", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_PGMAJFAULT] = { "pgmajfault", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_PSWPIN] = { "pswpin", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_PSWPOUT] = { "pswpout", FW_ULONG, FK_COUNTER, FB_NONE },
+};
+
+static const struct counter_desc counters[] = {
+	{
+		.name = "Available Bytes",
+		.type = CT_RAW,
+		.num = { { F_MEM_AVAILABLE, 1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "Memory that could be given to programs now without swapping, "
+			"as the kernel estimates it (MemAvailable).",
+	},
+	{
+		.name = "Available KBytes",
+		.type = CT_RAW,
+		.num = { { F_MEM_AVAILABLE, 1 } },
+		.scale = 1,
+		.unit = "KB",
+		.help = "Available Bytes in kibibytes.",
+	},
+	{
+		.name = "Available MBytes",
+		.type = CT_RAW,
+		.num = { { F_MEM_AVAILABLE, 1 } },
+		.scale = 1 / 1024.0,
+		.unit = "MB",
+		.help = "Available Bytes in mebibytes.",
+	},
+	{
+		.name = "Committed Bytes",
+		.type = CT_RAW,
+		.num = { { F_COMMITTED_AS, 1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "Memory that programs have been promised, used or not yet "
+			"(Committed_AS).",
+	},
+	{
+		.name = "Commit Limit",
+		.type = CT_RAW,
+		.num = { { F_COMMIT_LIMIT, 1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "How much memory may be promised before strict overcommit "
+			"accounting refuses more (CommitLimit).",
+	},
+	{
+		.name = "% Committed Bytes In Use",
+		.type = CT_FRACTION,
+		.num = { { F_COMMITTED_AS, 1 } },
+		.den = { { F_COMMIT_LIMIT, 1 } },
+		.unit = "%",
+		.help = "Committed Bytes as a share of Commit Limit; above 100 when the "
+			"kernel overcommits.",
+	},
+	{
+		.name = "Cache Bytes",
+		.type = CT_RAW,
+		.num = { { F_CACHED, 1 }, { F_BUFFERS, 1 }, { F_SRECLAIMABLE, 1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "Memory holding file pages, block buffers and reclaimable kernel "
+			"caches.",
+	},
+	{
+		.name = "Page Faults/sec",
+		.type = CT_RATE,
+		.num = { { F_PGFAULT, 1 } },
+		.unit = "/s",
+		.help = "Page faults per second, minor and major.",
+	},
+	{
+		.name = "Major Faults/sec",
+		.type = CT_RATE,
+		.num = { { F_PGMAJFAULT, 1 } },
+		.unit = "/s",
+		.help = "Page faults per second that had to wait for a disk read.",
+	},
+	{
+		.name = "Pages Input/sec",
+		.type = CT_RATE,
+		.num = { { F_PSWPIN, 1 } },
+		.unit = "/s",
+		.help = "Pages read in from swap per second.",
+	},
+	{
+		.name = "Pages Output/sec",
+		.type = CT_RATE,
+		.num = { { F_PSWPOUT, 1 } },
+		.unit = "/s",
+		.help = "Pages written out to swap per second.",
+	},
+	{
+		.name = "Pages/sec",
+		.type = CT_RATE,
+		.num = { { F_PSWPIN, 1 }, { F_PSWPOUT, 1 } },
+		.unit = "/s",
+		.help = "Pages swapped in plus pages swapped out per second.",
+	},
+	{
+		.name = "Free Bytes",
+		.type = CT_RAW,
+		.num = { { F_MEM_FREE, 1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "Memory nobody uses at all, not even the cache (MemFree).",
+	},
+	{
+		.name = "Swap Used Bytes",
+		.type = CT_RAW,
+		.num = { { F_SWAP_TOTAL, 1 }, { F_SWAP_FREE, -1 } },
+		.scale = 1024,
+		.unit = "B",
+		.help = "Swap space in use.",
+	},
+};
+
+static const struct counter_set memory_set = {
+	.name = "Memory",
+	.help = "Machine-wide memory use, commit, page faults and swapping.",
+	.multi_instance = 0,
+	.fields = fields,
+	.nfields = F_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+};
+
+uint64_t
+procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys, uint64_t want,
+	      uint64_t *vals)
+{
+	const char *p = buf, *end = buf + len;
+	uint64_t found = 0;
+
+	if (nkeys < 64)
+		want &= BIT(nkeys) - 1;
+	while (p < end && found != want) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *key = p;
+		size_t klen;
+
+		if (!eol)
+			eol = end;
+		while (p < eol && *p != ':' && *p != ' ' && *p != '\t')
+			p++;
+		klen = (size_t)(p - key);
+		for (size_t i = 0; klen && i < nkeys; i++) {
+			if (!(want & BIT(i)) || (found & BIT(i)) || keys[i][0] != key[0] ||
+			    strncmp(keys[i], key, klen) != 0 || keys[i][klen] != '\0')
+				continue;
+			if (p < eol && *p == ':')
+				p++;
+			p = skip_blanks(p);
+			if (p < eol && parse_u64(&p, &vals[i]) == 0)
+				found |= BIT(i);
+			break;
+		}
+		p = eol < end ? eol + 1 : end;
+	}
+	return found;
+}
+
+struct memory_state {
+	uint64_t needed;
+	struct pfile *meminfo, *vmstat;
+};
+
+/* Open: pick the files the requested counters need. */
+static void *
+memory_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct memory_state *st = xcalloc(1, sizeof(*st));
+
+	(void)err;
+	st->needed = ctx->needed;
+	if (st->needed & MEMINFO_FIELDS)
+		st->meminfo = procfs_file(ctx->fs, "proc/meminfo");
+	if (st->needed & VMSTAT_FIELDS)
+		st->vmstat = procfs_file(ctx->fs, "proc/vmstat");
+	return st;
+}
+
+/* Parse the needed keys of one file into the fields first .. first+n-1. */
+static void
+read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n,
+	   uint64_t needed, struct raw_instance *ri)
+{
+	uint64_t vals[F_NFIELDS];
+	uint64_t found;
+	const char *buf;
+	size_t len;
+
+	if (!pf || !(buf = pfile_read(pf, &len, NULL)))
+		return;
+	found = procstat_keys(buf, len, keys, n, needed >> first, vals);
+	for (unsigned i = 0; i < n; i++)
+		if (found & BIT(i))
+			raw_put(ri, first + i, vals[i]);
+}
+
+/* Read: the one instance; a missing file leaves its fields absent (its
+ * counters UNSUPPORTED), it does not fail the set. */
+static int
+memory_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct memory_state *st = state;
+	struct raw_instance *ri = raw_set_add(out, "", 0, 0);
+
+	(void)err;
+	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, ri);
+	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, ri);
+	return 0;
+}
+
+static void
+memory_close(void *state)
+{
+	free(state);
+}
+
+const struct provider provider_memory = {
+	.set = &memory_set,
+	.open = memory_open,
+	.read = memory_read,
+	.close = memory_close,
+};

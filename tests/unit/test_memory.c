@@ -1,0 +1,393 @@
+/*
+ * test_memory.c - the Memory provider and the keyed parser of /proc/meminfo
+ * and /proc/vmstat, end to end through derive over the fixture series
+ * tests/fixtures/sysmem-*: every counter with its arithmetic, keys in any
+ * order (and keys that share a prefix or suffix), a 2.4 kernel's meminfo
+ * with no vmstat, and reading only the files the requested counters need.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "derive.h"
+#include "procstat.h"
+#include "provider.h"
+
+extern const struct provider provider_memory;
+
+#define MAX_ROOTS 8
+
+/* A fixture series read through a provider, one raw_set per root. */
+struct series {
+	struct procfs *fs;
+	struct provider_ctx ctx;
+	const struct provider *prov;
+	void *state;
+	size_t n;
+	double uptime[MAX_ROOTS];
+	struct raw_set rs[MAX_ROOTS];
+};
+
+/* Read roots ../fixtures/CASE/t0 .. t(n-1) with provider p. */
+static void
+series_load(struct series *s, const struct provider *p, const char *fixture, size_t n,
+	    uint64_t needed)
+{
+	char paths[MAX_ROOTS][256];
+	const char *roots[MAX_ROOTS];
+	struct err err = { "" };
+
+	assert_true(n <= MAX_ROOTS);
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", fixture, i);
+		roots[i] = paths[i];
+	}
+	s->fs = procfs_new(roots, n);
+	s->ctx.fs = s->fs;
+	s->ctx.needed = needed;
+	s->prov = p;
+	s->n = n;
+	for (size_t i = 0; i < n; i++) {
+		char buf[64];
+
+		assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
+		if (i == 0) {
+			s->state = p->open(&s->ctx, &err);
+			assert_non_null(s->state);
+		}
+		raw_set_init(&s->rs[i], p->set);
+		raw_set_begin(&s->rs[i]);
+		if (p->read(s->state, &s->rs[i], &err) != 0)
+			fail_msg("%s: %s", paths[i], err.msg);
+		assert_true(procfs_read_small(s->fs, "proc/uptime", buf, sizeof(buf)) > 0);
+		s->uptime[i] = strtod(buf, NULL);
+	}
+}
+
+static void
+series_free(struct series *s)
+{
+	s->prov->close(s->state);
+	for (size_t i = 0; i < s->n; i++)
+		raw_set_free(&s->rs[i]);
+	procfs_free(s->fs);
+}
+
+static const struct raw_instance *
+find(const struct raw_set *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		if (strcmp(rs->inst[i].name, name) == 0)
+			return &rs->inst[i];
+	return NULL;
+}
+
+static struct derive_env
+env_at(const struct series *s, size_t i)
+{
+	struct derive_env env = { 0, 0, 100, 64 };
+
+	if (i > 0)
+		env.dt = s->uptime[i] - s->uptime[i - 1];
+	return env;
+}
+
+static const struct counter_desc *
+counter(const struct series *s, const char *name)
+{
+	const struct counter_desc *c = counter_set_find(s->prov->set, name);
+
+	if (!c)
+		fail_msg("no counter '%s' in %s", name, s->prov->set->name);
+	return c;
+}
+
+/* The value of one instance over the interval ending at read i (i = 0:
+ * the first read). */
+static struct value
+value_at(const struct series *s, size_t i, const char *name, const char *instance)
+{
+	const struct counter_desc *c = counter(s, name);
+	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
+	struct derive_env env = env_at(s, i);
+	struct field_deltas d;
+
+	if (!cur)
+		fail_msg("no instance '%s' in read %zu", instance, i);
+	if (i == 0)
+		return derive_value(s->prov->set, c, cur, NULL, ST_FIRST, &env);
+	prev = find(&s->rs[i - 1], instance);
+	if (!prev)
+		return derive_value(s->prov->set, c, cur, NULL, ST_NEW, &env);
+	derive_deltas(s->prov->set, prev, cur, &env, &d);
+	return derive_value(s->prov->set, c, cur, &d, ST_OK, &env);
+}
+
+/* One expected value: status ST_OK (0) unless st says otherwise. */
+struct want {
+	const char *counter;
+	double v;
+	uint8_t st;
+};
+
+#define OKV(name, v) { (name), (v), ST_OK }
+#define NOV(name, st) { (name), 0, (st) }
+
+static void
+check(struct value got, const struct want *w, const char *instance, size_t i)
+{
+	if (got.status != w->st)
+		fail_msg("read %zu %s(%s): status %s, want %s", i, w->counter, instance,
+			 status_name(got.status), status_name(w->st));
+	if (w->st != ST_OK)
+		return;
+	if (!isfinite(got.v) || fabs(got.v - w->v) > 1e-9 * fmax(1.0, fabs(w->v)))
+		fail_msg("read %zu %s(%s): %.12g, want %.12g", i, w->counter, instance, got.v,
+			 w->v);
+}
+
+/* Check a table of values of the one instance "" at read i. */
+static void
+check_all(const struct series *s, size_t i, const struct want *w, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		check(value_at(s, i, w[k].counter, ""), &w[k], "", i);
+}
+
+#define CHECK_ALL(s, i, table) check_all((s), (i), (table), ARRAY_SIZE(table))
+
+/* The mask of the fields counter name needs. */
+static uint64_t
+fields_of(const struct counter_set *set, const char *name)
+{
+	const struct counter_desc *c = counter_set_find(set, name);
+
+	assert_non_null(c);
+	return counter_fields(c);
+}
+
+static const char *const all_counters[] = {
+	"Available Bytes", "Available KBytes", "Available MBytes", "Committed Bytes",
+	"Commit Limit",    "% Committed Bytes In Use", "Cache Bytes", "Page Faults/sec",
+	"Major Faults/sec", "Pages Input/sec", "Pages Output/sec", "Pages/sec",
+	"Free Bytes",      "Swap Used Bytes",
+};
+
+static void
+test_set_shape(void **unused)
+{
+	const struct counter_set *set = provider_memory.set;
+
+	(void)unused;
+	assert_string_equal(set->name, "Memory");
+	assert_false(set->multi_instance);
+	assert_false(set->has_total);
+	assert_int_equal(set->ncounters, ARRAY_SIZE(all_counters));
+	for (size_t i = 0; i < ARRAY_SIZE(all_counters); i++) {
+		const struct counter_desc *c = counter_set_find(set, all_counters[i]);
+		assert_non_null(c);
+		assert_non_null(c->help);
+		assert_non_null(c->unit);
+	}
+}
+
+/* Keys match whole, in any order: "Cached" is not "SwapCached", "Mem:" is
+ * not "MemFree", "pgfault" is not "pgfault_x". */
+static void
+test_parse_keys(void **unused)
+{
+	static const char *const keys[] = { "Cached", "MemFree", "Committed_AS", "pgfault",
+					    "SwapFree" };
+	const char text[] = "        total:    used:    free:\n"
+			    "Mem:  262144000 221184000 40960000\n"
+			    "SwapCached:       1200 kB\n"
+			    "Committed_AS_x:      9 kB\n"
+			    "pgfault_x 17\n"
+			    "Committed_AS:    3048574 kB\n"
+			    "MemFree:        40000 kB\n"
+			    "Cached:         90000 kB\n"
+			    "pgfault 1000\n"
+			    "Cached:         1 kB\n"
+			    "SwapFree:\n";
+	uint64_t v[5] = { 0 };
+	uint64_t got;
+
+	(void)unused;
+	got = procstat_keys(text, strlen(text), keys, 5, 0x1f, v);
+	assert_int_equal(got, 0xf); /* SwapFree has no value */
+	assert_int_equal(v[0], 90000); /* the first Cached line, not SwapCached */
+	assert_int_equal(v[1], 40000);
+	assert_int_equal(v[2], 3048574);
+	assert_int_equal(v[3], 1000);
+	/* unwanted keys are left alone; bits past nkeys are ignored */
+	memset(v, 0, sizeof(v));
+	got = procstat_keys(text, strlen(text), keys, 5, 0x2 | 0x100, v);
+	assert_int_equal(got, 0x2);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 40000);
+}
+
+/*
+ * sysmem-basic (meminfo in kB; dt(t0,t1) = 2 s, dt(t1,t2) = 1.5 s):
+ *       MemFree MemAvail Buffers Cached  SRecl  SwapTotal SwapFree CommitLimit Committed_AS
+ *   t0  1000000 4000000  100000  2000000 300000 2097148   2000000  6097148     3048574
+ *   t1   900000 3900000  100100  2050000 299900 2097148   1990000  6097148     4572861
+ *   t2   800000    1024       0     1000      0 2097148         0  6097148     9145722
+ * vmstat:
+ *       pgfault  pgmajfault pswpin pswpout
+ *   t0  1000000  500        100    200
+ *   t1  1000600  510        104    210
+ *   t2  1001200  513        104    213
+ */
+static void
+test_basic(void **unused)
+{
+	struct series s;
+	/* The first read: RAW and FRACTION have values (FIRST), rates none. */
+	static const struct want t0[] = {
+		{ "Available Bytes", 4000000.0 * 1024, ST_FIRST },  /* = 4096000000 */
+		{ "Available KBytes", 4000000, ST_FIRST },
+		{ "Available MBytes", 3906.25, ST_FIRST },          /* 4000000 / 1024 */
+		{ "Committed Bytes", 3048574.0 * 1024, ST_FIRST },  /* = 3121739776 */
+		{ "Commit Limit", 6097148.0 * 1024, ST_FIRST },     /* = 6243479552 */
+		{ "% Committed Bytes In Use", 50, ST_FIRST },       /* 100 x 3048574 / 6097148 */
+		/* (2000000 + 100000 + 300000) x 1024 */
+		{ "Cache Bytes", 2400000.0 * 1024, ST_FIRST },
+		{ "Free Bytes", 1000000.0 * 1024, ST_FIRST },       /* = 1024000000 */
+		{ "Swap Used Bytes", 97148.0 * 1024, ST_FIRST },    /* (2097148 - 2000000) x 1024 = 99479552 */
+		NOV("Page Faults/sec", ST_FIRST),
+		NOV("Major Faults/sec", ST_FIRST),
+		NOV("Pages Input/sec", ST_FIRST),
+		NOV("Pages Output/sec", ST_FIRST),
+		NOV("Pages/sec", ST_FIRST),
+	};
+	static const struct want t1[] = {
+		OKV("Available Bytes", 3900000.0 * 1024), /* = 3993600000 */
+		OKV("Available KBytes", 3900000),
+		OKV("Available MBytes", 3808.59375),      /* 3900000 / 1024 */
+		OKV("Committed Bytes", 4572861.0 * 1024), /* = 4682609664 */
+		OKV("Commit Limit", 6097148.0 * 1024),    /* = 6243479552 */
+		OKV("% Committed Bytes In Use", 75),      /* 100 x 4572861 / 6097148 */
+		OKV("Cache Bytes", 2450000.0 * 1024),     /* (2050000 + 100100 + 299900) x 1024 = 2508800000 */
+		OKV("Free Bytes", 900000.0 * 1024),       /* = 921600000 */
+		OKV("Swap Used Bytes", 107148.0 * 1024),  /* (2097148 - 1990000) x 1024 = 109719552 */
+		OKV("Page Faults/sec", 300),              /* (1000600 - 1000000) / 2 */
+		OKV("Major Faults/sec", 5),               /* (510 - 500) / 2 */
+		OKV("Pages Input/sec", 2),                /* (104 - 100) / 2 */
+		OKV("Pages Output/sec", 5),               /* (210 - 200) / 2 */
+		OKV("Pages/sec", 7),                      /* (4 + 10) / 2 */
+	};
+	static const struct want t2[] = {
+		OKV("Available Bytes", 1048576),          /* 1024 x 1024 */
+		OKV("Available KBytes", 1024),
+		OKV("Available MBytes", 1),               /* 1024 / 1024 */
+		OKV("Committed Bytes", 9145722.0 * 1024), /* = 9365219328 */
+		OKV("Commit Limit", 6097148.0 * 1024),
+		OKV("% Committed Bytes In Use", 150),     /* 100 x 9145722 / 6097148: overcommitted */
+		OKV("Cache Bytes", 1024000),              /* (1000 + 0 + 0) x 1024 */
+		OKV("Free Bytes", 800000.0 * 1024),       /* = 819200000 */
+		OKV("Swap Used Bytes", 2097148.0 * 1024), /* (2097148 - 0) x 1024 = 2147479552 */
+		OKV("Page Faults/sec", 400),              /* (1001200 - 1000600) / 1.5 */
+		OKV("Major Faults/sec", 2),               /* (513 - 510) / 1.5 */
+		OKV("Pages Input/sec", 0),                /* (104 - 104) / 1.5 */
+		OKV("Pages Output/sec", 2),               /* (213 - 210) / 1.5 */
+		OKV("Pages/sec", 2),                      /* (0 + 3) / 1.5 */
+	};
+
+	(void)unused;
+	series_load(&s, &provider_memory, "sysmem-basic", 3, ~(uint64_t)0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(s.rs[i].ninstances, 1);
+		assert_string_equal(s.rs[i].inst[0].name, "");
+	}
+	CHECK_ALL(&s, 0, t0);
+	CHECK_ALL(&s, 1, t1);
+	CHECK_ALL(&s, 2, t2);
+	series_free(&s);
+}
+
+/*
+ * sysmem-old: a 2.4 kernel. meminfo starts with its "Mem:"/"Swap:" table and
+ * has no MemAvailable, SReclaimable, CommitLimit or Committed_AS; there is
+ * no /proc/vmstat. dt = 4 s. t1: MemFree 39000, Buffers 8100, Cached 91000,
+ * SwapTotal 524288, SwapFree 499000.
+ */
+static void
+test_old(void **unused)
+{
+	struct series s;
+	static const struct want t1[] = {
+		NOV("Available Bytes", ST_UNSUPPORTED),
+		NOV("Available KBytes", ST_UNSUPPORTED),
+		NOV("Available MBytes", ST_UNSUPPORTED),
+		NOV("Committed Bytes", ST_UNSUPPORTED),
+		NOV("Commit Limit", ST_UNSUPPORTED),
+		NOV("% Committed Bytes In Use", ST_UNSUPPORTED),
+		OKV("Cache Bytes", 99100.0 * 1024),    /* (91000 + 8100) x 1024 = 101478400 */
+		OKV("Free Bytes", 39000.0 * 1024),     /* = 39936000 */
+		OKV("Swap Used Bytes", 25288.0 * 1024),/* (524288 - 499000) x 1024 = 25894912 */
+		NOV("Page Faults/sec", ST_UNSUPPORTED),
+		NOV("Major Faults/sec", ST_UNSUPPORTED),
+		NOV("Pages Input/sec", ST_UNSUPPORTED),
+		NOV("Pages Output/sec", ST_UNSUPPORTED),
+		NOV("Pages/sec", ST_UNSUPPORTED),
+	};
+
+	(void)unused;
+	series_load(&s, &provider_memory, "sysmem-old", 2, ~(uint64_t)0);
+	CHECK_ALL(&s, 1, t1);
+	series_free(&s);
+}
+
+/* Only the files of the requested counters are read, and only the keys
+ * they need are parsed. */
+static void
+test_needed(void **unused)
+{
+	const struct counter_set *set = provider_memory.set;
+	uint64_t faults = fields_of(set, "Page Faults/sec");
+	uint64_t avail = fields_of(set, "Available MBytes");
+	uint64_t commit = fields_of(set, "% Committed Bytes In Use");
+	struct series s;
+
+	(void)unused;
+	series_load(&s, &provider_memory, "sysmem-basic", 2, faults);
+	assert_int_equal(s.rs[1].inst[0].present, faults); /* nothing from meminfo */
+	series_free(&s);
+
+	series_load(&s, &provider_memory, "sysmem-basic", 2, avail | commit);
+	assert_int_equal(s.rs[1].inst[0].present, avail | commit); /* nothing from vmstat */
+	static const struct want t1[] = {
+		OKV("Available MBytes", 3808.59375),  /* 3900000 / 1024 */
+		OKV("% Committed Bytes In Use", 75),  /* 100 x 4572861 / 6097148 */
+		NOV("Free Bytes", ST_UNSUPPORTED),    /* not asked for, not read */
+	};
+	CHECK_ALL(&s, 1, t1);
+	series_free(&s);
+
+	series_load(&s, &provider_memory, "sysmem-basic", 2, 0);
+	assert_int_equal(s.rs[1].ninstances, 1);
+	assert_int_equal(s.rs[1].inst[0].present, 0);
+	series_free(&s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_set_shape),
+		cmocka_unit_test(test_parse_keys),
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_old),
+		cmocka_unit_test(test_needed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
