@@ -1,0 +1,789 @@
+/*
+ * nic.c - the Network Adapter set (alias Network Interface), COUNTERS.md
+ * section 5: one instance per network interface, fields from struct
+ * rtnl_link_stats64 plus the link's speed and duplex.
+ *
+ * Live, one rtnetlink RTM_GETLINK dump per read lists every interface with
+ * its statistics (nic_netlink.c); speed, duplex and the `device` link come
+ * from sysfs only when an interface is first seen, renamed, or its carrier
+ * changed (each sysfs speed read takes the RTNL lock). Under --root the
+ * fixture's sys/class/net is re-scanned each read and every needed
+ * statistics file read; without sys/class/net, proc/net/dev. The provider
+ * reads only what the requested counters need and never combines fields.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic.h"
+#include "provider.h"
+
+static const char *const stat_names[NIC_NSTATS] = {
+	[F_RX_PACKETS] = "rx_packets",
+	[F_TX_PACKETS] = "tx_packets",
+	[F_RX_BYTES] = "rx_bytes",
+	[F_TX_BYTES] = "tx_bytes",
+	[F_RX_ERRORS] = "rx_errors",
+	[F_TX_ERRORS] = "tx_errors",
+	[F_RX_DROPPED] = "rx_dropped",
+	[F_TX_DROPPED] = "tx_dropped",
+	[F_MULTICAST] = "multicast",
+	[F_COLLISIONS] = "collisions",
+	[F_RX_LENGTH_ERRORS] = "rx_length_errors",
+	[F_RX_OVER_ERRORS] = "rx_over_errors",
+	[F_RX_CRC_ERRORS] = "rx_crc_errors",
+	[F_RX_FRAME_ERRORS] = "rx_frame_errors",
+	[F_RX_FIFO_ERRORS] = "rx_fifo_errors",
+	[F_RX_MISSED_ERRORS] = "rx_missed_errors",
+	[F_TX_ABORTED_ERRORS] = "tx_aborted_errors",
+	[F_TX_CARRIER_ERRORS] = "tx_carrier_errors",
+	[F_TX_FIFO_ERRORS] = "tx_fifo_errors",
+	[F_TX_HEARTBEAT_ERRORS] = "tx_heartbeat_errors",
+	[F_TX_WINDOW_ERRORS] = "tx_window_errors",
+	[F_RX_COMPRESSED] = "rx_compressed",
+	[F_TX_COMPRESSED] = "tx_compressed",
+	[F_RX_NOHANDLER] = "rx_nohandler",
+};
+
+static const struct field_desc fields[NIC_NFIELDS] = {
+	[F_RX_PACKETS] = { "rx_packets", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_PACKETS] = { "tx_packets", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_BYTES] = { "rx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
+	[F_TX_BYTES] = { "tx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
+	[F_RX_ERRORS] = { "rx_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_ERRORS] = { "tx_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_DROPPED] = { "rx_dropped", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_DROPPED] = { "tx_dropped", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_MULTICAST] = { "multicast", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_COLLISIONS] = { "collisions", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_LENGTH_ERRORS] = { "rx_length_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_OVER_ERRORS] = { "rx_over_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_CRC_ERRORS] = { "rx_crc_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_FRAME_ERRORS] = { "rx_frame_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_FIFO_ERRORS] = { "rx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_MISSED_ERRORS] = { "rx_missed_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_ABORTED_ERRORS] = { "tx_aborted_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_CARRIER_ERRORS] = { "tx_carrier_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_FIFO_ERRORS] = { "tx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_HEARTBEAT_ERRORS] = { "tx_heartbeat_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_WINDOW_ERRORS] = { "tx_window_errors", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_COMPRESSED] = { "rx_compressed", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_TX_COMPRESSED] = { "tx_compressed", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_RX_NOHANDLER] = { "rx_nohandler", FW_32IN64, FK_COUNTER, FB_NONE },
+	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE },
+	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE },
+};
+
+static const struct counter_desc counters[] = {
+	{
+		.name = "Bytes Received/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_BYTES, 1 } },
+		.unit = "B/s",
+		.help = "Bytes of good frames the interface received per second.",
+	},
+	{
+		.name = "Bytes Sent/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_BYTES, 1 } },
+		.unit = "B/s",
+		.help = "Bytes of frames the interface handed to its device per second.",
+	},
+	{
+		.name = "Bytes Total/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_BYTES, 1 }, { F_TX_BYTES, 1 } },
+		.unit = "B/s",
+		.help = "Bytes received plus bytes sent per second.",
+	},
+	{
+		.name = "Packets Received/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_PACKETS, 1 } },
+		.unit = "/s",
+		.help = "Good packets the interface received per second.",
+	},
+	{
+		.name = "Packets Sent/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_PACKETS, 1 } },
+		.unit = "/s",
+		.help = "Packets the interface handed to its device per second.",
+	},
+	{
+		.name = "Packets/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_PACKETS, 1 }, { F_TX_PACKETS, 1 } },
+		.unit = "/s",
+		.help = "Packets received plus packets sent per second.",
+	},
+	{
+		.name = "Packets Received Non-Unicast/sec",
+		.type = CT_RATE,
+		.num = { { F_MULTICAST, 1 } },
+		.unit = "/s",
+		.help = "Multicast packets received per second as the driver defines them: often "
+			"counted at the device (frames the host dropped included), mostly without "
+			"broadcast, and 0 on many virtual interfaces.",
+	},
+	{
+		.name = "Packets Received Multicast/sec",
+		.type = CT_RATE,
+		.num = { { F_MULTICAST, 1 } },
+		.unit = "/s",
+		.help = "Multicast packets received per second, as the driver defines them: often "
+			"counted at the device (frames the host dropped included), mostly without "
+			"broadcast, and 0 on many virtual interfaces.",
+	},
+	{
+		.name = "Packets Received Discarded",
+		.type = CT_RAW,
+		.num = { { F_RX_DROPPED, 1 }, { F_RX_MISSED_ERRORS, 1 } },
+		.unit = "",
+		.help = "Received packets dropped by the host or missed by the device for lack of "
+			"buffers, since the interface was created.",
+	},
+	{
+		.name = "Packets Received Discarded/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_DROPPED, 1 }, { F_RX_MISSED_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Received packets dropped by the host or missed by the device for lack of "
+			"buffers, per second.",
+	},
+	{
+		.name = "Packets Received Errors",
+		.type = CT_RAW,
+		.num = { { F_RX_ERRORS, 1 } },
+		.unit = "",
+		.help = "Bad packets received since the interface was created.",
+	},
+	{
+		.name = "Packets Received Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Bad packets received per second.",
+	},
+	{
+		.name = "Packets Received Unknown",
+		.type = CT_RAW,
+		.num = { { F_RX_NOHANDLER, 1 } },
+		.unit = "",
+		.help = "Received packets no protocol handler took, since the interface was "
+			"created (not in /proc/net/dev).",
+	},
+	{
+		.name = "Packets Received Unknown/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_NOHANDLER, 1 } },
+		.unit = "/s",
+		.help = "Received packets no protocol handler took, per second.",
+	},
+	{
+		.name = "Packets Outbound Discarded",
+		.type = CT_RAW,
+		.num = { { F_TX_DROPPED, 1 } },
+		.unit = "",
+		.help = "Packets dropped on the way out since the interface was created.",
+	},
+	{
+		.name = "Packets Outbound Discarded/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_DROPPED, 1 } },
+		.unit = "/s",
+		.help = "Packets dropped on the way out per second.",
+	},
+	{
+		.name = "Packets Outbound Errors",
+		.type = CT_RAW,
+		.num = { { F_TX_ERRORS, 1 } },
+		.unit = "",
+		.help = "Packets that failed to transmit since the interface was created.",
+	},
+	{
+		.name = "Packets Outbound Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Packets that failed to transmit per second.",
+	},
+	{
+		.name = "Packets Received Frame Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_LENGTH_ERRORS, 1 },
+			 { F_RX_OVER_ERRORS, 1 },
+			 { F_RX_CRC_ERRORS, 1 },
+			 { F_RX_FRAME_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Received frames with a bad length, overrun, bad CRC or misalignment per "
+			"second (/proc/net/dev's frame column).",
+	},
+	{
+		.name = "Packets Received FIFO Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_FIFO_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Receive FIFO overruns per second.",
+	},
+	{
+		.name = "Packets Outbound FIFO Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_FIFO_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Transmit FIFO underruns per second.",
+	},
+	{
+		.name = "Collisions/sec",
+		.type = CT_RATE,
+		.num = { { F_COLLISIONS, 1 } },
+		.unit = "/s",
+		.help = "Collisions on a shared medium per second.",
+	},
+	{
+		.name = "Packets Outbound Carrier Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_CARRIER_ERRORS, 1 },
+			 { F_TX_ABORTED_ERRORS, 1 },
+			 { F_TX_WINDOW_ERRORS, 1 },
+			 { F_TX_HEARTBEAT_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Transmissions lost to carrier, abort, late-collision window or heartbeat "
+			"errors per second (/proc/net/dev's carrier column).",
+	},
+	{
+		.name = "Packets Received Compressed/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_COMPRESSED, 1 } },
+		.unit = "/s",
+		.help = "Compressed packets received per second (CSLIP, PPP).",
+	},
+	{
+		.name = "Packets Sent Compressed/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_COMPRESSED, 1 } },
+		.unit = "/s",
+		.help = "Compressed packets sent per second (CSLIP, PPP).",
+	},
+	{
+		.name = "Packets Received CRC Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_CRC_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Received frames with a bad checksum per second.",
+	},
+	{
+		.name = "Packets Received No Buffer/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_MISSED_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Frames the device missed for lack of receive buffers per second.",
+	},
+	{
+		.name = "Packets Received Length Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_LENGTH_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Received frames too short or too long per second.",
+	},
+	{
+		.name = "Packets Received Over Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_OVER_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Received frames the device's ring could not hold per second.",
+	},
+	{
+		.name = "Packets Outbound Aborted/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_ABORTED_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Transmissions the device aborted per second.",
+	},
+	{
+		.name = "Packets Outbound Heartbeat Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_HEARTBEAT_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Transmissions with a missing collision-detect heartbeat per second.",
+	},
+	{
+		.name = "Packets Outbound Window Errors/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_WINDOW_ERRORS, 1 } },
+		.unit = "/s",
+		.help = "Transmissions lost to late collisions per second.",
+	},
+	{
+		.name = "Current Bandwidth",
+		.type = CT_RAW,
+		.num = { { F_SPEED, 1 } },
+		.scale = 1e6,
+		.unit = "bit/s",
+		.help = "The link speed the driver reports, in bits per second (none when down or "
+			"unknown).",
+	},
+};
+
+static const struct counter_set set = {
+	.name = "Network Adapter",
+	.alias = "Network Interface",
+	.help = "Traffic and error counts of each network interface; _Total sums the "
+		"interfaces backed by a device.",
+	.multi_instance = 1,
+	.has_total = 1,
+	.fields = fields,
+	.nfields = NIC_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+	.speed_field = FIELD_REF(F_SPEED),
+	.duplex_field = FIELD_REF(F_DUPLEX),
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+/* Fields that need speed and duplex: themselves, and the byte counts whose
+ * wrap bound is the speed. */
+#define LINK_MASK (BIT(F_SPEED) | BIT(F_DUPLEX) | BIT(F_RX_BYTES) | BIT(F_TX_BYTES))
+
+/* One interface the provider has seen, kept from read to read. */
+struct nic_if {
+	char *name; /* owned */
+	int ifindex;      /* live */
+	uint64_t seen;    /* number of the last read that listed it */
+	uint8_t probed;   /* live: `device` checked */
+	uint8_t link_probed; /* live: speed and duplex read */
+	uint8_t in_total;
+	uint8_t has_speed, has_duplex;
+	uint64_t speed, duplex;
+	uint32_t carrier_changes;
+	/* --root sysfs: the interface's files, created when first needed */
+	struct pfile *stat[NIC_NSTATS];
+	struct pfile *speed_pf, *duplex_pf, *ifindex_pf;
+};
+
+struct nic_state {
+	const struct provider_ctx *ctx;
+	struct procfs *fs;
+	struct nic_netlink *nl; /* live; NULL reads files */
+	struct pfile *proc_net_dev;
+	struct nic_if *ifs; /* live: by ifindex; files: by name (strverscmp) */
+	size_t nifs, cap;
+	uint64_t reads;
+	struct raw_set *out; /* during a read; NULL for discovery */
+	char path[512];
+};
+
+/* The statistics file name of field f. */
+const char *
+nic_stat_name(unsigned f)
+{
+	return f < NIC_NSTATS ? stat_names[f] : NULL;
+}
+
+/* One line of /proc/net/dev (see nic.h). */
+int
+nic_parse_proc_net_dev_line(const char **pp, const char *end, const char **name,
+			    size_t *name_len, struct nic_stats *st)
+{
+	/* The columns after "name:", in the kernel's order. */
+	static const uint8_t column_field[] = {
+		F_RX_BYTES, F_RX_PACKETS, F_RX_ERRORS, F_RX_DROPPED, F_RX_FIFO_ERRORS,
+		F_RX_FRAME_ERRORS, F_RX_COMPRESSED, F_MULTICAST, F_TX_BYTES, F_TX_PACKETS,
+		F_TX_ERRORS, F_TX_DROPPED, F_TX_FIFO_ERRORS, F_COLLISIONS, F_TX_CARRIER_ERRORS,
+		F_TX_COMPRESSED,
+	};
+	const char *p = *pp, *eol, *colon, *s, *e;
+
+	if (p >= end)
+		return -1;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	*pp = eol < end ? eol + 1 : end;
+	colon = memchr(p, ':', (size_t)(eol - p));
+	if (!colon)
+		return 0; /* the two header lines */
+	for (s = p; s < colon && (*s == ' ' || *s == '\t'); s++)
+		;
+	for (e = colon; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
+		;
+	if (e == s)
+		return 0;
+	*name = s;
+	*name_len = (size_t)(e - s);
+	memset(st, 0, sizeof(*st));
+	p = colon + 1;
+	for (size_t i = 0; i < ARRAY_SIZE(column_field); i++) {
+		uint64_t v;
+		p = skip_blanks(p);
+		if (p >= eol || parse_u64(&p, &v) < 0)
+			break;
+		st->v[column_field[i]] = v;
+		st->present |= BIT(column_field[i]);
+	}
+	return 1;
+}
+
+/* A sysfs speed text: Mbit/s, or -1 when unknown. */
+int
+nic_parse_speed(const char *text, uint64_t *mbit)
+{
+	const char *p = skip_blanks(text);
+	uint64_t v;
+
+	if (parse_u64(&p, &v) < 0 || v >= 0xFFFFFFFFu)
+		return -1; /* "-1", "unknown", "" */
+	*mbit = v;
+	return 0;
+}
+
+/* A sysfs duplex text: 1 for full. */
+uint64_t
+nic_parse_duplex(const char *text)
+{
+	return strncmp(skip_blanks(text), "full", 4) == 0;
+}
+
+/* FNV-1a of an interface name: its identity where no ifindex is known. */
+static uint64_t
+name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+/* Insert a zeroed interface at position pos. */
+static struct nic_if *
+insert_if(struct nic_state *st, size_t pos, const char *name, size_t len)
+{
+	struct nic_if *ni;
+
+	xgrow((void **)&st->ifs, &st->cap, st->nifs + 1, sizeof(*st->ifs));
+	memmove(&st->ifs[pos + 1], &st->ifs[pos], (st->nifs - pos) * sizeof(*st->ifs));
+	st->nifs++;
+	ni = &st->ifs[pos];
+	memset(ni, 0, sizeof(*ni));
+	ni->name = xstrndup(name, len);
+	return ni;
+}
+
+/* Forget the interfaces the last read did not list. */
+static void
+prune(struct nic_state *st)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < st->nifs; i++) {
+		if (st->ifs[i].seen != st->reads) {
+			free(st->ifs[i].name);
+			continue;
+		}
+		if (j != i)
+			st->ifs[j] = st->ifs[i];
+		j++;
+	}
+	st->nifs = j;
+}
+
+/* Read a small sysfs attribute of the live interface ni into buf. */
+static long
+read_live_attr(struct nic_state *st, const struct nic_if *ni, const char *attr, char *buf,
+	       size_t n)
+{
+	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s", ni->name, attr);
+	return procfs_read_small(st->fs, st->path, buf, n);
+}
+
+/* Live: check the `device` link of a new interface, and read its speed and
+ * duplex when some counter needs them. */
+static void
+probe_live(struct nic_state *st, struct nic_if *ni, int relink)
+{
+	char buf[64];
+
+	if (!procfs_exists(st->fs, "sys/class/net"))
+		return; /* no sysfs (yet): try again next read */
+	if (!ni->probed) {
+		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/device", ni->name);
+		ni->in_total = (uint8_t)procfs_exists(st->fs, st->path);
+		ni->probed = 1;
+	}
+	if (!(st->ctx->needed & LINK_MASK) || (ni->link_probed && !relink))
+		return;
+	ni->link_probed = 1;
+	ni->has_speed = read_live_attr(st, ni, "speed", buf, sizeof(buf)) >= 0 &&
+			nic_parse_speed(buf, &ni->speed) == 0;
+	ni->has_duplex = read_live_attr(st, ni, "duplex", buf, sizeof(buf)) >= 0;
+	ni->duplex = ni->has_duplex ? nic_parse_duplex(buf) : 0;
+}
+
+/* Put the needed statistics fields of s into ri. */
+static void
+put_stats(struct raw_instance *ri, const struct nic_stats *s, uint64_t needed)
+{
+	uint64_t want = s->present & needed & NIC_STATS_MASK;
+
+	for (unsigned f = 0; f < NIC_NSTATS; f++)
+		if (want & BIT(f))
+			raw_put(ri, f, s->v[f]);
+}
+
+/* Put speed (when known) and duplex (when readable) into ri. */
+static void
+put_link(struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
+{
+	if (!(needed & LINK_MASK))
+		return;
+	if (ni->has_speed)
+		raw_put(ri, F_SPEED, ni->speed);
+	if (ni->has_duplex)
+		raw_put(ri, F_DUPLEX, ni->duplex);
+}
+
+/* Live: one interface of the dump. */
+static int
+live_link(const struct nic_link *link, void *arg, struct err *err)
+{
+	struct nic_state *st = arg;
+	size_t lo = 0, hi = st->nifs;
+	struct nic_if *ni;
+	int relink = 0;
+
+	(void)err;
+	if (!link->name || link->name_len == 0)
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (st->ifs[mid].ifindex < link->ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < st->nifs && st->ifs[lo].ifindex == link->ifindex) {
+		ni = &st->ifs[lo];
+		if (strncmp(ni->name, link->name, link->name_len) != 0 ||
+		    ni->name[link->name_len] != '\0') {
+			/* Renamed: same identity, new sysfs path. */
+			free(ni->name);
+			ni->name = xstrndup(link->name, link->name_len);
+			relink = 1;
+		}
+		if (ni->carrier_changes != link->carrier_changes)
+			relink = 1; /* the link went up or down: speed may differ */
+	} else {
+		ni = insert_if(st, lo, link->name, link->name_len);
+		ni->ifindex = link->ifindex;
+	}
+	ni->carrier_changes = link->carrier_changes;
+	ni->seen = st->reads;
+	if (relink || !ni->probed || ((st->ctx->needed & LINK_MASK) && !ni->link_probed))
+		probe_live(st, ni, relink);
+	if (st->out) {
+		struct raw_instance *ri =
+			raw_set_add(st->out, ni->name, link->name_len, (uint64_t)link->ifindex);
+		ri->in_total = ni->in_total;
+		put_stats(ri, &link->stats, st->ctx->needed);
+		put_link(ri, ni, st->ctx->needed);
+	}
+	return 0;
+}
+
+/* Live: one dump; out NULL only discovers. */
+static int
+read_netlink(struct nic_state *st, struct raw_set *out, struct err *err)
+{
+	st->reads++;
+	st->out = out;
+	if (nic_netlink_dump(st->nl, live_link, st, err) < 0) {
+		st->out = NULL;
+		return -1;
+	}
+	st->out = NULL;
+	prune(st);
+	return 0;
+}
+
+/* Files: the interface named name, found or inserted in name order. */
+static struct nic_if *
+lookup_name(struct nic_state *st, const char *name)
+{
+	size_t lo = 0, hi = st->nifs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strverscmp(st->ifs[mid].name, name);
+		if (c == 0)
+			return &st->ifs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return insert_if(st, lo, name, strlen(name));
+}
+
+/* The text of ni's attribute rel (cached in *slot), or NULL when it cannot
+ * be read. */
+static const char *
+if_read(struct nic_state *st, struct pfile **slot, const struct nic_if *ni, const char *rel)
+{
+	size_t len;
+
+	if (!*slot) {
+		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s", ni->name, rel);
+		*slot = procfs_file(st->fs, st->path);
+	}
+	return pfile_read(*slot, &len, NULL);
+}
+
+/* Parse the decimal at the start of text (after blanks); 0 or -1. */
+static int
+parse_attr_u64(const char *text, uint64_t *v)
+{
+	const char *p;
+
+	if (!text)
+		return -1;
+	p = skip_blanks(text);
+	return parse_u64(&p, v);
+}
+
+/* Files: one interface's sysfs directory. */
+static void
+read_sysfs_if(struct nic_state *st, struct nic_if *ni, struct raw_set *out)
+{
+	uint64_t needed = st->ctx->needed;
+	uint64_t identity, v;
+	struct raw_instance *ri;
+	const char *text;
+	char rel[64] = "";
+
+	if (parse_attr_u64(if_read(st, &ni->ifindex_pf, ni, "ifindex"), &identity) < 0)
+		identity = name_hash(ni->name, strlen(ni->name));
+	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/device", ni->name);
+	ri = raw_set_add(out, ni->name, strlen(ni->name), identity);
+	ri->in_total = (uint8_t)procfs_exists(st->fs, st->path);
+	for (unsigned f = 0; f < NIC_NSTATS; f++) {
+		if (!(needed & BIT(f)))
+			continue;
+		if (!ni->stat[f])
+			snprintf(rel, sizeof(rel), "statistics/%s", stat_names[f]);
+		if (parse_attr_u64(if_read(st, &ni->stat[f], ni, rel), &v) == 0)
+			raw_put(ri, f, v);
+	}
+	if (!(needed & LINK_MASK))
+		return;
+	text = if_read(st, &ni->speed_pf, ni, "speed");
+	ni->has_speed = text && nic_parse_speed(text, &ni->speed) == 0;
+	text = if_read(st, &ni->duplex_pf, ni, "duplex");
+	ni->has_duplex = text != NULL;
+	ni->duplex = text ? nic_parse_duplex(text) : 0;
+	put_link(ri, ni, needed);
+}
+
+/* Files: re-list sys/class/net and read every interface in name order. */
+static int
+read_sysfs(struct nic_state *st, struct raw_set *out, struct err *err)
+{
+	DIR *d = procfs_opendir(st->fs, "sys/class/net");
+	struct dirent *de;
+
+	if (!d)
+		return err_set(err, "cannot open %s/sys/class/net", procfs_root(st->fs));
+	st->reads++;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || de->d_type == DT_REG)
+			continue; /* ".", "..", bonding_masters */
+		lookup_name(st, de->d_name)->seen = st->reads;
+	}
+	closedir(d);
+	prune(st);
+	for (size_t i = 0; i < st->nifs; i++)
+		read_sysfs_if(st, &st->ifs[i], out);
+	return 0;
+}
+
+/* Files without sys/class/net: proc/net/dev, every interface but lo in
+ * _Total, no speed. */
+static int
+read_proc_net_dev(struct nic_state *st, struct raw_set *out, struct err *err)
+{
+	size_t len;
+	const char *buf = pfile_read(st->proc_net_dev, &len, err);
+	const char *p = buf, *name;
+	size_t name_len;
+	struct nic_stats s;
+	int r;
+
+	if (!buf)
+		return -1;
+	while ((r = nic_parse_proc_net_dev_line(&p, buf + len, &name, &name_len, &s)) >= 0) {
+		struct raw_instance *ri;
+		if (r == 0)
+			continue;
+		ri = raw_set_add(out, name, name_len, name_hash(name, name_len));
+		ri->in_total = !(name_len == 2 && memcmp(name, "lo", 2) == 0);
+		put_stats(ri, &s, st->ctx->needed);
+	}
+	return 0;
+}
+
+/* Prepare: live, open the netlink socket and discover the interfaces. */
+static void *
+nic_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct nic_state *st = xcalloc(1, sizeof(*st));
+
+	st->ctx = ctx;
+	st->fs = ctx->fs;
+	st->proc_net_dev = procfs_file(st->fs, "proc/net/dev");
+	if (procfs_is_live(st->fs)) {
+		/* Without netlink (a sandbox forbidding it), read the files. */
+		st->nl = nic_netlink_open(NULL);
+		if (st->nl && read_netlink(st, NULL, err) < 0) {
+			nic_netlink_close(st->nl);
+			st->nl = NULL;
+		}
+	}
+	return st;
+}
+
+/* One read: netlink live, else sysfs, else /proc/net/dev. */
+static int
+nic_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct nic_state *st = state;
+
+	if (st->nl)
+		return read_netlink(st, out, err);
+	if (procfs_exists(st->fs, "sys/class/net"))
+		return read_sysfs(st, out, err);
+	return read_proc_net_dev(st, out, err);
+}
+
+/* Free the state, the socket and the interface list. */
+static void
+nic_close(void *state)
+{
+	struct nic_state *st = state;
+
+	if (!st)
+		return;
+	nic_netlink_close(st->nl);
+	for (size_t i = 0; i < st->nifs; i++)
+		free(st->ifs[i].name);
+	free(st->ifs);
+	free(st);
+}
+
+const struct provider provider_network_adapter = {
+	.set = &set,
+	.open = nic_open,
+	.read = nic_read,
+	.close = nic_close,
+};

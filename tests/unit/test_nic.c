@@ -1,0 +1,870 @@
+/*
+ * test_nic.c - the Network Adapter provider: its /proc/net/dev, sysfs and
+ * netlink readers, and every counter of COUNTERS.md section 5 (but Output
+ * Queue Length, Output Queue Bytes and % Utilization) over the fixture
+ * series tests/fixtures/nic-sysfs (sysfs form, made by its gen.sh) and
+ * tests/fixtures/nic-procnetdev (/proc/net/dev form), through derive.c, with
+ * the arithmetic beside each expected value. The live tests read this
+ * machine: netlink and sysfs must agree (sysfs, netlink, sysfs: each netlink
+ * value between the two sysfs values; with GC_NIC_QUIET_IF=IF, equal for
+ * that quiet interface, as tests/cli/test_nic_veth.sh runs it in a netns).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "derive.h"
+#include "nic.h"
+#include "procfs.h"
+#include "provider.h"
+#include "sample.h"
+
+extern const struct provider provider_network_adapter;
+
+#define ALL_FIELDS ((((uint64_t)1) << NIC_NFIELDS) - 1)
+#define BIT(f) ((uint64_t)1 << (f))
+#define MAX_ROOTS 4
+
+/* A provider read over every root of a fixture series. */
+struct series {
+	struct procfs *fs;
+	struct provider_ctx ctx;
+	void *state;
+	struct raw_set rs[MAX_ROOTS];
+	double uptime[MAX_ROOTS];
+	size_t n;
+};
+
+/* The first number of DIR/proc/uptime. */
+static double
+read_uptime(const char *root)
+{
+	char path[512];
+	double up = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lf", &up), 1);
+	fclose(f);
+	return up;
+}
+
+/* Open the provider over dir/t0 .. dir/t(n-1) and read each root. */
+static void
+series_load(struct series *s, const char *dir, size_t n, uint64_t needed)
+{
+	char paths[MAX_ROOTS][256];
+	const char *roots[MAX_ROOTS];
+	struct err err = { "" };
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", dir, i);
+		roots[i] = paths[i];
+		s->uptime[i] = read_uptime(paths[i]);
+	}
+	s->fs = procfs_new(roots, n);
+	s->ctx.fs = s->fs;
+	s->ctx.needed = needed;
+	assert_int_equal(procfs_begin_read(s->fs, 0, &err), 0);
+	s->state = provider_network_adapter.open(&s->ctx, &err);
+	assert_non_null(s->state);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
+		raw_set_init(&s->rs[i], provider_network_adapter.set);
+		raw_set_begin(&s->rs[i]);
+		if (provider_network_adapter.read(s->state, &s->rs[i], &err) != 0)
+			fail_msg("read of root %zu: %s", i, err.msg);
+	}
+}
+
+static void
+series_free(struct series *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		raw_set_free(&s->rs[i]);
+	provider_network_adapter.close(s->state);
+	procfs_free(s->fs);
+}
+
+static const struct raw_instance *
+find_inst(const struct raw_set *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		if (strcmp(rs->inst[i].name, name) == 0)
+			return &rs->inst[i];
+	return NULL;
+}
+
+static const struct counter_desc *
+counter(const char *name)
+{
+	const struct counter_desc *c = counter_set_find(provider_network_adapter.set, name);
+	if (!c)
+		fail_msg("no counter '%s'", name);
+	return c;
+}
+
+static struct derive_env
+env_at(const struct series *s, size_t i)
+{
+	struct derive_env env = { .dt = s->uptime[i] - s->uptime[i - 1],
+				  .user_hz = 100,
+				  .ulong_bits = 64 };
+	return env;
+}
+
+/* The value of counter name of instance inst over read i-1 -> i. */
+static struct value
+value_of(const struct series *s, size_t i, const char *inst, const char *name)
+{
+	const struct counter_set *set = provider_network_adapter.set;
+	struct derive_env env = env_at(s, i);
+	const struct raw_instance *cur = find_inst(&s->rs[i], inst);
+	const struct raw_instance *prev = find_inst(&s->rs[i - 1], inst);
+	struct field_deltas d;
+
+	if (!cur)
+		fail_msg("no instance '%s' in read %zu", inst, i);
+	if (!prev)
+		return derive_value(set, counter(name), cur, NULL, ST_NEW, &env);
+	derive_deltas(set, prev, cur, &env, &d);
+	return derive_value(set, counter(name), cur, &d, ST_OK, &env);
+}
+
+/* The _Total of counter name over read i-1 -> i, formed as the engine does:
+ * the instances marked in_total, paired by name with the previous read. */
+static struct value
+total_of(const struct series *s, size_t i, const char *name)
+{
+	const struct counter_set *set = provider_network_adapter.set;
+	struct derive_env env = env_at(s, i);
+	const struct raw_instance *cur[16];
+	const struct field_deltas *dp[16];
+	struct field_deltas d[16];
+	uint8_t pair[16];
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->rs[i].ninstances; k++) {
+		const struct raw_instance *ri = &s->rs[i].inst[k];
+		const struct raw_instance *prev;
+		if (!ri->in_total)
+			continue;
+		assert_true(n < 16);
+		cur[n] = ri;
+		prev = find_inst(&s->rs[i - 1], ri->name);
+		if (prev) {
+			derive_deltas(set, prev, ri, &env, &d[n]);
+			dp[n] = &d[n];
+			pair[n] = ST_OK;
+		} else {
+			dp[n] = NULL;
+			pair[n] = ST_NEW;
+		}
+		n++;
+	}
+	return derive_total(set, counter(name), cur, dp, pair, n, &env);
+}
+
+/* Check a value and its status; the number of a RESET, UNSUPPORTED or
+ * BAD_TIME value is not checked. */
+static void
+check(struct value v, double expect, enum value_status st, const char *what, int line)
+{
+	double tol = 1e-9 * (expect < 0 ? -expect : expect) + 1e-9;
+
+	if (v.status != st)
+		fail_msg("line %d, %s: status %s, expected %s", line, what,
+			 status_name((enum value_status)v.status), status_name(st));
+	if (st != ST_OK && st != ST_WRAPPED && st != ST_NEW && st != ST_FIRST)
+		return;
+	if (v.v - expect > tol || expect - v.v > tol)
+		fail_msg("line %d, %s: value %.9g, expected %.9g", line, what, v.v, expect);
+}
+
+#define CHECK(s, i, inst, name, expect, st) \
+	check(value_of(s, i, inst, name), expect, st, inst " " name, __LINE__)
+#define CHECK_TOTAL(s, i, name, expect, st) \
+	check(total_of(s, i, name), expect, st, "_Total " name, __LINE__)
+
+/* /proc/net/dev lines: headers skipped, columns mapped, short lines. */
+static void
+test_parse_proc_net_dev_line(void **unused)
+{
+	const char *text =
+		"Inter-|   Receive                                                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    "
+		"packets errs drop fifo colls carrier compressed\n"
+		"  eth1:4294967000     300    1    2    3     4          5         6    20000"
+		"     400    7    8    9    10      11         12\n"
+		"   sl0: 1 2 3\n"
+		"odd name:5";
+	const char *p = text, *end = text + strlen(text), *name;
+	size_t len;
+	struct nic_stats st;
+
+	(void)unused;
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), 0);
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), 0);
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), 1);
+	assert_int_equal(len, 4);
+	assert_memory_equal(name, "eth1", 4);
+	/* the 16 columns in the kernel's order; drop, frame and carrier are
+	 * the sums, stored as rx_dropped, rx_frame_errors, tx_carrier_errors */
+	assert_int_equal(st.v[F_RX_BYTES], 4294967000u);
+	assert_int_equal(st.v[F_RX_PACKETS], 300);
+	assert_int_equal(st.v[F_RX_ERRORS], 1);
+	assert_int_equal(st.v[F_RX_DROPPED], 2);
+	assert_int_equal(st.v[F_RX_FIFO_ERRORS], 3);
+	assert_int_equal(st.v[F_RX_FRAME_ERRORS], 4);
+	assert_int_equal(st.v[F_RX_COMPRESSED], 5);
+	assert_int_equal(st.v[F_MULTICAST], 6);
+	assert_int_equal(st.v[F_TX_BYTES], 20000);
+	assert_int_equal(st.v[F_TX_PACKETS], 400);
+	assert_int_equal(st.v[F_TX_ERRORS], 7);
+	assert_int_equal(st.v[F_TX_DROPPED], 8);
+	assert_int_equal(st.v[F_TX_FIFO_ERRORS], 9);
+	assert_int_equal(st.v[F_COLLISIONS], 10);
+	assert_int_equal(st.v[F_TX_CARRIER_ERRORS], 11);
+	assert_int_equal(st.v[F_TX_COMPRESSED], 12);
+	/* the other fields of the sums, and rx_nohandler, are missing */
+	assert_int_equal(st.present,
+			 BIT(F_RX_BYTES) | BIT(F_RX_PACKETS) | BIT(F_RX_ERRORS) |
+				 BIT(F_RX_DROPPED) | BIT(F_RX_FIFO_ERRORS) |
+				 BIT(F_RX_FRAME_ERRORS) | BIT(F_RX_COMPRESSED) | BIT(F_MULTICAST) |
+				 BIT(F_TX_BYTES) | BIT(F_TX_PACKETS) | BIT(F_TX_ERRORS) |
+				 BIT(F_TX_DROPPED) | BIT(F_TX_FIFO_ERRORS) | BIT(F_COLLISIONS) |
+				 BIT(F_TX_CARRIER_ERRORS) | BIT(F_TX_COMPRESSED));
+	/* a short line: only the columns it has */
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), 1);
+	assert_int_equal(len, 3);
+	assert_memory_equal(name, "sl0", 3);
+	assert_int_equal(st.present, BIT(F_RX_BYTES) | BIT(F_RX_PACKETS) | BIT(F_RX_ERRORS));
+	assert_int_equal(st.v[F_RX_ERRORS], 3);
+	/* a last line without newline, a name with a space */
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), 1);
+	assert_int_equal(len, 8);
+	assert_memory_equal(name, "odd name", 8);
+	assert_int_equal(st.v[F_RX_BYTES], 5);
+	assert_int_equal(nic_parse_proc_net_dev_line(&p, end, &name, &len, &st), -1);
+}
+
+/* sysfs speed and duplex texts. */
+static void
+test_parse_speed_duplex(void **unused)
+{
+	uint64_t v = 7;
+
+	(void)unused;
+	assert_int_equal(nic_parse_speed("1000\n", &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(nic_parse_speed("10000", &v), 0);
+	assert_int_equal(v, 10000);
+	assert_int_equal(nic_parse_speed("-1", &v), -1);
+	assert_int_equal(nic_parse_speed("unknown", &v), -1);
+	assert_int_equal(nic_parse_speed("", &v), -1);
+	assert_int_equal(nic_parse_speed("4294967295", &v), -1);
+	assert_int_equal(nic_parse_duplex("full"), 1);
+	assert_int_equal(nic_parse_duplex("half"), 0);
+	assert_int_equal(nic_parse_duplex("unknown"), 0);
+	assert_int_equal(nic_parse_duplex(""), 0);
+	assert_string_equal(nic_stat_name(F_RX_NOHANDLER), "rx_nohandler");
+	assert_null(nic_stat_name(NIC_NSTATS));
+}
+
+/* IFLA_STATS64 payloads of other lengths than this header's struct. */
+static void
+test_netlink_stats64(void **unused)
+{
+	uint64_t raw[32];
+	struct nic_stats st;
+
+	(void)unused;
+	for (unsigned i = 0; i < 32; i++)
+		raw[i] = 100 + i;
+	/* a 4.5 kernel: 23 fields, no rx_nohandler */
+	nic_netlink_stats64(raw, 23 * 8, &st);
+	assert_int_equal(st.present, NIC_STATS_MASK & ~BIT(F_RX_NOHANDLER));
+	assert_int_equal(st.v[F_RX_PACKETS], 100);
+	assert_int_equal(st.v[F_TX_COMPRESSED], 122);
+	assert_int_equal(st.v[F_RX_NOHANDLER], 0);
+	/* a newer kernel sends more than we know: the rest is ignored */
+	nic_netlink_stats64(raw, sizeof(raw), &st);
+	assert_int_equal(st.present, NIC_STATS_MASK);
+	assert_int_equal(st.v[F_RX_NOHANDLER], 123);
+	/* half a field is no field */
+	nic_netlink_stats64(raw, 12, &st);
+	assert_int_equal(st.present, BIT(F_RX_PACKETS));
+	nic_netlink_stats64(raw, 0, &st);
+	assert_int_equal(st.present, 0);
+}
+
+/* Append a netlink attribute to msg (whose nlmsg_len grows). */
+static void
+add_attr(struct nlmsghdr *nh, unsigned short type, const void *data, size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+}
+
+/* Start a message of type at *pos in buf. */
+static struct nlmsghdr *
+add_msg(char *buf, size_t *pos, uint16_t type, uint32_t seq, size_t payload)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)(buf + *pos);
+
+	nh->nlmsg_type = type;
+	nh->nlmsg_seq = seq;
+	nh->nlmsg_len = (uint32_t)NLMSG_LENGTH(payload);
+	return nh;
+}
+
+static void
+end_msg(size_t *pos, const struct nlmsghdr *nh)
+{
+	*pos += NLMSG_ALIGN(nh->nlmsg_len);
+}
+
+struct seen_links {
+	int n;
+	int ifindex[4];
+	char name[4][16];
+	struct nic_stats stats[4];
+	uint32_t carrier[4];
+};
+
+static int
+collect(const struct nic_link *l, void *arg, struct err *err)
+{
+	struct seen_links *s = arg;
+
+	(void)err;
+	assert_true(s->n < 4);
+	s->ifindex[s->n] = l->ifindex;
+	snprintf(s->name[s->n], sizeof(s->name[0]), "%.*s", (int)l->name_len,
+		 l->name ? l->name : "");
+	s->stats[s->n] = l->stats;
+	s->carrier[s->n] = l->carrier_changes;
+	s->n++;
+	return 0;
+}
+
+/* A hand-built dump reply: two links, a stale reply, then DONE; an error. */
+static void
+test_netlink_parse(void **unused)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	struct rtnl_link_stats64 s64;
+	struct rtnl_link_stats legacy;
+	struct seen_links seen;
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nh;
+	struct nlmsgerr *e;
+	struct err err = { "" };
+	size_t pos = 0;
+	uint32_t carrier = 3;
+
+	(void)unused;
+	memset(buf, 0, sizeof(buf));
+	memset(&seen, 0, sizeof(seen));
+	memset(&s64, 0, sizeof(s64));
+	memset(&legacy, 0xff, sizeof(legacy));
+	s64.rx_bytes = 5000000000u;
+	s64.tx_packets = 42;
+	s64.rx_nohandler = 9;
+
+	/* link 2 "eth0": IFLA_STATS (ignored) then IFLA_STATS64, carrier */
+	nh = add_msg(buf, &pos, RTM_NEWLINK, 77, sizeof(*ifi));
+	ifi = NLMSG_DATA(nh);
+	ifi->ifi_index = 2;
+	add_attr(nh, IFLA_IFNAME, "eth0", 5);
+	add_attr(nh, IFLA_STATS, &legacy, sizeof(legacy));
+	add_attr(nh, IFLA_STATS64, &s64, sizeof(s64));
+	add_attr(nh, IFLA_CARRIER_CHANGES, &carrier, sizeof(carrier));
+	end_msg(&pos, nh);
+	/* a reply to another request: ignored */
+	nh = add_msg(buf, &pos, RTM_NEWLINK, 76, sizeof(*ifi));
+	((struct ifinfomsg *)NLMSG_DATA(nh))->ifi_index = 9;
+	add_attr(nh, IFLA_IFNAME, "stale", 6);
+	end_msg(&pos, nh);
+	/* link 5 "veth1": an old kernel's 23-field stats64 */
+	nh = add_msg(buf, &pos, RTM_NEWLINK, 77, sizeof(*ifi));
+	((struct ifinfomsg *)NLMSG_DATA(nh))->ifi_index = 5;
+	add_attr(nh, IFLA_IFNAME, "veth1", 6);
+	add_attr(nh, IFLA_STATS64, &s64, 23 * 8);
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse(buf, pos, 77, collect, &seen, &err), 0);
+	nh = add_msg(buf, &pos, NLMSG_DONE, 77, sizeof(int));
+	end_msg(&pos, nh);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(nic_netlink_parse(buf, pos, 77, collect, &seen, &err), 1);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.ifindex[0], 2);
+	assert_string_equal(seen.name[0], "eth0");
+	assert_int_equal(seen.stats[0].present, NIC_STATS_MASK);
+	assert_int_equal(seen.stats[0].v[F_RX_BYTES], 5000000000u); /* not IFLA_STATS' */
+	assert_int_equal(seen.stats[0].v[F_TX_PACKETS], 42);
+	assert_int_equal(seen.stats[0].v[F_RX_NOHANDLER], 9);
+	assert_int_equal(seen.carrier[0], 3);
+	assert_int_equal(seen.ifindex[1], 5);
+	assert_string_equal(seen.name[1], "veth1");
+	assert_int_equal(seen.stats[1].present, NIC_STATS_MASK & ~BIT(F_RX_NOHANDLER));
+
+	/* an error message ends the dump with the kernel's errno */
+	pos = 0;
+	nh = add_msg(buf, &pos, NLMSG_ERROR, 78, sizeof(*e));
+	e = NLMSG_DATA(nh);
+	e->error = -EPERM;
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse(buf, pos, 78, collect, &seen, &err), -1);
+	assert_non_null(strstr(err.msg, "not permitted"));
+	/* a length beyond the datagram is malformed */
+	nh = (struct nlmsghdr *)buf;
+	nh->nlmsg_len = 9999;
+	assert_int_equal(nic_netlink_parse(buf, pos, 78, collect, &seen, &err), -1);
+	assert_non_null(strstr(err.msg, "malformed"));
+}
+
+/* Instances, identities and _Total membership of the sysfs series. */
+static void
+test_sysfs_instances(void **unused)
+{
+	struct series s;
+	const struct raw_instance *ri;
+	static const char *const t0_names[] = { "eth0", "eth1", "eth2", "eth3",
+						"eth4", "lo",	"veth0" };
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 3, ALL_FIELDS);
+	/* bonding_masters (a regular file) is not an interface; name order */
+	assert_int_equal(s.rs[0].ninstances, 7);
+	for (size_t i = 0; i < 7; i++)
+		assert_string_equal(s.rs[0].inst[i].name, t0_names[i]);
+	/* identity is the ifindex file */
+	assert_int_equal(find_inst(&s.rs[0], "lo")->identity, 1);
+	assert_int_equal(find_inst(&s.rs[0], "eth4")->identity, 6);
+	/* _Total: interfaces with a device link only */
+	assert_int_equal(find_inst(&s.rs[0], "lo")->in_total, 0);
+	assert_int_equal(find_inst(&s.rs[0], "veth0")->in_total, 0);
+	assert_int_equal(find_inst(&s.rs[0], "eth0")->in_total, 1);
+	assert_int_equal(find_inst(&s.rs[0], "eth3")->in_total, 1);
+	/* every field read; speed and duplex where the files say so */
+	ri = find_inst(&s.rs[0], "eth0");
+	assert_int_equal(ri->present, ALL_FIELDS);
+	assert_int_equal(ri->values[F_SPEED], 1000);
+	assert_int_equal(ri->values[F_DUPLEX], 1);
+	ri = find_inst(&s.rs[0], "eth1");
+	assert_int_equal(ri->values[F_DUPLEX], 0); /* half */
+	ri = find_inst(&s.rs[0], "eth3");	   /* speed -1, duplex unknown, no rx_nohandler */
+	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER));
+	assert_int_equal(ri->values[F_DUPLEX], 0);
+	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files */
+	assert_int_equal(ri->present, NIC_STATS_MASK);
+	/* t2: eth3 gone, wlan0 new, veth0 recreated with ifindex 9 */
+	assert_int_equal(s.rs[2].ninstances, 7);
+	assert_null(find_inst(&s.rs[2], "eth3"));
+	assert_non_null(find_inst(&s.rs[2], "wlan0"));
+	assert_int_equal(find_inst(&s.rs[2], "veth0")->identity, 9);
+	series_free(&s);
+}
+
+/* Every counter of eth0 over t0 -> t1 (dt = 1002.00 - 1000.00 = 2 s). */
+static void
+test_sysfs_counters(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 3, ALL_FIELDS);
+	/* rx_bytes 1000000 -> 1200000: 200000 / 2 */
+	CHECK(&s, 1, "eth0", "Bytes Received/sec", 100000, ST_OK);
+	/* tx_bytes 3000000 -> 3500000: 500000 / 2 */
+	CHECK(&s, 1, "eth0", "Bytes Sent/sec", 250000, ST_OK);
+	/* (200000 + 500000) / 2 */
+	CHECK(&s, 1, "eth0", "Bytes Total/sec", 350000, ST_OK);
+	/* rx_packets 1000 -> 1400: 400 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received/sec", 200, ST_OK);
+	/* tx_packets 2000 -> 2600: 600 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Sent/sec", 300, ST_OK);
+	/* (400 + 600) / 2 */
+	CHECK(&s, 1, "eth0", "Packets/sec", 500, ST_OK);
+	/* multicast 50 -> 60: 10 / 2, under both names */
+	CHECK(&s, 1, "eth0", "Packets Received Non-Unicast/sec", 5, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Multicast/sec", 5, ST_OK);
+	/* RAW rx_dropped + rx_missed_errors at t1: 36 + 20 */
+	CHECK(&s, 1, "eth0", "Packets Received Discarded", 56, ST_OK);
+	/* (36 - 30) + (20 - 6) = 20; / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Discarded/sec", 10, ST_OK);
+	/* RAW rx_errors 30; 10 -> 30: 20 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Errors", 30, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Errors/sec", 10, ST_OK);
+	/* RAW rx_nohandler 45; 15 -> 45: 30 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Unknown", 45, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Unknown/sec", 15, ST_OK);
+	/* RAW tx_dropped 48; 40 -> 48: 8 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Discarded", 48, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound Discarded/sec", 4, ST_OK);
+	/* RAW tx_errors 60; 20 -> 60: 40 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Errors", 60, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound Errors/sec", 20, ST_OK);
+	/* length 1->3, over 2->6, crc 3->9, frame 4->12: (2 + 4 + 6 + 8) / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Frame Errors/sec", 10, ST_OK);
+	/* rx_fifo_errors 5 -> 15: 10 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received FIFO Errors/sec", 5, ST_OK);
+	/* tx_fifo_errors 9 -> 29: 20 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound FIFO Errors/sec", 10, ST_OK);
+	/* collisions 60 -> 72: 12 / 2 */
+	CHECK(&s, 1, "eth0", "Collisions/sec", 6, ST_OK);
+	/* carrier 8->26, aborted 7->23, window 12->36, heartbeat 11->33:
+	 * (18 + 16 + 24 + 22) / 2 = 80 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Carrier Errors/sec", 40, ST_OK);
+	/* rx_compressed 13 -> 39: 26 / 2; tx_compressed 14 -> 42: 28 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Compressed/sec", 13, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Sent Compressed/sec", 14, ST_OK);
+	/* rx_crc_errors 3 -> 9: 6 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received CRC Errors/sec", 3, ST_OK);
+	/* rx_missed_errors 6 -> 20: 14 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received No Buffer/sec", 7, ST_OK);
+	/* rx_length_errors 1 -> 3: 2 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Length Errors/sec", 1, ST_OK);
+	/* rx_over_errors 2 -> 6: 4 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Over Errors/sec", 2, ST_OK);
+	/* tx_aborted_errors 7 -> 23: 16 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Aborted/sec", 8, ST_OK);
+	/* tx_heartbeat_errors 11 -> 33: 22 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Heartbeat Errors/sec", 11, ST_OK);
+	/* tx_window_errors 12 -> 36: 24 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Window Errors/sec", 12, ST_OK);
+	/* speed 1000 Mbit/s x 1e6 */
+	CHECK(&s, 1, "eth0", "Current Bandwidth", 1e9, ST_OK);
+	/* t1 -> t2 (dt = 1006 - 1002 = 4 s): rx_bytes 1200000 -> 1600000 */
+	CHECK(&s, 2, "eth0", "Bytes Received/sec", 100000, ST_OK);
+	/* errors unchanged: 0 / 4 */
+	CHECK(&s, 2, "eth0", "Packets Received Errors/sec", 0, ST_OK);
+	/* lo: rx_bytes 10000 -> 12000: 2000 / 2; no speed file */
+	CHECK(&s, 1, "lo", "Bytes Received/sec", 1000, ST_OK);
+	CHECK(&s, 1, "lo", "Current Bandwidth", 0, ST_UNSUPPORTED);
+	series_free(&s);
+}
+
+/* Wraps, resets, unknown speed, an instance that appears and _Total. */
+static void
+test_sysfs_wrap_reset_total(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 3, ALL_FIELDS);
+	/* eth1 (100 Mbit/s): rx_bytes 4294967000 -> 1000 with the previous
+	 * value <= 0xFFFFFFFF: corrected 2^32 - 4294967000 + 1000 = 1296,
+	 * below 2^31 and below the bound 100e6 / 8 x 2 x 1.1 = 27500000, so
+	 * WRAPPED: 1296 / 2 */
+	CHECK(&s, 1, "eth1", "Bytes Received/sec", 648, ST_WRAPPED);
+	CHECK(&s, 1, "eth1", "Bytes Total/sec", (1296 + 4000) / 2.0, ST_WRAPPED);
+	/* counters without rx_bytes are not marked: tx 20000 -> 24000 */
+	CHECK(&s, 1, "eth1", "Bytes Sent/sec", 2000, ST_OK);
+	CHECK(&s, 1, "eth1", "Packets Received/sec", 5, ST_OK); /* 10 / 2 */
+	/* next interval plain: 1000 -> 5000 over 4 s */
+	CHECK(&s, 2, "eth1", "Bytes Received/sec", 1000, ST_OK);
+	/* eth2 (100 Mbit/s): rx_bytes 4200000000 -> 100000000: corrected
+	 * 2^32 - 4200000000 + 100000000 = 194967296 < 2^31 but above the
+	 * bound 27500000 a 100 Mbit/s link can carry in 2 s: RESET, and the
+	 * whole instance with it */
+	CHECK(&s, 1, "eth2", "Bytes Received/sec", 0, ST_RESET);
+	CHECK(&s, 1, "eth2", "Packets Sent/sec", 0, ST_RESET);
+	CHECK(&s, 1, "eth2", "Current Bandwidth", 1e8, ST_OK); /* one read: 100 x 1e6 */
+	/* t1 is the new reference: 100000000 -> 100400000 over 4 s */
+	CHECK(&s, 2, "eth2", "Bytes Received/sec", 100000, ST_OK);
+	/* eth4: 64-bit rx_packets 6000000000 -> 5 (previous > 0xFFFFFFFF): RESET */
+	CHECK(&s, 1, "eth4", "Packets Received/sec", 0, ST_RESET);
+	CHECK(&s, 1, "eth4", "Bytes Received/sec", 0, ST_RESET);
+	CHECK(&s, 2, "eth4", "Packets Received/sec", 10, ST_OK); /* (45 - 5) / 4 */
+	/* eth3: speed -1: Current Bandwidth UNSUPPORTED; rates fine;
+	 * no rx_nohandler file: Packets Received Unknown UNSUPPORTED */
+	CHECK(&s, 1, "eth3", "Current Bandwidth", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth3", "Bytes Received/sec", 5000, ST_OK); /* 10000 / 2 */
+	CHECK(&s, 1, "eth3", "Packets Received Unknown", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth3", "Packets Received Unknown/sec", 0, ST_UNSUPPORTED);
+	/* veth0: ifindex 7 -> 9 in t2, a new interface under an old name: RESET */
+	CHECK(&s, 1, "veth0", "Bytes Received/sec", 5000, ST_OK); /* 10000 / 2 */
+	CHECK(&s, 2, "veth0", "Bytes Received/sec", 0, ST_RESET);
+	/* wlan0 appears in t2: NEW, no rate, but its RAW counters exist */
+	CHECK(&s, 2, "wlan0", "Bytes Received/sec", 0, ST_NEW);
+	CHECK(&s, 2, "wlan0", "Current Bandwidth", 54e6, ST_NEW);
+
+	/* _Total t0 -> t1: eth0, eth1, eth2, eth3, eth4 have a device; eth2
+	 * and eth4 are RESET, so eth0 + eth1 + eth3 (not lo, not veth0):
+	 * rx_bytes (200000 + 1296 + 10000) / 2 = 105648, with eth1's wrap */
+	CHECK_TOTAL(&s, 1, "Bytes Received/sec", 105648, ST_WRAPPED);
+	/* tx_bytes (500000 + 4000 + 6000) / 2 */
+	CHECK_TOTAL(&s, 1, "Bytes Sent/sec", 255000, ST_OK);
+	/* rx_packets (400 + 10 + 40) / 2 */
+	CHECK_TOTAL(&s, 1, "Packets Received/sec", 225, ST_OK);
+	/* RAW sums current values of all five: rx_errors 30 + 0 + 0 + 0 + 0 */
+	CHECK_TOTAL(&s, 1, "Packets Received Errors", 30, ST_OK);
+	/* speed (1000 + 100 + 100 + 10000) x 1e6; eth3's -1 is not summed */
+	CHECK_TOTAL(&s, 1, "Current Bandwidth", 11200e6, ST_OK);
+	/* _Total t1 -> t2 (4 s): eth3 gone, wlan0 NEW: eth0 + eth1 + eth2 +
+	 * eth4: (400000 + 4000 + 400000 + 4000) / 4 = 808000 / 4 */
+	CHECK_TOTAL(&s, 2, "Bytes Received/sec", 202000, ST_OK);
+	/* speed (1000 + 100 + 100 + 10000 + 54) x 1e6 */
+	CHECK_TOTAL(&s, 2, "Current Bandwidth", 11254e6, ST_OK);
+	series_free(&s);
+}
+
+/* Only what the requested counters need is read. */
+static void
+test_sysfs_needed(void **unused)
+{
+	struct series s;
+	const struct raw_instance *ri;
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 2, BIT(F_RX_PACKETS));
+	ri = find_inst(&s.rs[0], "eth0");
+	assert_int_equal(ri->present, BIT(F_RX_PACKETS));
+	series_free(&s);
+	/* a byte count also brings speed and duplex: its wrap bound */
+	series_load(&s, "nic-sysfs", 2, BIT(F_RX_BYTES));
+	ri = find_inst(&s.rs[0], "eth0");
+	assert_int_equal(ri->present, BIT(F_RX_BYTES) | BIT(F_SPEED) | BIT(F_DUPLEX));
+	series_free(&s);
+	/* nothing needed: the instances still, no fields */
+	series_load(&s, "nic-sysfs", 2, 0);
+	assert_int_equal(s.rs[0].ninstances, 7);
+	assert_int_equal(find_inst(&s.rs[0], "eth0")->present, 0);
+	series_free(&s);
+}
+
+/* The /proc/net/dev form (no sys/class/net), t0 -> t1 = 2 s. eth0 holds
+ * what the kernel prints for the sysfs eth0 above, so the counters the file
+ * can give match test_sysfs_counters. */
+static void
+test_procnetdev_counters(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nic-procnetdev", 2, ALL_FIELDS);
+	assert_int_equal(s.rs[0].ninstances, 4);
+	assert_string_equal(s.rs[0].inst[0].name, "lo");
+	assert_string_equal(s.rs[0].inst[3].name, "docker0");
+	/* without sysfs every interface but lo is in _Total */
+	assert_int_equal(find_inst(&s.rs[0], "lo")->in_total, 0);
+	assert_int_equal(find_inst(&s.rs[0], "docker0")->in_total, 1);
+	/* bytes 1000000 -> 1200000, 3000000 -> 3500000 */
+	CHECK(&s, 1, "eth0", "Bytes Received/sec", 100000, ST_OK);
+	CHECK(&s, 1, "eth0", "Bytes Sent/sec", 250000, ST_OK);
+	CHECK(&s, 1, "eth0", "Bytes Total/sec", 350000, ST_OK);
+	/* packets 1000 -> 1400, 2000 -> 2600 */
+	CHECK(&s, 1, "eth0", "Packets Received/sec", 200, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Sent/sec", 300, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets/sec", 500, ST_OK);
+	/* multicast 50 -> 60 */
+	CHECK(&s, 1, "eth0", "Packets Received Non-Unicast/sec", 5, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Multicast/sec", 5, ST_OK);
+	/* drop (= rx_dropped + rx_missed_errors) 56 at t1; 36 -> 56: 20 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Discarded", 56, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Discarded/sec", 10, ST_OK);
+	/* errs 10 -> 30 */
+	CHECK(&s, 1, "eth0", "Packets Received Errors", 30, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Received Errors/sec", 10, ST_OK);
+	/* rx_nohandler is not printed */
+	CHECK(&s, 1, "eth0", "Packets Received Unknown", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Received Unknown/sec", 0, ST_UNSUPPORTED);
+	/* tx drop 40 -> 48, tx errs 20 -> 60 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Discarded", 48, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound Discarded/sec", 4, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound Errors", 60, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound Errors/sec", 20, ST_OK);
+	/* frame (the sum of four) 10 -> 30: 20 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Received Frame Errors/sec", 10, ST_OK);
+	/* fifo 5 -> 15, tx fifo 9 -> 29, colls 60 -> 72 */
+	CHECK(&s, 1, "eth0", "Packets Received FIFO Errors/sec", 5, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Outbound FIFO Errors/sec", 10, ST_OK);
+	CHECK(&s, 1, "eth0", "Collisions/sec", 6, ST_OK);
+	/* carrier (the sum of four) 38 -> 118: 80 / 2 */
+	CHECK(&s, 1, "eth0", "Packets Outbound Carrier Errors/sec", 40, ST_OK);
+	/* compressed 13 -> 39, 14 -> 42 */
+	CHECK(&s, 1, "eth0", "Packets Received Compressed/sec", 13, ST_OK);
+	CHECK(&s, 1, "eth0", "Packets Sent Compressed/sec", 14, ST_OK);
+	/* the parts of the sums are not printed */
+	CHECK(&s, 1, "eth0", "Packets Received CRC Errors/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Received No Buffer/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Received Length Errors/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Received Over Errors/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Outbound Aborted/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Outbound Heartbeat Errors/sec", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Packets Outbound Window Errors/sec", 0, ST_UNSUPPORTED);
+	/* no speed without sysfs */
+	CHECK(&s, 1, "eth0", "Current Bandwidth", 0, ST_UNSUPPORTED);
+	/* eth1 "eth1:4294967000" -> 1000, no speed so no bound: corrected
+	 * 2^32 - 4294967000 + 1000 = 1296, WRAPPED: 1296 / 2 */
+	CHECK(&s, 1, "eth1", "Bytes Received/sec", 648, ST_WRAPPED);
+	/* _Total: eth0 + eth1 + docker0, not lo:
+	 * (200000 + 1296 + 1000) / 2 = 101148, with eth1's wrap */
+	CHECK_TOTAL(&s, 1, "Bytes Received/sec", 101148, ST_WRAPPED);
+	/* tx (500000 + 4000 + 2000) / 2 = 253000 */
+	CHECK_TOTAL(&s, 1, "Bytes Sent/sec", 253000, ST_OK);
+	CHECK_TOTAL(&s, 1, "Packets Received CRC Errors/sec", 0, ST_UNSUPPORTED);
+	series_free(&s);
+}
+
+/* Read a live provider (netlink) or a --root / provider (sysfs) once. */
+static void
+read_once(const struct provider_ctx *ctx, void *state, struct raw_set *rs)
+{
+	struct err err = { "" };
+
+	assert_int_equal(procfs_begin_read(ctx->fs, 0, &err), 0);
+	raw_set_init(rs, provider_network_adapter.set);
+	raw_set_begin(rs);
+	if (provider_network_adapter.read(state, rs, &err) != 0)
+		fail_msg("read: %s", err.msg);
+}
+
+/* The live provider lists lo (ifindex 1, no device) from netlink. */
+static void
+test_live_netlink(void **unused)
+{
+	struct procfs *fs = procfs_new(NULL, 0);
+	struct provider_ctx ctx = { fs, ALL_FIELDS };
+	struct err err = { "" };
+	struct nic_netlink *nl = nic_netlink_open(&err);
+	const struct raw_instance *lo;
+	struct raw_set rs;
+	void *st;
+
+	(void)unused;
+	if (!nl) {
+		procfs_free(fs);
+		print_message("skipped: %s\n", err.msg);
+		skip();
+	}
+	nic_netlink_close(nl);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = provider_network_adapter.open(&ctx, &err);
+	assert_non_null(st);
+	for (int i = 0; i < 3; i++) { /* the same buffers every read */
+		read_once(&ctx, st, &rs);
+		lo = find_inst(&rs, "lo");
+		assert_non_null(lo);
+		assert_int_equal(lo->identity, 1);
+		assert_int_equal(lo->in_total, 0);
+		assert_true((lo->present & NIC_STATS_MASK) != 0);
+		assert_int_equal(lo->present & BIT(F_SPEED), 0); /* EINVAL */
+		raw_set_free(&rs);
+	}
+	provider_network_adapter.close(st);
+	procfs_free(fs);
+}
+
+/* sysfs, netlink, sysfs: every netlink value lies between the two sysfs
+ * values; for GC_NIC_QUIET_IF (a quiet interface) all three are equal. */
+static void
+test_netlink_equals_sysfs(void **unused)
+{
+	const char *root = "/";
+	const char *quiet = getenv("GC_NIC_QUIET_IF");
+	struct procfs *live = procfs_new(NULL, 0), *files = procfs_new(&root, 1);
+	struct provider_ctx lctx = { live, ALL_FIELDS }, fctx = { files, ALL_FIELDS };
+	struct err err = { "" };
+	struct raw_set a, n, b;
+	void *lst, *fst;
+	int compared = 0, quiet_seen = 0;
+
+	(void)unused;
+	assert_int_equal(procfs_begin_read(live, 0, &err), 0);
+	assert_int_equal(procfs_begin_read(files, 0, &err), 0);
+	lst = provider_network_adapter.open(&lctx, &err);
+	fst = provider_network_adapter.open(&fctx, &err);
+	assert_non_null(lst);
+	assert_non_null(fst);
+	read_once(&fctx, fst, &a);
+	read_once(&lctx, lst, &n);
+	read_once(&fctx, fst, &b);
+	for (size_t i = 0; i < n.ninstances; i++) {
+		const struct raw_instance *ni = &n.inst[i];
+		const struct raw_instance *ai = find_inst(&a, ni->name);
+		const struct raw_instance *bi = find_inst(&b, ni->name);
+		int is_quiet = quiet && strcmp(quiet, ni->name) == 0;
+
+		if (!ai || !bi)
+			continue; /* came or went meanwhile */
+		/* same identity (ifindex), same _Total membership */
+		assert_int_equal(ai->identity, ni->identity);
+		assert_int_equal(ai->in_total, ni->in_total);
+		quiet_seen |= is_quiet;
+		for (unsigned f = 0; f < NIC_NSTATS; f++) {
+			uint64_t m = BIT(f);
+			if (!(ni->present & ai->present & bi->present & m))
+				continue;
+			if (ai->values[f] > ni->values[f] || ni->values[f] > bi->values[f])
+				fail_msg("%s %s: sysfs %llu, netlink %llu, sysfs %llu", ni->name,
+					 nic_stat_name(f), (unsigned long long)ai->values[f],
+					 (unsigned long long)ni->values[f],
+					 (unsigned long long)bi->values[f]);
+			if (is_quiet && (ai->values[f] != ni->values[f] ||
+					 bi->values[f] != ni->values[f]))
+				fail_msg("quiet %s %s: sysfs %llu, netlink %llu, sysfs %llu",
+					 ni->name, nic_stat_name(f),
+					 (unsigned long long)ai->values[f],
+					 (unsigned long long)ni->values[f],
+					 (unsigned long long)bi->values[f]);
+			compared++;
+		}
+		if (is_quiet)
+			print_message("%s: %d fields equal in sysfs and netlink\n", ni->name,
+				      NIC_NSTATS);
+	}
+	assert_true(compared > 0);
+	if (quiet && !quiet_seen)
+		fail_msg("GC_NIC_QUIET_IF=%s: no such interface here", quiet);
+	raw_set_free(&a);
+	raw_set_free(&n);
+	raw_set_free(&b);
+	provider_network_adapter.close(lst);
+	provider_network_adapter.close(fst);
+	procfs_free(live);
+	procfs_free(files);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_proc_net_dev_line),
+		cmocka_unit_test(test_parse_speed_duplex),
+		cmocka_unit_test(test_netlink_stats64),
+		cmocka_unit_test(test_netlink_parse),
+		cmocka_unit_test(test_sysfs_instances),
+		cmocka_unit_test(test_sysfs_counters),
+		cmocka_unit_test(test_sysfs_wrap_reset_total),
+		cmocka_unit_test(test_sysfs_needed),
+		cmocka_unit_test(test_procnetdev_counters),
+		cmocka_unit_test(test_live_netlink),
+		cmocka_unit_test(test_netlink_equals_sysfs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
