@@ -1,0 +1,788 @@
+/*
+ * disk.c - the PhysicalDisk counter set (COUNTERS.md section 4): one
+ * instance per whole disk, from /proc/diskstats, plus the diskstats line
+ * parser (include/diskstats.h) that LogicalDisk will share.
+ *
+ * Which diskstats names are whole disks is decided from sysfs when a name
+ * first appears and kept in the provider state, so a steady read is one
+ * pread of proc/diskstats plus one of `size` for each device whose size
+ * comes and goes (loop, nbd, zram, removable media).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskstats.h"
+#include "provider.h"
+
+/* The raw fields: exactly the diskstats order, so a parsed value's place is
+ * its field number. */
+enum {
+	F_READS = DS_READS,
+	F_READS_MERGED = DS_READS_MERGED,
+	F_SECTORS_READ = DS_SECTORS_READ,
+	F_MS_READING = DS_MS_READING,
+	F_WRITES = DS_WRITES,
+	F_WRITES_MERGED = DS_WRITES_MERGED,
+	F_SECTORS_WRITTEN = DS_SECTORS_WRITTEN,
+	F_MS_WRITING = DS_MS_WRITING,
+	F_INFLIGHT = DS_INFLIGHT,
+	F_IO_TICKS = DS_IO_TICKS,
+	F_TIME_IN_QUEUE = DS_TIME_IN_QUEUE,
+	F_DISCARDS = DS_DISCARDS,
+	F_DISCARDS_MERGED = DS_DISCARDS_MERGED,
+	F_SECTORS_DISCARDED = DS_SECTORS_DISCARDED,
+	F_MS_DISCARDING = DS_MS_DISCARDING,
+	F_FLUSHES = DS_FLUSHES,
+	F_MS_FLUSHING = DS_MS_FLUSHING,
+	F_NFIELDS = DS_NFIELDS
+};
+
+static const struct field_desc fields[F_NFIELDS] = {
+	[F_READS] = { "reads", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_READS_MERGED] = { "reads merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_READ] = { "sectors read", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_READING] = { "ms reading", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_WRITES] = { "writes", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_WRITES_MERGED] = { "writes merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_WRITTEN] = { "sectors written", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_WRITING] = { "ms writing", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_INFLIGHT] = { "I/Os in progress", FW_32, FK_GAUGE, FB_NONE },
+	[F_IO_TICKS] = { "io_ticks", FW_32, FK_COUNTER, FB_IO_TICKS },
+	[F_TIME_IN_QUEUE] = { "time_in_queue", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_DISCARDS] = { "discards", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_DISCARDS_MERGED] = { "discards merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_DISCARDED] = { "sectors discarded", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_DISCARDING] = { "ms discarding", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_FLUSHES] = { "flushes", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS },
+};
+
+#define SECTOR 512.0
+#define MS 0.001
+
+static const struct counter_desc counters[] = {
+	{
+		.name = "Disk Reads/sec",
+		.type = CT_RATE,
+		.num = { { F_READS, 1 } },
+		.unit = "/s",
+		.help = "Read requests the disk completed per second.",
+	},
+	{
+		.name = "Disk Writes/sec",
+		.type = CT_RATE,
+		.num = { { F_WRITES, 1 } },
+		.unit = "/s",
+		.help = "Write requests the disk completed per second.",
+	},
+	{
+		.name = "Disk Transfers/sec",
+		.type = CT_RATE,
+		.num = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.unit = "/s",
+		.help = "Read and write requests the disk completed per second.",
+	},
+	{
+		.name = "Disk Read Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_READ, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes read from the disk per second.",
+	},
+	{
+		.name = "Disk Write Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_WRITTEN, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes written to the disk per second.",
+	},
+	{
+		.name = "Disk Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_READ, 1 }, { F_SECTORS_WRITTEN, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes read from and written to the disk per second.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Read",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_READ, 1 } },
+		.den = { { F_READS, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the read requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Write",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_WRITTEN, 1 } },
+		.den = { { F_WRITES, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the write requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Transfer",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_READ, 1 }, { F_SECTORS_WRITTEN, 1 } },
+		.den = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the read and write requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk sec/Read",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_READING, 1 } },
+		.den = { { F_READS, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a read request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk sec/Write",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_WRITING, 1 } },
+		.den = { { F_WRITES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a write request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk sec/Transfer",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.den = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a read or write request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk Read Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of read requests outstanding over the interval.",
+	},
+	{
+		.name = "Avg. Disk Write Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_WRITING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of write requests outstanding over the interval.",
+	},
+	{
+		.name = "Avg. Disk Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of read and write requests outstanding over the interval.",
+	},
+	{
+		.name = "% Disk Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average disk queue length as a percentage; above 100 when "
+			"requests overlap.",
+	},
+	{
+		.name = "% Disk Read Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average read queue length as a percentage; above 100 when "
+			"reads overlap.",
+	},
+	{
+		.name = "% Disk Write Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_WRITING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average write queue length as a percentage; above 100 when "
+			"writes overlap.",
+	},
+	{
+		.name = "% Idle Time",
+		.type = CT_TIMER_INV,
+		.num = { { F_IO_TICKS, 1 } },
+		.scale = MS,
+		.total = TOTAL_MEAN,
+		.unit = "%",
+		.help = "Share of the interval in which the disk had no request in flight.",
+	},
+	{
+		.name = "Current Disk Queue Length",
+		.type = CT_RAW,
+		.num = { { F_INFLIGHT, 1 } },
+		.unit = "",
+		.help = "Requests issued to the disk and not yet completed, at the moment "
+			"of the read.",
+	},
+	{
+		.name = "Avg. Disk Queue Size",
+		.type = CT_QUEUELEN,
+		.num = { { F_TIME_IN_QUEUE, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of requests of every kind outstanding over the interval "
+			"(iostat's aqu-sz).",
+	},
+	{
+		.name = "% Disk Busy Time",
+		.type = CT_TIMER,
+		.num = { { F_IO_TICKS, 1 } },
+		.scale = MS,
+		.total = TOTAL_MEAN,
+		.clamp100 = 1,
+		.unit = "%",
+		.help = "Share of the interval in which the disk had at least one request "
+			"in flight (iostat's %util).",
+	},
+	{
+		.name = "Merged Reads/sec",
+		.type = CT_RATE,
+		.num = { { F_READS_MERGED, 1 } },
+		.unit = "/s",
+		.help = "Read requests per second joined to a request already queued.",
+	},
+	{
+		.name = "Merged Writes/sec",
+		.type = CT_RATE,
+		.num = { { F_WRITES_MERGED, 1 } },
+		.unit = "/s",
+		.help = "Write requests per second joined to a request already queued.",
+	},
+	{
+		.name = "Discards/sec",
+		.type = CT_RATE,
+		.num = { { F_DISCARDS, 1 } },
+		.unit = "/s",
+		.help = "Discard (trim) requests the disk completed per second.",
+	},
+	{
+		.name = "Discard Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_DISCARDED, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes discarded (trimmed) per second.",
+	},
+	{
+		.name = "Avg. Disk sec/Discard",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_DISCARDING, 1 } },
+		.den = { { F_DISCARDS, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a discard request took.",
+	},
+	{
+		.name = "Flushes/sec",
+		.type = CT_RATE,
+		.num = { { F_FLUSHES, 1 } },
+		.unit = "/s",
+		.help = "Cache flush requests the disk completed per second.",
+	},
+	{
+		.name = "Avg. Disk sec/Flush",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_FLUSHING, 1 } },
+		.den = { { F_FLUSHES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a cache flush request took.",
+	},
+};
+
+static const struct counter_set set = {
+	.name = "PhysicalDisk",
+	.help = "Requests, bytes, times and queues of each whole disk.",
+	.multi_instance = 1,
+	.has_total = 1,
+	.fields = fields,
+	.nfields = ARRAY_SIZE(fields),
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+	.inflight_field = FIELD_REF(F_INFLIGHT),
+};
+
+/* The fields whose wrap bound needs I/Os in progress. */
+#define DISK_MS_FIELDS                                                                      \
+	((1u << F_MS_READING) | (1u << F_MS_WRITING) | (1u << F_TIME_IN_QUEUE) |            \
+	 (1u << F_MS_DISCARDING) | (1u << F_MS_FLUSHING))
+#define ALL_FIELDS ((1u << F_NFIELDS) - 1u)
+
+/* 64 bytes hold every kernel disk name (DISK_NAME_LEN is 32). */
+#define NAME_MAX_LEN 63
+
+enum disk_kind {
+	DISK_SKIP,  /* a partition, dm, md, hidden or sized 0 */
+	DISK_WHOLE, /* a whole disk, counted */
+};
+
+/* What we know of one name diskstats has listed. */
+struct disk_entry {
+	char name[NAME_MAX_LEN + 1];
+	unsigned int major, minor;
+	uint8_t kind;          /* enum disk_kind */
+	uint8_t has_diskseq;
+	uint64_t diskseq;
+	uint64_t identity;
+	struct pfile *size_file; /* re-read each read (loop, nbd, zram, removable), or NULL */
+	uint64_t size;           /* the last size read from size_file */
+	uint64_t classified_epoch; /* 0: never classified */
+	uint64_t seen;   /* the read number it was last listed in */
+	uint64_t listed; /* the read number it was last registered in (no sys/block) */
+};
+
+struct disk_state {
+	struct procfs *fs;
+	struct pfile *diskstats;
+	uint32_t put; /* fields to record */
+	int sysblock; /* sys/block exists: -1 unknown */
+	uint64_t epoch; /* from 1, bumped when sysblock changes: classify anew */
+	uint64_t reads; /* read number, from 1 */
+	uint64_t registered; /* read number whose names are all in the table */
+	struct disk_entry *entries;
+	size_t nentries, cap;
+	uint32_t *slots; /* open addressing: entry index + 1, 0 empty */
+	size_t nslots;   /* a power of two, at least twice nentries */
+	size_t cursor;   /* the entry expected next: diskstats keeps its order */
+};
+
+/* Parse one unsigned decimal token after blanks. */
+static int
+parse_token(const char **p, const char *end, uint64_t *v)
+{
+	*p = skip_blanks(*p);
+	if (*p >= end)
+		return -1;
+	if (parse_u64(p, v) < 0)
+		return -1;
+	if (*p < end && **p != ' ' && **p != '\t')
+		return -1;
+	return 0;
+}
+
+int
+diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
+{
+	static const uint8_t partition_fields[4] = { DS_READS, DS_SECTORS_READ, DS_WRITES,
+						     DS_SECTORS_WRITTEN };
+	const char *p = line, *end = line + len;
+	uint64_t v[DS_NFIELDS];
+	uint64_t major, minor, x;
+	unsigned int n = 0;
+
+	if (parse_token(&p, end, &major) < 0 || parse_token(&p, end, &minor) < 0)
+		return -1;
+	if (major > 0xFFFFFFFFu || minor > 0xFFFFFFFFu)
+		return -1;
+	p = skip_blanks(p);
+	out->name = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	out->name_len = (size_t)(p - out->name);
+	if (out->name_len == 0)
+		return -1;
+	for (;;) {
+		p = skip_blanks(p);
+		if (p >= end)
+			break;
+		if (parse_token(&p, end, &x) < 0)
+			return -1;
+		if (n < DS_NFIELDS)
+			v[n] = x;
+		n++;
+	}
+	if (n < 4 || (n > 4 && n < 11))
+		return -1;
+	out->major = (unsigned int)major;
+	out->minor = (unsigned int)minor;
+	out->nfields = n;
+	out->present = 0;
+	memset(out->values, 0, sizeof(out->values));
+	if (n == 4) {
+		for (unsigned int i = 0; i < 4; i++) {
+			out->values[partition_fields[i]] = v[i];
+			out->present |= 1u << partition_fields[i];
+		}
+		return 0;
+	}
+	if (n > DS_NFIELDS)
+		n = DS_NFIELDS;
+	for (unsigned int i = 0; i < n; i++) {
+		out->values[i] = v[i];
+		out->present |= 1u << i;
+	}
+	return 0;
+}
+
+/* FNV-1a of name[0..len). */
+static uint32_t
+name_hash(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}
+
+/* Put entry index i into the slot table (which has room). */
+static void
+slot_insert(struct disk_state *st, size_t i)
+{
+	const char *name = st->entries[i].name;
+	size_t mask = st->nslots - 1;
+	size_t s = name_hash(name, strlen(name)) & mask;
+
+	while (st->slots[s])
+		s = (s + 1) & mask;
+	st->slots[s] = (uint32_t)(i + 1);
+}
+
+/* The entry named name[0..len), or NULL. */
+static struct disk_entry *
+entry_find(struct disk_state *st, const char *name, size_t len)
+{
+	struct disk_entry *e;
+
+	if (st->cursor < st->nentries) {
+		e = &st->entries[st->cursor];
+		if (strncmp(e->name, name, len) == 0 && e->name[len] == '\0') {
+			st->cursor++;
+			return e;
+		}
+	}
+	if (!st->nslots)
+		return NULL;
+	size_t mask = st->nslots - 1;
+	for (size_t s = name_hash(name, len) & mask; st->slots[s]; s = (s + 1) & mask) {
+		e = &st->entries[st->slots[s] - 1];
+		if (strncmp(e->name, name, len) == 0 && e->name[len] == '\0') {
+			st->cursor = (size_t)(e - st->entries) + 1;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* A new, unclassified entry named name[0..len) (len <= NAME_MAX_LEN). */
+static struct disk_entry *
+entry_add(struct disk_state *st, const char *name, size_t len)
+{
+	struct disk_entry *e;
+
+	if (st->nentries == st->cap)
+		xgrow((void **)&st->entries, &st->cap, st->nentries + 1, sizeof(*st->entries));
+	if ((st->nentries + 1) * 2 > st->nslots) {
+		size_t n = st->nslots ? st->nslots * 2 : 64;
+		free(st->slots);
+		st->slots = xcalloc(n, sizeof(*st->slots));
+		st->nslots = n;
+		for (size_t i = 0; i < st->nentries; i++)
+			slot_insert(st, i);
+	}
+	e = &st->entries[st->nentries];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	slot_insert(st, st->nentries);
+	st->nentries++;
+	return e;
+}
+
+/* Nonzero when name starts with prefix. */
+static int
+starts_with(const char *name, const char *prefix)
+{
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* sysfs spells a '/' of a disk name as '!' (cciss/c0d0). */
+static void
+sysfs_name(char *dst, const char *name)
+{
+	for (; *name; name++)
+		*dst++ = *name == '/' ? '!' : *name;
+	*dst = '\0';
+}
+
+/* Nonzero when name[0..len) is listed in this read's diskstats. */
+static int
+listed_now(struct disk_state *st, const char *name, size_t len)
+{
+	size_t cursor = st->cursor;
+	struct disk_entry *e = entry_find(st, name, len);
+
+	st->cursor = cursor;
+	return e && e->listed == st->reads;
+}
+
+/* Without sys/block: a partition is a listed name plus N after a letter
+ * (sda1) or plus pN after a digit (nvme0n1p2, mmcblk0p1, loop0p1). */
+static int
+named_partition(struct disk_state *st, const char *name)
+{
+	size_t len = strlen(name), base = len;
+
+	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
+		base--;
+	if (base == len || base == 0)
+		return 0;
+	char last = name[base - 1];
+	if (((last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z')) &&
+	    listed_now(st, name, base))
+		return 1;
+	if (last == 'p' && base >= 2 && name[base - 2] >= '0' && name[base - 2] <= '9' &&
+	    listed_now(st, name, base - 1))
+		return 1;
+	return 0;
+}
+
+/* Enter every name of this read's diskstats into the table (needed once per
+ * read, and only when a new name must be classified without sys/block). */
+static void
+register_names(struct disk_state *st, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	size_t cursor = st->cursor;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		struct diskstats_line dl;
+
+		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) == 0 &&
+		    dl.name_len <= NAME_MAX_LEN) {
+			struct disk_entry *e = entry_find(st, dl.name, dl.name_len);
+			if (!e) {
+				e = entry_add(st, dl.name, dl.name_len);
+				e->major = dl.major;
+				e->minor = dl.minor;
+			}
+			e->listed = st->reads;
+		}
+		p = eol + 1;
+	}
+	st->registered = st->reads;
+	st->cursor = cursor;
+}
+
+/* Read the size file of e into e->size; 0, or -1 when it cannot be read. */
+static int
+read_size(struct disk_entry *e)
+{
+	const char *buf, *p;
+	size_t len;
+
+	buf = pfile_read(e->size_file, &len, NULL);
+	if (!buf)
+		return -1;
+	p = skip_blanks(buf);
+	return parse_u64(&p, &e->size);
+}
+
+/* Read sys/class/block/NAME/diskseq into e. */
+static void
+read_diskseq(struct disk_state *st, struct disk_entry *e, const char *sname)
+{
+	char path[NAME_MAX_LEN + 64];
+
+	snprintf(path, sizeof(path), "sys/class/block/%s/diskseq", sname);
+	e->has_diskseq = procfs_read_u64(st->fs, path, &e->diskseq) == 0;
+}
+
+/* dev_t, mixed with the disk sequence number where the kernel has one. */
+static void
+set_identity(struct disk_entry *e)
+{
+	e->identity = ((uint64_t)e->major << 20) | e->minor;
+	if (e->has_diskseq)
+		e->identity ^= e->diskseq << 32;
+}
+
+/* Decide whether e (its name, major and minor set) is a whole disk. Without
+ * sys/block, this read's names must be registered first. */
+static void
+classify(struct disk_state *st, struct disk_entry *e)
+{
+	char sname[NAME_MAX_LEN + 1], path[NAME_MAX_LEN + 64];
+	uint64_t v;
+
+	e->classified_epoch = st->epoch;
+	e->kind = DISK_SKIP;
+	e->size_file = NULL;
+	e->has_diskseq = 0;
+	if (starts_with(e->name, "dm-") || starts_with(e->name, "md"))
+		return;
+	if (!st->sysblock) {
+		if (named_partition(st, e->name))
+			return;
+		e->kind = DISK_WHOLE;
+		set_identity(e);
+		return;
+	}
+	sysfs_name(sname, e->name);
+	snprintf(path, sizeof(path), "sys/block/%s", sname);
+	if (!procfs_exists(st->fs, path))
+		return;
+	snprintf(path, sizeof(path), "sys/class/block/%s/partition", sname);
+	if (procfs_exists(st->fs, path))
+		return;
+	snprintf(path, sizeof(path), "sys/block/%s/hidden", sname);
+	if (procfs_read_u64(st->fs, path, &v) == 0 && v == 1)
+		return;
+	snprintf(path, sizeof(path), "sys/block/%s/removable", sname);
+	int removable = procfs_read_u64(st->fs, path, &v) == 0 && v == 1;
+	snprintf(path, sizeof(path), "sys/block/%s/size", sname);
+	if (removable || starts_with(e->name, "loop") || starts_with(e->name, "nbd") ||
+	    starts_with(e->name, "zram")) {
+		/* Its size comes and goes: checked at every read. */
+		e->size_file = procfs_file(st->fs, path);
+		if (read_size(e) < 0)
+			e->size = 1; /* no size to go by: counted */
+	} else if (procfs_read_u64(st->fs, path, &v) == 0 && v == 0) {
+		return;
+	}
+	e->kind = DISK_WHOLE;
+	read_diskseq(st, e, sname);
+	set_identity(e);
+}
+
+/* Nonzero when e, a whole disk re-checked at every read, is sized now. A
+ * changed size means it was re-attached: its diskseq is read again. */
+static int
+sized_now(struct disk_state *st, struct disk_entry *e)
+{
+	uint64_t before = e->size;
+	char sname[NAME_MAX_LEN + 1];
+
+	if (read_size(e) < 0)
+		return 1;
+	if (e->size != before) {
+		sysfs_name(sname, e->name);
+		read_diskseq(st, e, sname);
+		set_identity(e);
+	}
+	return e->size != 0;
+}
+
+/* Check whether sys/block exists (once live, at every read of a series). */
+static void
+check_sysblock(struct disk_state *st)
+{
+	int now;
+
+	if (st->sysblock >= 0 && procfs_is_live(st->fs))
+		return;
+	now = procfs_exists(st->fs, "sys/block");
+	if (now != st->sysblock)
+		st->epoch++;
+	st->sysblock = now;
+}
+
+/* Prepare to read proc/diskstats. */
+static void *
+disk_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct disk_state *st = xcalloc(1, sizeof(*st));
+
+	(void)err;
+	st->fs = ctx->fs;
+	st->diskstats = procfs_file(ctx->fs, "proc/diskstats");
+	st->put = ctx->needed ? (uint32_t)ctx->needed & ALL_FIELDS : ALL_FIELDS;
+	if (st->put & DISK_MS_FIELDS)
+		st->put |= 1u << F_INFLIGHT;
+	st->sysblock = -1;
+	return st;
+}
+
+/* One read: every whole disk of proc/diskstats into out. */
+static int
+disk_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct disk_state *st = state;
+	const char *buf, *p, *end;
+	size_t len;
+
+	buf = pfile_read(st->diskstats, &len, err);
+	if (!buf)
+		return -1;
+	st->reads++;
+	st->cursor = 0;
+	check_sysblock(st);
+	for (p = buf, end = buf + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		struct diskstats_line dl;
+		struct disk_entry *e;
+
+		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) < 0 ||
+		    dl.name_len > NAME_MAX_LEN) {
+			p = eol + 1;
+			continue;
+		}
+		p = eol + 1;
+		e = entry_find(st, dl.name, dl.name_len);
+		if (e && e->seen == st->reads)
+			continue; /* a name listed twice: the first wins */
+		if (!e || e->classified_epoch != st->epoch || e->seen + 1 != st->reads ||
+		    e->major != dl.major || e->minor != dl.minor) {
+			/* New, back after an absence, or another device. */
+			if (!st->sysblock && st->registered != st->reads) {
+				register_names(st, buf, len);
+				e = entry_find(st, dl.name, dl.name_len);
+			}
+			if (!e)
+				e = entry_add(st, dl.name, dl.name_len);
+			e->major = dl.major;
+			e->minor = dl.minor;
+			classify(st, e);
+		}
+		e->seen = st->reads;
+		if (e->kind != DISK_WHOLE || (e->size_file && !sized_now(st, e)))
+			continue;
+
+		struct raw_instance *ri = raw_set_add(out, e->name, strlen(e->name), e->identity);
+		uint32_t put = dl.present & st->put;
+		for (unsigned int f = 0; f < F_NFIELDS; f++)
+			if (put & (1u << f))
+				raw_put(ri, f, dl.values[f]);
+	}
+	return 0;
+}
+
+/* Free the state. */
+static void
+disk_close(void *state)
+{
+	struct disk_state *st = state;
+
+	if (!st)
+		return;
+	free(st->entries);
+	free(st->slots);
+	free(st);
+}
+
+const struct provider provider_physicaldisk = {
+	.set = &set,
+	.open = disk_open,
+	.read = disk_read,
+	.close = disk_close,
+};
