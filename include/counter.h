@@ -85,6 +85,13 @@ struct term {
 
 enum total_rule { TOTAL_SUM, TOTAL_MEAN };
 
+/* Totals over groups of instances, formed like _Total (COUNTERS.md 1):
+ * GROUP_PARENT   "P/x" instances sum into "P/_Total"   (Interrupt, Softirq)
+ * GROUP_CHILD    "x/C" instances sum into "_Total/C"   (Processor Idle State)
+ * GROUP_NODE     "N,x" instances sum into "N,_Total"   (Processor Information)
+ * An instance whose own part is already "_Total" is in no group. */
+enum group_rule { GROUP_NONE, GROUP_PARENT, GROUP_CHILD, GROUP_NODE };
+
 /* Field references that may be absent are stored as index + 1; 0 is none. */
 #define FIELD_REF(f) ((uint8_t)((f) + 1))
 
@@ -109,6 +116,7 @@ struct counter_set {
 	const char *help;
 	uint8_t multi_instance;
 	uint8_t has_total; /* derive adds a _Total instance */
+	uint8_t group;     /* enum group_rule: per-group totals */
 	const struct field_desc *fields;
 	size_t nfields;
 	const struct counter_desc *counters;

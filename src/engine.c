@@ -26,6 +26,12 @@
 #include "path.h"
 #include "provider.h"
 
+/* A group total: its name and its members (cur indices) in members[]. */
+struct group {
+	char *name; /* "NMI/_Total" */
+	size_t first, n;
+};
+
 /* One requested counter set and its two reads. */
 struct eset {
 	const struct provider *prov;
@@ -47,6 +53,11 @@ struct eset {
 	const struct raw_instance **tot_inst;
 	const struct field_deltas **tot_deltas;
 	uint8_t *tot_pair;
+	/* group totals (set->group): rebuilt when the list changes */
+	size_t ngroups, groups_cap;
+	struct group *groups;
+	size_t *members;  /* every group's members, group after group */
+	size_t members_cap;
 	/* name -> prev index hash, used when the list changed */
 	size_t hcap;
 	size_t *hash;
@@ -54,7 +65,7 @@ struct eset {
 	int read_failed_reported;
 };
 
-enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_SINGLE };
+enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
 
 struct row_ref {
 	enum ref_kind kind;
@@ -412,6 +423,95 @@ eset_pair(struct eset *es)
 	free(used);
 }
 
+/* The group key of name under rule: its length and start, or 0 when the
+ * instance is in no group. */
+static size_t
+group_key(uint8_t rule, const char *name, const char **key)
+{
+	const char *sep;
+
+	switch (rule) {
+	case GROUP_PARENT:
+		sep = strrchr(name, '/');
+		if (!sep || strcmp(sep + 1, "_Total") == 0)
+			return 0;
+		*key = name;
+		return (size_t)(sep - name);
+	case GROUP_CHILD:
+		sep = strchr(name, '/');
+		if (!sep || ((size_t)(sep - name) == 6 && strncmp(name, "_Total", 6) == 0))
+			return 0;
+		*key = sep + 1;
+		return strlen(sep + 1);
+	case GROUP_NODE:
+		sep = strchr(name, ',');
+		if (!sep || strcmp(sep + 1, "_Total") == 0)
+			return 0;
+		*key = name;
+		return (size_t)(sep - name);
+	default:
+		return 0;
+	}
+}
+
+static void
+groups_clear(struct eset *es)
+{
+	for (size_t g = 0; g < es->ngroups; g++)
+		free(es->groups[g].name);
+	es->ngroups = 0;
+}
+
+/* Rebuild the groups of the current instances (only when the list changed). */
+static void
+eset_group(struct eset *es)
+{
+	const struct raw_set *cur = es->cur;
+	uint8_t rule = cur->set->group;
+	size_t nm = 0;
+
+	groups_clear(es);
+	if (rule == GROUP_NONE)
+		return;
+	if (es->members_cap < cur->ninstances) {
+		es->members_cap = next_cap(es->members_cap, cur->ninstances);
+		es->members = xrealloc(es->members, es->members_cap * sizeof(*es->members));
+	}
+	/* Groups in order of first appearance, members in instance order:
+	 * one pass per group over the instances after its first member. This
+	 * runs only when the instance list changes, never per read. */
+	uint8_t *done = xcalloc(cur->ninstances ? cur->ninstances : 1, 1);
+	for (size_t i = 0; i < cur->ninstances; i++) {
+		const char *key, *key2;
+		size_t len = done[i] ? 0 : group_key(rule, cur->inst[i].name, &key);
+		if (!len)
+			continue;
+		if (es->ngroups == es->groups_cap) {
+			es->groups_cap = next_cap(es->groups_cap, es->ngroups + 1);
+			es->groups = xrealloc(es->groups, es->groups_cap * sizeof(*es->groups));
+		}
+		struct group *g = &es->groups[es->ngroups++];
+		char name[512];
+		if (rule == GROUP_CHILD)
+			snprintf(name, sizeof(name), "_Total/%.*s", (int)len, key);
+		else
+			snprintf(name, sizeof(name), "%.*s%c_Total", (int)len, key,
+				 rule == GROUP_NODE ? ',' : '/');
+		g->name = xstrdup(name);
+		g->first = nm;
+		g->n = 0;
+		for (size_t j = i; j < cur->ninstances; j++) {
+			size_t len2 = done[j] ? 0 : group_key(rule, cur->inst[j].name, &key2);
+			if (len2 == len && memcmp(key, key2, len) == 0) {
+				done[j] = 1;
+				es->members[nm++] = j;
+				g->n++;
+			}
+		}
+	}
+	free(done);
+}
+
 static void
 eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 {
@@ -615,6 +715,11 @@ item_build(struct engine *e, struct item *it)
 			found = 1;
 		}
 	}
+	for (size_t g = 0; g < es->ngroups; g++)
+		if (glob_match_ci(it->pattern, es->groups[g].name)) {
+			item_add_ref(e, it, REF_GROUP, g, es->groups[g].name);
+			found = 1;
+		}
 	if (it->want_total) {
 		item_add_ref(e, it, REF_TOTAL, 0, "_Total");
 		found = 1;
@@ -623,12 +728,45 @@ item_build(struct engine *e, struct item *it)
 		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
 }
 
+/* The total of one group: its members' pairs, summed as for _Total. The
+ * member arrays reuse the set's _Total scratch space after _Total. */
+static struct value
+group_value(struct engine *e, struct eset *es, const struct counter_desc *c,
+	    const struct group *g, int snapshot, const struct derive_env *env)
+{
+	size_t need = es->ntot + g->n;
+	(void)e;
+
+	if (need > es->tot_cap) {
+		es->tot_cap = next_cap(es->tot_cap, need);
+		es->tot_inst = xrealloc(es->tot_inst, es->tot_cap * sizeof(*es->tot_inst));
+		es->tot_deltas = xrealloc(es->tot_deltas, es->tot_cap * sizeof(*es->tot_deltas));
+		es->tot_pair = xrealloc(es->tot_pair, es->tot_cap * sizeof(*es->tot_pair));
+	}
+	const struct raw_instance **inst = es->tot_inst + es->ntot;
+	const struct field_deltas **deltas = es->tot_deltas + es->ntot;
+	uint8_t *pair = es->tot_pair + es->ntot;
+	size_t n = 0;
+	for (size_t k = 0; k < g->n; k++) {
+		size_t i = es->members[g->first + k];
+		if (!es->cur->inst[i].in_total)
+			continue;
+		inst[n] = &es->cur->inst[i];
+		deltas[n] = (es->pair[i] == ST_OK && !snapshot) ? &es->deltas[i] : NULL;
+		pair[n] = es->pair[i];
+		n++;
+	}
+	return derive_total(es->cur->set, c, inst, deltas, pair, n, env);
+}
+
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
 	e->nrows = 0;
 	for (size_t s = 0; s < e->nsets; s++) {
 		eset_pair(&e->sets[s]);
+		if (e->sets[s].changed)
+			eset_group(&e->sets[s]);
 		eset_derive_pairs(e, &e->sets[s], snapshot);
 	}
 	for (size_t k = 0; k < e->nitems; k++) {
@@ -666,6 +804,10 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				}
 				v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
 						 es->tot_pair, es->ntot, &env);
+				break;
+			case REF_GROUP:
+				v = group_value(e, es, it->c, &es->groups[ref->idx], snapshot,
+						&env);
 				break;
 			case REF_GONE:
 			case REF_MISSING:
@@ -715,6 +857,9 @@ engine_free_parts(struct engine *e)
 		free(es->tot_deltas);
 		free(es->tot_pair);
 		free(es->hash);
+		groups_clear(es);
+		free(es->groups);
+		free(es->members);
 	}
 	free(e->sets);
 	for (size_t i = 0; i < e->cols.cap; i++)
