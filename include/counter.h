@@ -106,6 +106,12 @@ struct counter_desc {
 	uint8_t has_zero_base;
 	double zero_base;   /* SAMPLE_FRACTION value when dB = 0 */
 	uint8_t clamp100;   /* clamp the value to [0, 100] */
+	/* A total over another set's rows instead of terms: the counter
+	 * rows_counter of set rows_set, summed over the rows "ROW/INSTANCE"
+	 * whose child part is this instance's name (for _Total: every row
+	 * whose child is not _Total), as _Total sums (COUNTERS.md 1). */
+	const char *rows_set;
+	const char *rows_counter;
 	const char *unit;   /* "%", "B/s", "s", "" ... */
 	const char *help;   /* one sentence of our own */
 };

@@ -70,6 +70,7 @@ enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE
 struct row_ref {
 	enum ref_kind kind;
 	size_t idx;
+	size_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	char *instance; /* owned copy (NULL for single-instance) */
 	char *path;     /* owned */
 	uint32_t column;
@@ -86,6 +87,11 @@ struct item {
 	int has_gone;
 	size_t nrefs, cap;
 	struct row_ref *refs;
+	/* a counter totalling another set's rows (counter_desc.rows_set) */
+	struct eset *rows_es;
+	const struct counter_desc *rows_c;
+	size_t *rows;     /* rows_es cur indices, ref after ref */
+	size_t nrows, rows_cap;
 };
 
 struct column_map {
@@ -216,6 +222,14 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	/* the eset array may move: store its index, fixed up after resolving */
 	it->es = (struct eset *)(uintptr_t)(eset_for(e, prov) - e->sets);
 	it->c = c;
+	if (c->rows_set) {
+		const struct provider *rp = provider_find(c->rows_set);
+		/* a table error, caught by test_engine: every rows_set exists */
+		if (rp) {
+			it->rows_es = (struct eset *)(uintptr_t)(eset_for(e, rp) - e->sets + 1);
+			it->rows_c = counter_set_find(rp->set, c->rows_counter);
+		}
+	}
 	if (prov->set->multi_instance) {
 		it->pattern = xstrdup(instance);
 		it->wildcard = has_wildcard(instance);
@@ -690,6 +704,75 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 		it->has_gone = 1;
 }
 
+/* The child part of a row name "ROW/CHILD", or NULL. */
+static const char *
+row_child(const char *name)
+{
+	const char *sep = strrchr(name, '/');
+	return sep ? sep + 1 : NULL;
+}
+
+/* For a counter over another set's rows: which rows each ref sums. Runs
+ * when either set's instance list changed. */
+static void
+item_build_rows(struct item *it)
+{
+	const struct raw_set *rows;
+
+	it->nrows = 0;
+	if (!it->rows_es)
+		return;
+	rows = it->rows_es->cur;
+	for (size_t r = 0; r < it->nrefs; r++) {
+		struct row_ref *ref = &it->refs[r];
+		ref->rows_first = it->nrows;
+		ref->rows_n = 0;
+		if (ref->kind != REF_CUR && ref->kind != REF_TOTAL)
+			continue;
+		for (size_t i = 0; i < rows->ninstances; i++) {
+			const char *child = row_child(rows->inst[i].name);
+			if (!child || strcmp(child, "_Total") == 0)
+				continue;
+			if (ref->kind == REF_CUR && strcmp(child, ref->instance) != 0)
+				continue;
+			if (it->nrows == it->rows_cap) {
+				it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
+				it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
+			}
+			it->rows[it->nrows++] = i;
+			ref->rows_n++;
+		}
+	}
+}
+
+/* A rows counter's value for one ref: its rows summed as for _Total. */
+static struct value
+rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int snapshot)
+{
+	struct eset *rs = it->rows_es;
+	struct derive_env env = { rs->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
+	struct value v = { 0, ST_UNSUPPORTED };
+
+	if (!it->rows_c || !rs->cur->valid)
+		return v;
+	if (rs->ntot + ref->rows_n > rs->tot_cap) {
+		rs->tot_cap = next_cap(rs->tot_cap, rs->ntot + ref->rows_n);
+		rs->tot_inst = xrealloc(rs->tot_inst, rs->tot_cap * sizeof(*rs->tot_inst));
+		rs->tot_deltas = xrealloc(rs->tot_deltas, rs->tot_cap * sizeof(*rs->tot_deltas));
+		rs->tot_pair = xrealloc(rs->tot_pair, rs->tot_cap * sizeof(*rs->tot_pair));
+	}
+	const struct raw_instance **inst = rs->tot_inst + rs->ntot;
+	const struct field_deltas **deltas = rs->tot_deltas + rs->ntot;
+	uint8_t *pair = rs->tot_pair + rs->ntot;
+	for (size_t k = 0; k < ref->rows_n; k++) {
+		size_t i = it->rows[ref->rows_first + k];
+		inst[k] = &rs->cur->inst[i];
+		deltas[k] = (rs->pair[i] == ST_OK && !snapshot) ? &rs->deltas[i] : NULL;
+		pair[k] = rs->pair[i];
+	}
+	return derive_total(rs->cur->set, it->rows_c, inst, deltas, pair, ref->rows_n, &env);
+}
+
 static void
 item_build(struct engine *e, struct item *it)
 {
@@ -726,6 +809,7 @@ item_build(struct engine *e, struct item *it)
 	}
 	if (!found && !it->wildcard)
 		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
+	item_build_rows(it);
 }
 
 /* The total of one group: its members' pairs, summed as for _Total. The
@@ -778,6 +862,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 
 		if (!it->built || es->changed || it->has_gone)
 			item_build(e, it);
+		else if (it->rows_es && it->rows_es->changed)
+			item_build_rows(it);
 		for (size_t r = 0; r < it->nrefs; r++) {
 			const struct row_ref *ref = &it->refs[r];
 			struct value v = { 0, ST_NO_INSTANCE };
@@ -791,6 +877,10 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				/* fall through */
 			case REF_CUR: {
 				size_t i = ref->kind == REF_SINGLE ? 0 : ref->idx;
+				if (it->rows_es) {
+					v = rows_value(e, it, ref, snapshot);
+					break;
+				}
 				int paired = !snapshot && es->pair[i] == ST_OK;
 				v = derive_value(set, it->c, &es->cur->inst[i],
 						 paired ? &es->deltas[i] : NULL,
@@ -802,8 +892,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					v.status = ST_UNSUPPORTED;
 					break;
 				}
-				v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
-						 es->tot_pair, es->ntot, &env);
+				if (it->rows_es)
+					v = rows_value(e, it, ref, snapshot);
+				else
+					v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
+							 es->tot_pair, es->ntot, &env);
 				break;
 			case REF_GROUP:
 				v = group_value(e, es, it->c, &es->groups[ref->idx], snapshot,
@@ -840,6 +933,7 @@ engine_free_parts(struct engine *e)
 	for (size_t k = 0; k < e->nitems; k++) {
 		item_clear(&e->items[k]);
 		free(e->items[k].refs);
+		free(e->items[k].rows);
 		free(e->items[k].pattern);
 	}
 	free(e->items);
@@ -891,8 +985,12 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	for (size_t i = 0; i < npaths; i++)
 		if (resolve_path(e, paths[i], err) < 0)
 			return EXIT_USAGE;
-	for (size_t k = 0; k < e->nitems; k++)
-		e->items[k].es = &e->sets[(uintptr_t)e->items[k].es];
+	for (size_t k = 0; k < e->nitems; k++) {
+		struct item *it = &e->items[k];
+		it->es = &e->sets[(uintptr_t)it->es];
+		if (it->rows_es)
+			it->rows_es = &e->sets[(uintptr_t)it->rows_es - 1];
+	}
 	e->fs = procfs_new((const char *const *)cfg->roots, cfg->nroots);
 	if (procfs_begin_read(e->fs, 0, err) < 0)
 		return cfg->nroots ? EXIT_USAGE : EXIT_RUNTIME;
@@ -918,9 +1016,12 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		uint64_t needed = 0;
-		for (size_t k = 0; k < e->nitems; k++)
+		for (size_t k = 0; k < e->nitems; k++) {
 			if (e->items[k].es == es)
 				needed |= counter_fields(e->items[k].c);
+			if (e->items[k].rows_es == es && e->items[k].rows_c)
+				needed |= counter_fields(e->items[k].rows_c);
+		}
 		es->ctx.fs = e->fs;
 		es->ctx.needed = fields_needed(es->prov->set, needed);
 		raw_set_init(&es->a, es->prov->set);
