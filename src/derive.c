@@ -379,7 +379,7 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 	struct value r = { 0, ST_NO_INSTANCE };
 	int two = counter_type_needs_two(c->type);
 	double sn = 0, sb = 0;
-	size_t used = 0, supplied = 0, resets = 0, fresh = 0;
+	size_t used = 0, supplied = 0, resets = 0, fresh = 0, lacking = 0;
 	int wrapped = 0;
 
 	if (c->type == CT_UTILIZATION || c->type == CT_ELAPSED) {
@@ -403,8 +403,10 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 			}
 		}
 		if (instance_nb(c, cur[i], two ? deltas[i] : NULL, &nb) < 0 ||
-		    unsupported(c, &nb))
+		    unsupported(c, &nb)) {
+			lacking++; /* e.g. a denominator the source lacks */
 			continue;
+		}
 		sn += nb.n;
 		sb += nb.b;
 		wrapped |= nb.wrapped;
@@ -417,7 +419,7 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 		return r;
 	}
 	if (used == 0) {
-		if (!two) {
+		if (!two || lacking == supplied) {
 			r.status = ST_UNSUPPORTED;
 		} else if (fresh == supplied) {
 			/* Nothing has a previous read: FIRST everywhere, or a

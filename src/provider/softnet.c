@@ -1,0 +1,388 @@
+/*
+ * softnet.c - the Per Processor Network Activity set (COUNTERS.md section
+ * 6): one instance per row of /proc/net/softnet_stat (one per online CPU),
+ * named by its CPU ("0", "3"), and _Total from derive. The receive path's
+ * per-CPU counters come from softnet_stat's hex columns; NET_RX and NET_TX
+ * softirq counts from /proc/softirqs (shared with the Softirq set), matched
+ * by CPU number through that file's header.
+ *
+ * softnet_stat grew with the kernel: 9 columns, 10 with received_rps
+ * (2.6.35), 11 with flow_limit_count (3.11), 13 with the backlog length and
+ * the CPU id (5.10), 15 with the queue lengths (6.x). Column 13, where
+ * present, names the row's CPU (the kernel skips offline CPUs); before it,
+ * row k is the k-th CPU of sys/devices/system/cpu/online read in the same
+ * sample, or CPU k when that file is missing. A column a row lacks is not
+ * put, so its counters are UNSUPPORTED.
+ *
+ * softnet_stat is read on every sample, whatever is requested: it is the
+ * list of instances (and short). /proc/softirqs only when NET_RX or NET_TX
+ * is needed. Also home of the softnet_stat and CPU list parsers
+ * (include/interrupts.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupts.h"
+#include "provider.h"
+
+enum {
+	F_PROCESSED,
+	F_DROPPED,
+	F_TIME_SQUEEZE,
+	F_RECEIVED_RPS,
+	F_FLOW_LIMIT_COUNT,
+	F_BACKLOG_LEN,
+	F_NET_RX,
+	F_NET_TX,
+	F_NFIELDS,
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+
+static const struct field_desc fields[F_NFIELDS] = {
+	/* Every softnet_stat column and softirq count is 32 bits wide. */
+	[F_PROCESSED] = { "processed", FW_32, FK_COUNTER, FB_NONE },
+	[F_DROPPED] = { "dropped", FW_32, FK_COUNTER, FB_NONE },
+	[F_TIME_SQUEEZE] = { "time_squeeze", FW_32, FK_COUNTER, FB_NONE },
+	[F_RECEIVED_RPS] = { "received_rps", FW_32, FK_COUNTER, FB_NONE },
+	[F_FLOW_LIMIT_COUNT] = { "flow_limit_count", FW_32, FK_COUNTER, FB_NONE },
+	[F_BACKLOG_LEN] = { "backlog_len", FW_32, FK_GAUGE, FB_NONE },
+	[F_NET_RX] = { "NET_RX", FW_32, FK_COUNTER, FB_NONE },
+	[F_NET_TX] = { "NET_TX", FW_32, FK_COUNTER, FB_NONE },
+};
+
+/* The softnet_stat column behind each of its fields. */
+static const struct {
+	uint8_t column;
+	uint8_t field;
+} softnet_fields[] = {
+	{ SOFTNET_PROCESSED, F_PROCESSED },
+	{ SOFTNET_DROPPED, F_DROPPED },
+	{ SOFTNET_TIME_SQUEEZE, F_TIME_SQUEEZE },
+	{ SOFTNET_RECEIVED_RPS, F_RECEIVED_RPS },
+	{ SOFTNET_FLOW_LIMIT_COUNT, F_FLOW_LIMIT_COUNT },
+	{ SOFTNET_BACKLOG_LEN, F_BACKLOG_LEN },
+};
+
+static const struct counter_desc counters[] = {
+	{
+		.name = "Received Packets/sec",
+		.type = CT_RATE,
+		.num = { { F_PROCESSED, 1 } },
+		.unit = "/s",
+		.help = "Packets this processor handed to the network stack per second "
+			"(after GRO merged them, so not wire packets).",
+	},
+	{
+		.name = "Receive Indications/sec",
+		.type = CT_RATE,
+		.num = { { F_NET_RX, 1 } },
+		.unit = "/s",
+		.help = "Receive softirqs (NET_RX) this processor ran per second.",
+	},
+	{
+		.name = "Avg. Packets per Indication",
+		.type = CT_AVG_BULK,
+		.num = { { F_PROCESSED, 1 } },
+		.den = { { F_NET_RX, 1 } },
+		.unit = "",
+		.help = "Packets handled per receive softirq over the interval: the batch "
+			"size of the receive path.",
+	},
+	{
+		.name = "Send Softirqs/sec",
+		.type = CT_RATE,
+		.num = { { F_NET_TX, 1 } },
+		.unit = "/s",
+		.help = "Transmit softirqs (NET_TX) this processor ran per second.",
+	},
+	{
+		.name = "Dropped Packets/sec",
+		.type = CT_RATE,
+		.num = { { F_DROPPED, 1 } },
+		.unit = "/s",
+		.help = "Packets dropped per second because this processor's input "
+			"backlog was full.",
+	},
+	{
+		.name = "DPCs Deferred/sec",
+		.type = CT_RATE,
+		.num = { { F_TIME_SQUEEZE, 1 } },
+		.unit = "/s",
+		.help = "Times per second the receive softirq ran out of budget or time "
+			"and left work for later (time_squeeze).",
+	},
+	{
+		.name = "DPCs Queued on Other CPUs/sec",
+		.type = CT_RATE,
+		.num = { { F_RECEIVED_RPS, 1 } },
+		.unit = "/s",
+		.help = "Wake-ups per second that other processors sent this one to process "
+			"packets they steered to it (RPS).",
+	},
+	{
+		.name = "Flow Limit Drops/sec",
+		.type = CT_RATE,
+		.num = { { F_FLOW_LIMIT_COUNT, 1 } },
+		.unit = "/s",
+		.help = "Packets dropped per second by the per-flow limit of the input "
+			"backlog.",
+	},
+	{
+		.name = "Backlog Length",
+		.type = CT_RAW,
+		.num = { { F_BACKLOG_LEN, 1 } },
+		.unit = "",
+		.help = "Packets waiting in this processor's input backlog when read.",
+	},
+};
+
+static const struct counter_set softnet_set = {
+	.name = "Per Processor Network Activity",
+	.help = "The receive path of each processor: packets, receive and transmit "
+		"softirqs, drops and squeezes, from softnet_stat and /proc/softirqs.",
+	.multi_instance = 1,
+	.has_total = 1,
+	.fields = fields,
+	.nfields = F_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+};
+
+/* The value of hex digit c, or -1. */
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+softnet_row_next(const char **pp, const char *end, struct softnet_row *row)
+{
+	const char *p = *pp;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		row->ncols = 0;
+		while (p < eol) {
+			uint64_t v = 0;
+			const char *t;
+			int d;
+
+			while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
+				p++;
+			for (t = p; p < eol && (d = hex_digit(*p)) >= 0; p++)
+				v = v > (UINT64_MAX >> 4) ? UINT64_MAX : (v << 4) | (uint64_t)d;
+			if (p == t || (p < eol && *p != ' ' && *p != '\t' && *p != '\r'))
+				break;
+			if (row->ncols < SOFTNET_MAX_COLUMNS)
+				row->v[row->ncols++] = v;
+		}
+		p = eol < end ? eol + 1 : end;
+		if (row->ncols > 0) {
+			*pp = p;
+			return 1;
+		}
+	}
+	*pp = end;
+	return 0;
+}
+
+/* Parse a decimal at it->p into *v; 0, or -1 with no digit. */
+static int
+cpulist_number(struct softnet_cpulist *it, unsigned *v)
+{
+	uint64_t n = 0;
+	const char *t = it->p;
+
+	while (*it->p >= '0' && *it->p <= '9') {
+		n = n * 10 + (uint64_t)(*it->p - '0');
+		if (n > 0xFFFFFFFFu)
+			return -1;
+		it->p++;
+	}
+	*v = (unsigned)n;
+	return it->p == t ? -1 : 0;
+}
+
+void
+softnet_cpulist_begin(struct softnet_cpulist *it, const char *list)
+{
+	it->p = list;
+	it->in_range = 0;
+	it->next = it->last = 0;
+}
+
+int
+softnet_cpulist_next(struct softnet_cpulist *it, unsigned *cpu)
+{
+	if (!it->in_range) {
+		unsigned a, b;
+
+		while (*it->p == ' ' || *it->p == ',')
+			it->p++;
+		if (cpulist_number(it, &a) < 0)
+			return 0;
+		b = a;
+		if (*it->p == '-') {
+			it->p++;
+			if (cpulist_number(it, &b) < 0 || b < a)
+				return 0;
+		}
+		it->next = a;
+		it->last = b;
+		it->in_range = 1;
+	}
+	*cpu = it->next;
+	if (it->next == it->last)
+		it->in_range = 0;
+	else
+		it->next++;
+	return 1;
+}
+
+struct softnet_state {
+	struct pfile *softnet;
+	struct pfile *softirqs; /* NULL when neither NET_RX nor NET_TX is needed */
+	struct pfile *online;
+	unsigned *cpus;         /* /proc/softirqs header: CPU of each column */
+	size_t cpus_cap;
+	uint64_t *vals, *rx, *tx; /* a row's counts; NET_RX's and NET_TX's */
+	size_t vals_cap, rx_cap, tx_cap;
+	size_t ncols, nrx, ntx; /* columns; cells of NET_RX and NET_TX (0: none) */
+};
+
+/* Open: softnet_stat always (the instances), softirqs when needed. */
+static void *
+softnet_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct softnet_state *st = xcalloc(1, sizeof(*st));
+
+	(void)err;
+	st->softnet = procfs_file(ctx->fs, "proc/net/softnet_stat");
+	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
+	if (ctx->needed & (BIT(F_NET_RX) | BIT(F_NET_TX)))
+		st->softirqs = procfs_file(ctx->fs, "proc/softirqs");
+	return st;
+}
+
+/* Parse /proc/softirqs' header and NET_RX and NET_TX rows into the state;
+ * a missing file leaves nrx = ntx = 0. */
+static void
+read_net_softirqs(struct softnet_state *st)
+{
+	struct interrupts_row row;
+	const char *buf, *p, *end;
+	size_t len, n;
+
+	st->ncols = st->nrx = st->ntx = 0;
+	if (!st->softirqs || !(buf = pfile_read(st->softirqs, &len, NULL)))
+		return;
+	p = buf;
+	end = buf + len;
+	n = interrupts_header(&p, end, st->cpus, st->cpus_cap);
+	if (n > st->cpus_cap || n > st->vals_cap || n > st->rx_cap || n > st->tx_cap) {
+		xgrow((void **)&st->cpus, &st->cpus_cap, n, sizeof(*st->cpus));
+		xgrow((void **)&st->vals, &st->vals_cap, n, sizeof(*st->vals));
+		xgrow((void **)&st->rx, &st->rx_cap, n, sizeof(*st->rx));
+		xgrow((void **)&st->tx, &st->tx_cap, n, sizeof(*st->tx));
+		p = buf;
+		interrupts_header(&p, end, st->cpus, st->cpus_cap);
+	}
+	st->ncols = n;
+	while ((!st->nrx || !st->ntx) && interrupts_row_next(&p, end, st->vals, n, &row)) {
+		if (row.name_len != 6 || memcmp(row.name, "NET_", 4) != 0)
+			continue;
+		if (memcmp(row.name + 4, "RX", 2) == 0) {
+			memcpy(st->rx, st->vals, row.ncells * sizeof(*st->rx));
+			st->nrx = row.ncells;
+		} else if (memcmp(row.name + 4, "TX", 2) == 0) {
+			memcpy(st->tx, st->vals, row.ncells * sizeof(*st->tx));
+			st->ntx = row.ncells;
+		}
+	}
+}
+
+/* Read: one instance per softnet_stat row, named by its CPU. */
+static int
+softnet_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct softnet_state *st = state;
+	struct softnet_cpulist online;
+	struct softnet_row row;
+	const char *buf, *p, *end;
+	int have_list = -1; /* -1: online not read yet */
+	unsigned cpu = 0;
+	size_t len;
+
+	buf = pfile_read(st->softnet, &len, err);
+	if (!buf)
+		return errno == ENOENT ? 0 : -1;
+	read_net_softirqs(st);
+	p = buf;
+	end = buf + len;
+	for (size_t k = 0; softnet_row_next(&p, end, &row); k++) {
+		unsigned prev = cpu;
+		struct raw_instance *ri;
+		char name[12];
+		size_t col, i = sizeof(name);
+
+		if (row.ncols >= SOFTNET_CPU && row.v[SOFTNET_CPU - 1] <= 0xFFFFFFFFu) {
+			cpu = (unsigned)row.v[SOFTNET_CPU - 1];
+		} else {
+			if (have_list < 0) {
+				const char *list = pfile_read(st->online, &len, NULL);
+				have_list = list != NULL;
+				if (list)
+					softnet_cpulist_begin(&online, list);
+			}
+			/* Without the list (or past its end), the next CPU. */
+			if (!have_list || !softnet_cpulist_next(&online, &cpu))
+				cpu = k ? prev + 1 : 0;
+		}
+		for (unsigned v = cpu;; v /= 10) {
+			name[--i] = (char)('0' + v % 10);
+			if (v < 10)
+				break;
+		}
+		ri = raw_set_add(out, name + i, sizeof(name) - i, 0);
+		for (size_t f = 0; f < ARRAY_SIZE(softnet_fields); f++)
+			if (row.ncols >= softnet_fields[f].column)
+				raw_put(ri, softnet_fields[f].field,
+					row.v[softnet_fields[f].column - 1]);
+		col = interrupts_column_of(st->cpus, st->ncols, cpu);
+		if (col < st->nrx)
+			raw_put(ri, F_NET_RX, st->rx[col]);
+		if (col < st->ntx)
+			raw_put(ri, F_NET_TX, st->tx[col]);
+	}
+	return 0;
+}
+
+static void
+softnet_close(void *state)
+{
+	struct softnet_state *st = state;
+
+	free(st->cpus);
+	free(st->vals);
+	free(st->rx);
+	free(st->tx);
+	free(st);
+}
+
+const struct provider provider_per_processor_network_activity = {
+	.set = &softnet_set,
+	.open = softnet_open,
+	.read = softnet_read,
+	.close = softnet_close,
+};

@@ -1,0 +1,527 @@
+/*
+ * test_softnet.c - the softnet_stat and CPU list parsers on strings, and the
+ * Per Processor Network Activity provider end to end through derive over
+ * three kernels' layouts:
+ *   softnet-v510  15 columns (6.x): column 13 names the CPU; CPU 2 is
+ *                 offline (no row) and there is no online file, so only
+ *                 the CPU column can name the third row "3"; a wrap;
+ *   softnet-v4    11 columns (3.11 to 5.9): rows are the CPUs of
+ *                 sys/devices/system/cpu/online "0,2-3"; no Backlog Length;
+ *   softnet-v3    9 columns (2.6.32), no online file, no /proc/softirqs:
+ *                 row k is CPU k; every counter of a missing column or of
+ *                 NET_RX/NET_TX is UNSUPPORTED.
+ * NET_RX and NET_TX come from /proc/softirqs columns matched by CPU.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "derive.h"
+#include "interrupts.h"
+#include "provider.h"
+
+extern const struct provider provider_per_processor_network_activity;
+#define PROV (&provider_per_processor_network_activity)
+
+#define MAX_ROOTS 4
+
+/* A fixture series read through a provider, one raw_set per root. */
+struct series {
+	struct procfs *fs;
+	struct provider_ctx ctx;
+	const struct provider *prov;
+	void *state;
+	size_t n;
+	double uptime[MAX_ROOTS];
+	struct raw_set rs[MAX_ROOTS];
+};
+
+/* Read roots ../fixtures/CASE/t0 .. t(n-1) with provider p. */
+static void
+series_load(struct series *s, const struct provider *p, const char *fixture, size_t n,
+	    uint64_t needed)
+{
+	char paths[MAX_ROOTS][256];
+	const char *roots[MAX_ROOTS];
+	struct err err = { "" };
+
+	assert_true(n <= MAX_ROOTS);
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", fixture, i);
+		roots[i] = paths[i];
+	}
+	s->fs = procfs_new(roots, n);
+	s->ctx.fs = s->fs;
+	s->ctx.needed = needed;
+	s->prov = p;
+	s->n = n;
+	for (size_t i = 0; i < n; i++) {
+		char buf[64];
+
+		assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
+		if (i == 0) {
+			s->state = p->open(&s->ctx, &err);
+			assert_non_null(s->state);
+		}
+		raw_set_init(&s->rs[i], p->set);
+		raw_set_begin(&s->rs[i]);
+		if (p->read(s->state, &s->rs[i], &err) != 0)
+			fail_msg("%s: %s", paths[i], err.msg);
+		assert_true(procfs_read_small(s->fs, "proc/uptime", buf, sizeof(buf)) > 0);
+		s->uptime[i] = strtod(buf, NULL);
+	}
+}
+
+static void
+series_free(struct series *s)
+{
+	s->prov->close(s->state);
+	for (size_t i = 0; i < s->n; i++)
+		raw_set_free(&s->rs[i]);
+	procfs_free(s->fs);
+}
+
+static const struct raw_instance *
+find(const struct raw_set *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		if (strcmp(rs->inst[i].name, name) == 0)
+			return &rs->inst[i];
+	return NULL;
+}
+
+static struct derive_env
+env_at(const struct series *s, size_t i)
+{
+	struct derive_env env = { 0, 0, 100, 64 };
+
+	if (i > 0)
+		env.dt = s->uptime[i] - s->uptime[i - 1];
+	return env;
+}
+
+static const struct counter_desc *
+counter(const struct series *s, const char *name)
+{
+	const struct counter_desc *c = counter_set_find(s->prov->set, name);
+
+	if (!c)
+		fail_msg("no counter '%s' in %s", name, s->prov->set->name);
+	return c;
+}
+
+/* The value of one instance over the interval ending at read i (i = 0:
+ * the first read). */
+static struct value
+value_at(const struct series *s, size_t i, const char *name, const char *instance)
+{
+	const struct counter_desc *c = counter(s, name);
+	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
+	struct derive_env env = env_at(s, i);
+	struct field_deltas d;
+
+	if (!cur)
+		fail_msg("no instance '%s' in read %zu", instance, i);
+	if (i == 0)
+		return derive_value(s->prov->set, c, cur, NULL, ST_FIRST, &env);
+	prev = find(&s->rs[i - 1], instance);
+	if (!prev)
+		return derive_value(s->prov->set, c, cur, NULL, ST_NEW, &env);
+	derive_deltas(s->prov->set, prev, cur, &env, &d);
+	return derive_value(s->prov->set, c, cur, &d, ST_OK, &env);
+}
+
+/* One expected value of one instance: status ST_OK (0) unless st says
+ * otherwise. */
+struct want {
+	const char *instance;
+	double v;
+	uint8_t st;
+};
+
+#define OKV(inst, v) { (inst), (v), ST_OK }
+#define WRV(inst, v) { (inst), (v), ST_WRAPPED }
+#define NOV(inst, st) { (inst), 0, (st) }
+
+/* Check counter name over instances w[0 .. n) at read i. */
+static void
+check_all(const struct series *s, size_t i, const char *name, const struct want *w, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct value got = value_at(s, i, name, w[k].instance);
+
+		if (got.status != w[k].st)
+			fail_msg("read %zu %s(%s): status %s, want %s", i, name, w[k].instance,
+				 status_name(got.status), status_name(w[k].st));
+		if (w[k].st != ST_OK && w[k].st != ST_WRAPPED && w[k].st != ST_FIRST)
+			continue;
+		if (!isfinite(got.v) || fabs(got.v - w[k].v) > 1e-9 * fmax(1.0, fabs(w[k].v)))
+			fail_msg("read %zu %s(%s): %.12g, want %.12g", i, name, w[k].instance,
+				 got.v, w[k].v);
+	}
+}
+
+#define CHECK_ALL(s, i, name, table) check_all((s), (i), (name), (table), ARRAY_SIZE(table))
+
+/* The _Total of counter name over read i's instances (derive's rule: the
+ * instances that pair with read i - 1 are summed, then the formula). */
+static struct value
+total_at(const struct series *s, size_t i, const char *name)
+{
+	const struct counter_desc *c = counter(s, name);
+	const struct raw_set *rs = &s->rs[i];
+	const struct raw_instance *cur[16];
+	const struct field_deltas *dp[16];
+	struct field_deltas d[16];
+	uint8_t pair[16];
+	struct derive_env env = env_at(s, i);
+	size_t n = 0;
+
+	assert_true(rs->ninstances <= 16);
+	for (size_t k = 0; k < rs->ninstances; k++) {
+		const struct raw_instance *prev = i ? find(&s->rs[i - 1], rs->inst[k].name) : NULL;
+
+		if (!rs->inst[k].in_total)
+			continue;
+		cur[n] = &rs->inst[k];
+		dp[n] = NULL;
+		pair[n] = i == 0 ? ST_FIRST : prev ? ST_OK : ST_NEW;
+		if (prev) {
+			derive_deltas(s->prov->set, prev, cur[n], &env, &d[n]);
+			dp[n] = &d[n];
+		}
+		n++;
+	}
+	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
+}
+
+static void
+check_total(const struct series *s, size_t i, const char *name, double v, uint8_t st)
+{
+	struct value got = total_at(s, i, name);
+
+	if (got.status != st)
+		fail_msg("read %zu %s(_Total): status %s, want %s", i, name,
+			 status_name(got.status), status_name(st));
+	if ((st == ST_OK || st == ST_WRAPPED) && fabs(got.v - v) > 1e-9 * fmax(1.0, fabs(v)))
+		fail_msg("read %zu %s(_Total): %.12g, want %.12g", i, name, got.v, v);
+}
+
+/* The instance names of read i, joined by blanks. */
+static void
+assert_names(const struct raw_set *rs, const char *want)
+{
+	char got[256] = "";
+
+	for (size_t k = 0; k < rs->ninstances; k++) {
+		if (k)
+			strcat(got, " ");
+		strcat(got, rs->inst[k].name);
+	}
+	assert_string_equal(got, want);
+}
+
+/* Rows of every layout; hex of either case; junk lines skipped. */
+static void
+test_parse_rows(void **unused)
+{
+	const char text[] =
+		"0000047a 00000000 00000001 00000000 00000000 00000000 00000000 00000000 "
+		"00000000\n"
+		"\n"
+		"not a row\n"
+		"0000074B 00000002 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000 0000000a 0000000b\n"
+		"ffffffff 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000 00000000 00000000 00000005 00000003 00000001 00000002\n"
+		"1 2 3 4 5 6 7 8 9 a b c d e f 10 11 12";
+	const char *p = text, *end = text + strlen(text);
+	struct softnet_row row;
+
+	(void)unused;
+	assert_int_equal(softnet_row_next(&p, end, &row), 1);
+	assert_int_equal(row.ncols, 9);
+	assert_int_equal(row.v[SOFTNET_PROCESSED - 1], 0x47a);
+	assert_int_equal(row.v[SOFTNET_TIME_SQUEEZE - 1], 1);
+	assert_int_equal(softnet_row_next(&p, end, &row), 1);
+	assert_int_equal(row.ncols, 11);
+	assert_int_equal(row.v[SOFTNET_PROCESSED - 1], 0x74b);
+	assert_int_equal(row.v[SOFTNET_DROPPED - 1], 2);
+	assert_int_equal(row.v[SOFTNET_RECEIVED_RPS - 1], 10);
+	assert_int_equal(row.v[SOFTNET_FLOW_LIMIT_COUNT - 1], 11);
+	assert_int_equal(softnet_row_next(&p, end, &row), 1);
+	assert_int_equal(row.ncols, 15);
+	assert_int_equal(row.v[SOFTNET_PROCESSED - 1], 0xffffffffu);
+	assert_int_equal(row.v[SOFTNET_BACKLOG_LEN - 1], 5);
+	assert_int_equal(row.v[SOFTNET_CPU - 1], 3);
+	assert_int_equal(row.v[SOFTNET_PROCESS_QLEN - 1], 2);
+	/* More columns than kept: the first 16. */
+	assert_int_equal(softnet_row_next(&p, end, &row), 1);
+	assert_int_equal(row.ncols, SOFTNET_MAX_COLUMNS);
+	assert_int_equal(row.v[15], 0x10);
+	assert_int_equal(softnet_row_next(&p, end, &row), 0);
+	assert_ptr_equal(p, end);
+}
+
+/* CPU lists as sysfs prints them. */
+static void
+test_cpulist(void **unused)
+{
+	struct softnet_cpulist it;
+	unsigned cpu, got[16];
+	size_t n = 0;
+
+	(void)unused;
+	softnet_cpulist_begin(&it, "0-3,8,10-11\n");
+	while (n < 16 && softnet_cpulist_next(&it, &cpu))
+		got[n++] = cpu;
+	assert_int_equal(n, 7);
+	assert_int_equal(got[3], 3);
+	assert_int_equal(got[4], 8);
+	assert_int_equal(got[6], 11);
+	softnet_cpulist_begin(&it, "5");
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 1);
+	assert_int_equal(cpu, 5);
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 0);
+	softnet_cpulist_begin(&it, "\n");
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 0);
+	softnet_cpulist_begin(&it, "3-1");
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 0);
+	softnet_cpulist_begin(&it, "0-");
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 0);
+	softnet_cpulist_begin(&it, "99999999999");
+	assert_int_equal(softnet_cpulist_next(&it, &cpu), 0);
+}
+
+/*
+ * softnet-v510, dt = 2 s. softnet_stat (hex) by CPU column 13:
+ *        processed   dropped squeeze rps  flow backlog | NET_RX    NET_TX
+ *   t0 0 0x100=256   0       2       0x10 0    0       | 100       10
+ *      1 0x1000=4096 5       0       0    1    3       | 1000      20
+ *      3 0xfffffff0  0       0       0    0    0       | 5         30
+ *   t1 0 0x300=768   0       6       0x30 0    0       | 164       12
+ *      1 0x1400=5120 9       0       0    3    7       | 1256      20
+ *      3 0x10=16     0       0       0    0    0       | 7         40
+ * (/proc/softirqs has CPU2's column, 77 and 99 both times: no instance.)
+ * CPU 3's processed wraps: 2^32 - 0xfffffff0 + 0x10 = 16 + 16 = 32.
+ */
+static void
+test_v510(void **unused)
+{
+	static const struct want rx_packets[] = {
+		OKV("0", 256), /* (768 - 256) / 2 */
+		OKV("1", 512), /* (5120 - 4096) / 2 */
+		WRV("3", 16),  /* 32 / 2 */
+	};
+	static const struct want indications[] = {
+		OKV("0", 32),  /* (164 - 100) / 2 */
+		OKV("1", 128), /* (1256 - 1000) / 2 */
+		OKV("3", 1),   /* (7 - 5) / 2 */
+	};
+	static const struct want per_indication[] = {
+		OKV("0", 8),  /* 512 / 64 */
+		OKV("1", 4),  /* 1024 / 256 */
+		WRV("3", 16), /* 32 / 2 */
+	};
+	static const struct want send[] = {
+		OKV("0", 1), /* (12 - 10) / 2 */
+		OKV("1", 0), /* (20 - 20) / 2 */
+		OKV("3", 5), /* (40 - 30) / 2 */
+	};
+	static const struct want dropped[] = { OKV("0", 0), OKV("1", 2) }; /* (9 - 5) / 2 */
+	static const struct want deferred[] = { OKV("0", 2), OKV("1", 0) }; /* (6 - 2) / 2 */
+	static const struct want rps[] = { OKV("0", 16), OKV("3", 0) };     /* (48 - 16) / 2 */
+	static const struct want flow[] = { OKV("0", 0), OKV("1", 1) };     /* (3 - 1) / 2 */
+	static const struct want backlog[] = { OKV("0", 0), OKV("1", 7), OKV("3", 0) };
+	static const struct want backlog0[] = { { "1", 3, ST_FIRST } };
+	static const struct want first[] = { NOV("1", ST_FIRST) };
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "softnet-v510", 2, ~(uint64_t)0);
+	assert_names(&s.rs[0], "0 1 3");
+	assert_names(&s.rs[1], "0 1 3");
+	CHECK_ALL(&s, 0, "Received Packets/sec", first);
+	CHECK_ALL(&s, 0, "Backlog Length", backlog0);
+	CHECK_ALL(&s, 1, "Received Packets/sec", rx_packets);
+	CHECK_ALL(&s, 1, "Receive Indications/sec", indications);
+	CHECK_ALL(&s, 1, "Avg. Packets per Indication", per_indication);
+	CHECK_ALL(&s, 1, "Send Softirqs/sec", send);
+	CHECK_ALL(&s, 1, "Dropped Packets/sec", dropped);
+	CHECK_ALL(&s, 1, "DPCs Deferred/sec", deferred);
+	CHECK_ALL(&s, 1, "DPCs Queued on Other CPUs/sec", rps);
+	CHECK_ALL(&s, 1, "Flow Limit Drops/sec", flow);
+	CHECK_ALL(&s, 1, "Backlog Length", backlog);
+	/* _Total: sums of the per-CPU deltas, then the formula. */
+	check_total(&s, 1, "Received Packets/sec", 784, ST_WRAPPED); /* (512 + 1024 + 32) / 2 */
+	check_total(&s, 1, "Receive Indications/sec", 161, ST_OK);  /* (64 + 256 + 2) / 2 */
+	/* (512 + 1024 + 32) / (64 + 256 + 2) = 1568 / 322 */
+	check_total(&s, 1, "Avg. Packets per Indication", 1568.0 / 322.0, ST_WRAPPED);
+	check_total(&s, 1, "Send Softirqs/sec", 6, ST_OK);          /* (2 + 0 + 10) / 2 */
+	check_total(&s, 1, "Backlog Length", 7, ST_OK);             /* 0 + 7 + 0 */
+	check_total(&s, 0, "Received Packets/sec", 0, ST_FIRST);
+	series_free(&s);
+}
+
+/*
+ * softnet-v4, dt = 2 s, online "0,2-3" (rows 0, 1, 2 are CPUs 0, 2, 3):
+ *        processed dropped squeeze rps flow | NET_RX  (NET_TX 1 0 2 3 both times)
+ *   t0 0 0x10=16   0       1       4   0    | 10
+ *      2 0x20=32   1       0       0   0    | 20
+ *      3 0x30=48   0       0       2   1    | 30
+ *   t1 0 0x14=20   0       3       8   0    | 12
+ *      2 0x40=64   3       0       0   0    | 28
+ *      3 0x30=48   0       0       2   5    | 30
+ */
+static void
+test_v4(void **unused)
+{
+	static const struct want rx_packets[] = {
+		OKV("0", 2),  /* (20 - 16) / 2 */
+		OKV("2", 16), /* (64 - 32) / 2 */
+		OKV("3", 0),  /* (48 - 48) / 2 */
+	};
+	static const struct want indications[] = {
+		OKV("0", 1), /* (12 - 10) / 2 */
+		OKV("2", 4), /* (28 - 20) / 2 */
+		OKV("3", 0), /* (30 - 30) / 2 */
+	};
+	static const struct want per_indication[] = {
+		OKV("0", 2), /* 4 / 2 */
+		OKV("2", 4), /* 32 / 8 */
+		OKV("3", 0), /* 0 / 0: no indications, no packets per indication */
+	};
+	static const struct want send[] = { OKV("0", 0), OKV("2", 0), OKV("3", 0) };
+	static const struct want dropped[] = { OKV("2", 1) };         /* (3 - 1) / 2 */
+	static const struct want deferred[] = { OKV("0", 1) };        /* (3 - 1) / 2 */
+	static const struct want rps[] = { OKV("0", 2), OKV("3", 0) }; /* (8 - 4) / 2 */
+	static const struct want flow[] = { OKV("3", 2) };            /* (5 - 1) / 2 */
+	static const struct want backlog[] = { NOV("0", ST_UNSUPPORTED), NOV("3", ST_UNSUPPORTED) };
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "softnet-v4", 2, ~(uint64_t)0);
+	assert_names(&s.rs[0], "0 2 3");
+	assert_names(&s.rs[1], "0 2 3");
+	CHECK_ALL(&s, 1, "Received Packets/sec", rx_packets);
+	CHECK_ALL(&s, 1, "Receive Indications/sec", indications);
+	CHECK_ALL(&s, 1, "Avg. Packets per Indication", per_indication);
+	CHECK_ALL(&s, 1, "Send Softirqs/sec", send);
+	CHECK_ALL(&s, 1, "Dropped Packets/sec", dropped);
+	CHECK_ALL(&s, 1, "DPCs Deferred/sec", deferred);
+	CHECK_ALL(&s, 1, "DPCs Queued on Other CPUs/sec", rps);
+	CHECK_ALL(&s, 1, "Flow Limit Drops/sec", flow);
+	CHECK_ALL(&s, 1, "Backlog Length", backlog);
+	check_total(&s, 1, "Received Packets/sec", 18, ST_OK);     /* (4 + 32 + 0) / 2 */
+	check_total(&s, 1, "Avg. Packets per Indication", 3.6, ST_OK); /* 36 / (2 + 8 + 0) */
+	check_total(&s, 1, "Backlog Length", 0, ST_UNSUPPORTED);
+	series_free(&s);
+}
+
+/*
+ * softnet-v3, dt = 2 s, 9 columns, no online file, no /proc/softirqs:
+ *        processed dropped squeeze
+ *   t0 0 0x0a=10   0       0
+ *      1 0x14=20   0       0
+ *   t1 0 0x1e=30   2       0
+ *      1 0x14=20   0       0
+ */
+static void
+test_v3(void **unused)
+{
+	static const struct want rx_packets[] = { OKV("0", 10), OKV("1", 0) }; /* (30 - 10) / 2 */
+	static const struct want dropped[] = { OKV("0", 1) };                /* (2 - 0) / 2 */
+	static const struct want none[] = { NOV("0", ST_UNSUPPORTED), NOV("1", ST_UNSUPPORTED) };
+	static const char *const unsupported[] = {
+		"Receive Indications/sec", "Avg. Packets per Indication", "Send Softirqs/sec",
+		"DPCs Queued on Other CPUs/sec", "Flow Limit Drops/sec", "Backlog Length",
+	};
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "softnet-v3", 2, ~(uint64_t)0);
+	assert_names(&s.rs[1], "0 1");
+	CHECK_ALL(&s, 1, "Received Packets/sec", rx_packets);
+	CHECK_ALL(&s, 1, "Dropped Packets/sec", dropped);
+	for (size_t i = 0; i < ARRAY_SIZE(unsupported); i++) {
+		CHECK_ALL(&s, 1, unsupported[i], none);
+		/* Avg. Packets per Indication's _Total too: N present, B
+		 * absent everywhere */
+		check_total(&s, 1, unsupported[i], 0, ST_UNSUPPORTED);
+	}
+	check_total(&s, 1, "Received Packets/sec", 10, ST_OK); /* (20 + 0) / 2 */
+	series_free(&s);
+}
+
+/* /proc/softirqs is read only for NET_RX or NET_TX; softnet_stat always
+ * (it lists the instances); no softnet_stat at all: no instances. */
+static void
+test_needed(void **unused)
+{
+	const struct counter_set *set = PROV->set;
+	uint64_t packets = counter_fields(counter_set_find(set, "Received Packets/sec"));
+	uint64_t ind = counter_fields(counter_set_find(set, "Receive Indications/sec"));
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "softnet-v510", 1, packets);
+	assert_names(&s.rs[0], "0 1 3");
+	for (size_t k = 0; k < s.rs[0].ninstances; k++)
+		assert_int_equal(s.rs[0].inst[k].present & ind, 0);
+	series_free(&s);
+
+	series_load(&s, PROV, "softnet-v510", 1, ind);
+	assert_true(s.rs[0].inst[0].present & ind);
+	series_free(&s);
+
+	series_load(&s, PROV, "irq-basic", 1, ~(uint64_t)0);
+	assert_int_equal(s.rs[0].ninstances, 0);
+	series_free(&s);
+}
+
+static void
+test_set_shape(void **unused)
+{
+	static const char *const names[] = {
+		"Received Packets/sec", "Receive Indications/sec", "Avg. Packets per Indication",
+		"Send Softirqs/sec", "Dropped Packets/sec", "DPCs Deferred/sec",
+		"DPCs Queued on Other CPUs/sec", "Flow Limit Drops/sec", "Backlog Length",
+	};
+	const struct counter_set *set = PROV->set;
+
+	(void)unused;
+	assert_string_equal(set->name, "Per Processor Network Activity");
+	assert_ptr_equal(provider_find("Per Processor Network Activity"), PROV);
+	assert_true(set->multi_instance);
+	assert_true(set->has_total);
+	assert_int_equal(set->ncounters, ARRAY_SIZE(names));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		assert_string_equal(set->counters[i].name, names[i]);
+		assert_non_null(set->counters[i].help);
+	}
+	for (size_t f = 0; f < set->nfields; f++)
+		assert_int_equal(set->fields[f].width, FW_32);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_rows),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_v510),
+		cmocka_unit_test(test_v4),
+		cmocka_unit_test(test_v3),
+		cmocka_unit_test(test_needed),
+		cmocka_unit_test(test_set_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
