@@ -377,7 +377,10 @@ eset_grow(struct eset *es, size_t n)
 	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
 }
 
-/* Pair cur instances with prev ones by name; sets changed, prev_of, gone. */
+static void eset_group(struct eset *es);
+
+/* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
+ * and rebuilds the groups when the instance list changed. */
 static void
 eset_pair(struct eset *es)
 {
@@ -398,6 +401,7 @@ eset_pair(struct eset *es)
 			es->prev_of[i] = i;
 		return;
 	}
+	eset_group(es);
 	/* Rare: instances came or went. Hash prev names. */
 	size_t hcap = 16;
 	while (hcap < m * 2 + 1)
@@ -849,8 +853,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	e->nrows = 0;
 	for (size_t s = 0; s < e->nsets; s++) {
 		eset_pair(&e->sets[s]);
-		if (e->sets[s].changed)
-			eset_group(&e->sets[s]);
 		eset_derive_pairs(e, &e->sets[s], snapshot);
 	}
 	for (size_t k = 0; k < e->nitems; k++) {

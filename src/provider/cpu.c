@@ -1,23 +1,33 @@
 /*
- * cpu.c - the Processor set (COUNTERS.md section 2): one instance per cpuN
- * line of /proc/stat, named by N (an offline CPU has no line, so it is
- * simply absent). Times are USER_HZ ticks; every percentage is a
- * SAMPLE_FRACTION over T, the delta of the eight fields of T, so it needs no
- * HZ. _Total comes from derive (sums of the per-CPU deltas), never from the
- * kernel's aggregate "cpu" line. Old kernels print 4 to 10 fields: a field a
- * line lacks is not put, and the counters that need it are UNSUPPORTED.
+ * cpu.c - the Processor set and, with the same fields and counters, the
+ * Processor Information set (COUNTERS.md section 2): one instance per online
+ * CPU (an offline CPU has no cpuN line in /proc/stat, so it is simply
+ * absent). Times are USER_HZ ticks; every percentage is a SAMPLE_FRACTION
+ * over T, the delta of the eight fields of T, so it needs no HZ. _Total
+ * comes from derive (sums of the per-CPU deltas), never from the kernel's
+ * aggregate "cpu" line. Old kernels print 4 to 10 fields: a field a line
+ * lacks is not put, and the counters that need it are UNSUPPORTED.
  *
- * Interrupts/sec, DPCs Queued/sec, the frequency and C-state counters are
- * not here yet.
+ * Frequency and C-state fields come from cpufreq and cpuidle (cpuidle.c
+ * reads them), only when a requested counter needs them; when none of the
+ * /proc/stat fields is needed, the online CPUs come from the small
+ * sys/devices/system/cpu/online instead of /proc/stat. Processor
+ * Information's instance names are cpuinfo.c's. Interrupts/sec and DPCs
+ * Queued/sec are not here yet.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
+#include "cpuidle.h"
+#include "cpuinfo.h"
 #include "procstat.h"
 #include "provider.h"
 
-/* The raw fields are the cpuN line's fields, in its order. */
+/* The raw fields: the cpuN line's fields in its order, the frequencies in
+ * kHz, then the time (microseconds) and usage of the k-th non-POLL idle
+ * state as C1 .. C10. */
 enum {
 	F_USER = PCPU_USER,
 	F_NICE = PCPU_NICE,
@@ -29,8 +39,24 @@ enum {
 	F_STEAL = PCPU_STEAL,
 	F_GUEST = PCPU_GUEST,
 	F_GUEST_NICE = PCPU_GUEST_NICE,
+	F_CUR_FREQ,
+	F_MAX_FREQ,
+	F_C1_TIME,
+	F_C10_TIME = F_C1_TIME + CPUIDLE_CSTATES - 1,
+	F_C1_USAGE,
+	F_C10_USAGE = F_C1_USAGE + CPUIDLE_CSTATES - 1,
 	F_NFIELDS,
 };
+
+#define BIT(f) ((uint64_t)1 << (f))
+#define STAT_FIELDS (BIT(PCPU_NFIELDS) - 1)
+#define FREQ_FIELDS (BIT(F_CUR_FREQ) | BIT(F_MAX_FREQ))
+#define CSTATE_FIELDS ((BIT(F_C10_USAGE + 1) - 1) & ~(BIT(F_C1_TIME) - 1))
+
+/* The time and usage fields of C-state k. */
+#define CSTATE_FIELD_DESCS(k)                                                      \
+	[F_C1_TIME + (k) - 1] = { "c" #k "_time", FW_64, FK_COUNTER, FB_NONE },    \
+	[F_C1_USAGE + (k) - 1] = { "c" #k "_usage", FW_64, FK_COUNTER, FB_NONE }
 
 static const struct field_desc fields[F_NFIELDS] = {
 	[F_USER] = { "user", FW_64, FK_CPU_TIME, FB_NONE },
@@ -43,7 +69,21 @@ static const struct field_desc fields[F_NFIELDS] = {
 	[F_STEAL] = { "steal", FW_64, FK_CPU_TIME, FB_NONE },
 	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE },
 	[F_GUEST_NICE] = { "guest_nice", FW_64, FK_CPU_EXTRA, FB_NONE },
+	[F_CUR_FREQ] = { "scaling_cur_freq", FW_64, FK_GAUGE, FB_NONE },
+	[F_MAX_FREQ] = { "cpuinfo_max_freq", FW_64, FK_GAUGE, FB_NONE },
+	CSTATE_FIELD_DESCS(1),
+	CSTATE_FIELD_DESCS(2),
+	CSTATE_FIELD_DESCS(3),
+	CSTATE_FIELD_DESCS(4),
+	CSTATE_FIELD_DESCS(5),
+	CSTATE_FIELD_DESCS(6),
+	CSTATE_FIELD_DESCS(7),
+	CSTATE_FIELD_DESCS(8),
+	CSTATE_FIELD_DESCS(9),
+	CSTATE_FIELD_DESCS(10),
 };
+
+_Static_assert(F_NFIELDS <= SET_MAX_FIELDS, "Processor has too many fields");
 
 /* T: the eight fields every percentage is a fraction of. */
 #define T_TERMS                                                                   \
@@ -161,11 +201,90 @@ static const struct counter_desc counters[] = {
 		.help = "Share of time the processor ran virtual machines' processors "
 			"(already counted in % User Time).",
 	},
+	{
+		.name = "Processor Frequency",
+		.type = CT_RAW,
+		.num = { { F_CUR_FREQ, 1 } },
+		.scale = 0.001,
+		.total = TOTAL_MEAN,
+		.unit = "MHz",
+		.help = "Current clock frequency of the processor as cpufreq reports it "
+			"(scaling_cur_freq).",
+	},
+	{
+		.name = "% of Maximum Frequency",
+		.type = CT_FRACTION,
+		.num = { { F_CUR_FREQ, 1 } },
+		.den = { { F_MAX_FREQ, 1 } },
+		.unit = "%",
+		.help = "Current frequency as a share of the highest frequency the processor "
+			"can run at (cpuinfo_max_freq).",
+	},
+	{
+		.name = "% C1 Time",
+		.type = CT_TIMER,
+		.num = { { F_C1_TIME, 1 } },
+		.scale = 1e-6,
+		.total = TOTAL_MEAN,
+		.clamp100 = 1,
+		.unit = "%",
+		.help = "Share of time the processor rested in its shallowest idle state "
+			"(the first cpuidle state after POLL).",
+	},
+	{
+		.name = "% C2 Time",
+		.type = CT_TIMER,
+		.num = { { F_C1_TIME + 1, 1 } },
+		.scale = 1e-6,
+		.total = TOTAL_MEAN,
+		.clamp100 = 1,
+		.unit = "%",
+		.help = "Share of time the processor rested in its second idle state "
+			"(the second cpuidle state after POLL).",
+	},
+	{
+		.name = "% C3 Time",
+		.type = CT_TIMER,
+		.num = { { F_C1_TIME + 2, 1 }, { F_C1_TIME + 3, 1 }, { F_C1_TIME + 4, 1 },
+			 { F_C1_TIME + 5, 1 }, { F_C1_TIME + 6, 1 }, { F_C1_TIME + 7, 1 },
+			 { F_C1_TIME + 8, 1 }, { F_C1_TIME + 9, 1 } },
+		.scale = 1e-6,
+		.total = TOTAL_MEAN,
+		.clamp100 = 1,
+		.unit = "%",
+		.help = "Share of time the processor rested in its third or any deeper "
+			"idle state, together.",
+	},
+	{
+		.name = "C1 Transitions/sec",
+		.type = CT_RATE,
+		.num = { { F_C1_USAGE, 1 } },
+		.unit = "/s",
+		.help = "Times per second the processor entered the idle state of % C1 Time.",
+	},
+	{
+		.name = "C2 Transitions/sec",
+		.type = CT_RATE,
+		.num = { { F_C1_USAGE + 1, 1 } },
+		.unit = "/s",
+		.help = "Times per second the processor entered the idle state of % C2 Time.",
+	},
+	{
+		.name = "C3 Transitions/sec",
+		.type = CT_RATE,
+		.num = { { F_C1_USAGE + 2, 1 }, { F_C1_USAGE + 3, 1 }, { F_C1_USAGE + 4, 1 },
+			 { F_C1_USAGE + 5, 1 }, { F_C1_USAGE + 6, 1 }, { F_C1_USAGE + 7, 1 },
+			 { F_C1_USAGE + 8, 1 }, { F_C1_USAGE + 9, 1 } },
+		.unit = "/s",
+		.help = "Times per second the processor entered any of the idle states of "
+			"% C3 Time.",
+	},
 };
 
-static const struct counter_set processor_set = {
+const struct counter_set cpu_processor_set = {
 	.name = "Processor",
-	.help = "Time use of each logical processor, from the per-CPU lines of /proc/stat.",
+	.help = "Time use of each logical processor, from the per-CPU lines of /proc/stat, "
+		"with its frequency and idle states from cpufreq and cpuidle.",
 	.multi_instance = 1,
 	.has_total = 1,
 	.fields = fields,
@@ -174,8 +293,24 @@ static const struct counter_set processor_set = {
 	.ncounters = ARRAY_SIZE(counters),
 };
 
-struct cpu_state {
+const struct counter_set cpu_information_set = {
+	.name = "Processor Information",
+	.help = "The Processor counters with each processor named \"node,cpu\" after its "
+		"NUMA node, plus a total per node.",
+	.multi_instance = 1,
+	.has_total = 1,
+	.group = GROUP_NODE,
+	.fields = fields,
+	.nfields = F_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+};
+
+struct cpu_reader {
 	struct pfile *stat;
+	struct pfile *online;
+	int want_stat;               /* some /proc/stat field is needed */
+	struct cpuidle_reader *idle; /* NULL when no cpufreq or cpuidle field is */
 };
 
 /* Parse an unsigned decimal at p (before end), skipping blanks first;
@@ -230,50 +365,130 @@ procstat_cpu_next(const char **pp, const char *end, struct procstat_cpu *out)
 	return 0;
 }
 
-/* Open: the shared /proc/stat file (read once per sample with System). */
-static void *
-cpu_open(const struct provider_ctx *ctx, struct err *err)
+struct cpu_reader *
+cpu_reader_new(const struct provider_ctx *ctx)
 {
-	struct cpu_state *st = xcalloc(1, sizeof(*st));
+	struct cpu_reader *r = xcalloc(1, sizeof(*r));
+	struct cpuidle_want want = { 0 };
 
-	(void)err;
-	st->stat = procfs_file(ctx->fs, "proc/stat");
-	return st;
+	r->stat = procfs_file(ctx->fs, "proc/stat");
+	r->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
+	r->want_stat = (ctx->needed & STAT_FIELDS) != 0;
+	if (!(ctx->needed & (FREQ_FIELDS | CSTATE_FIELDS)))
+		return r;
+	want.cur_freq = (ctx->needed & BIT(F_CUR_FREQ)) != 0;
+	want.max_freq = (ctx->needed & BIT(F_MAX_FREQ)) != 0;
+	for (unsigned k = 1; k <= CPUIDLE_CSTATES; k++) {
+		if (ctx->needed & BIT(F_C1_TIME + k - 1))
+			want.time |= 1u << k;
+		if (ctx->needed & BIT(F_C1_USAGE + k - 1))
+			want.usage |= 1u << k;
+	}
+	r->idle = cpuidle_reader_new(ctx->fs, &want);
+	return r;
 }
 
-/* Read: one instance per cpuN line, every field the line has. */
-static int
-cpu_read(void *state, struct raw_set *out, struct err *err)
+void
+cpu_reader_free(struct cpu_reader *r)
 {
-	struct cpu_state *st = state;
+	if (!r)
+		return;
+	cpuidle_reader_free(r->idle);
+	free(r);
+}
+
+/* One CPU's instance: its /proc/stat line (when given) and its cpufreq and
+ * cpuidle values. */
+static void
+cpu_add(struct cpu_reader *r, struct raw_set *out, unsigned cpu, const struct procstat_cpu *line,
+	size_t (*name)(void *arg, unsigned cpu, char *buf, size_t n), void *arg)
+{
+	struct raw_instance *ri;
+	char buf[32];
+	size_t len;
+
+	if (name) {
+		len = name(arg, cpu, buf, sizeof(buf));
+	} else {
+		int n = snprintf(buf, sizeof(buf), "%u", cpu);
+		len = n < 0 ? 0 : (size_t)n;
+	}
+	ri = raw_set_add(out, buf, len, cpu);
+	if (line)
+		for (unsigned f = 0; f < line->nfields; f++)
+			raw_put(ri, f, line->v[f]);
+	if (!r->idle)
+		return;
+
+	const struct cpuidle_cpu *c = cpuidle_reader_read(r->idle, cpu);
+	if (c->have & CPUIDLE_HAVE_CUR_FREQ)
+		raw_put(ri, F_CUR_FREQ, c->cur_khz);
+	if (c->have & CPUIDLE_HAVE_MAX_FREQ)
+		raw_put(ri, F_MAX_FREQ, c->max_khz);
+	for (unsigned k = 0; k < c->nstates; k++) {
+		const struct cpuidle_state *st = &c->state[k];
+		if (!st->cstate)
+			continue;
+		if (st->have & CPUIDLE_HAVE_TIME)
+			raw_put(ri, F_C1_TIME + st->cstate - 1u, st->time_us);
+		if (st->have & CPUIDLE_HAVE_USAGE)
+			raw_put(ri, F_C1_USAGE + st->cstate - 1u, st->usage);
+	}
+}
+
+int
+cpu_reader_read(struct cpu_reader *r, struct raw_set *out,
+		size_t (*name)(void *arg, unsigned cpu, char *buf, size_t n), void *arg,
+		struct err *err)
+{
 	struct procstat_cpu line;
 	const char *buf, *p, *end;
 	size_t len;
-	char name[16];
 
-	buf = pfile_read(st->stat, &len, err);
+	if (r->idle)
+		cpuidle_reader_begin(r->idle);
+	if (!r->want_stat && (buf = pfile_read(r->online, &len, NULL)) != NULL) {
+		unsigned lo, hi;
+		p = buf;
+		while (cpuinfo_cpulist_next(&p, buf + len, &lo, &hi))
+			for (unsigned cpu = lo; cpu <= hi; cpu++)
+				cpu_add(r, out, cpu, NULL, name, arg);
+		return 0;
+	}
+	buf = pfile_read(r->stat, &len, err);
 	if (!buf)
 		return -1;
 	p = buf;
 	end = buf + len;
-	while (procstat_cpu_next(&p, end, &line)) {
-		int n = snprintf(name, sizeof(name), "%u", line.cpu);
-		struct raw_instance *ri = raw_set_add(out, name, (size_t)n, line.cpu);
-
-		for (unsigned f = 0; f < line.nfields; f++)
-			raw_put(ri, f, line.v[f]);
-	}
+	while (procstat_cpu_next(&p, end, &line))
+		cpu_add(r, out, line.cpu, r->want_stat ? &line : NULL, name, arg);
 	return 0;
+}
+
+/* Open: /proc/stat (shared with System, read once per sample) and, as
+ * needed, the cpufreq and cpuidle files. */
+static void *
+cpu_open(const struct provider_ctx *ctx, struct err *err)
+{
+	(void)err;
+	return cpu_reader_new(ctx);
+}
+
+/* Read: one instance per online CPU, named by its number. */
+static int
+cpu_read(void *state, struct raw_set *out, struct err *err)
+{
+	return cpu_reader_read(state, out, NULL, NULL, err);
 }
 
 static void
 cpu_close(void *state)
 {
-	free(state);
+	cpu_reader_free(state);
 }
 
 const struct provider provider_processor = {
-	.set = &processor_set,
+	.set = &cpu_processor_set,
 	.open = cpu_open,
 	.read = cpu_read,
 	.close = cpu_close,

@@ -27,4 +27,13 @@ out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f csv '\Interrupt(27/*)\Inter
 printf '%s\n' "$out" | head -1 | grep -qF '"\\fixture\Interrupt(27/0)\Interrupts/sec","\\fixture\Interrupt(27/3)\Interrupts/sec","\\fixture\Interrupt(27/_Total)\Interrupts/sec"' ||
 	fail "27/* columns: $(printf '%s\n' "$out" | head -1)"
 printf '%s\n' "$out" | tail -1 | grep -qF '"248.000000","10.000000","258.000000"' || fail "27/* values: $out"
+# Node totals on a series whose instance list never changes (cpuinfo-numa:
+# node 0 = CPUs 0,1,4, node 1 = CPUs 2,3,5; every CPU's T = 200 ticks):
+#   0,_Total  % User Time = 100 x (20 + 40 + 100) / 600 = 26.666...
+#   1,_Total  100 x (60 + 80 + 120) / 600 = 43.333...
+#   _Total    100 x 420 / 1200 = 35
+F=$FIXTURES/cpuinfo-numa
+out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f csv --precision 3 '\Processor Information(*)\% User Time')
+printf '%s\n' "$out" | head -1 | grep -qF 'Information(0,_Total)' || fail "no node total: $out"
+printf '%s\n' "$out" | tail -1 | grep -qF '"26.667","43.333","35.000"' || fail "node totals: $out"
 echo ok

@@ -3,7 +3,11 @@
  * end through derive over the fixture series tests/fixtures/cpu-*: every
  * counter per CPU and for _Total (weighted by T), old kernels' short lines,
  * a field going backwards (clamped), T falling a lot (RESET), ticks that do
- * not move (zero bases), and a CPU that goes offline and comes back.
+ * not move (zero bases), and a CPU that goes offline and comes back. The
+ * frequency and C-state counters over tests/fixtures/cpufreq-*: POLL and
+ * four deep states, an idle time that reads 0 then too much (clamped),
+ * old kernels (no cpufreq, cpuinfo_max_freq 0, "<unknown>", no POLL, more
+ * than ten states), and reading only the files the requested counters need.
  *
  * Every fixture root has USER_HZ 100 ticks; dt comes from proc/uptime.
  */
@@ -202,12 +206,28 @@ check_all(const struct series *s, size_t i, const char *instance, const struct w
 
 #define CHECK_ALL(s, i, inst, table) check_all((s), (i), (inst), (table), ARRAY_SIZE(table))
 
-/* Every Processor counter must be checked by the basic series. */
-static const char *const all_counters[] = {
+/* Every Processor counter, by type. */
+static const char *const time_counters[] = {
 	"% Processor Time", "% User Time", "% Privileged Time", "% Interrupt Time",
 	"% DPC Time",       "% Idle Time", "% IOWait Time",     "% Steal Time",
 	"% Nice Time",      "% Guest Time",
 };
+static const char *const cstate_counters[] = { "% C1 Time", "% C2 Time", "% C3 Time" };
+static const char *const transition_counters[] = { "C1 Transitions/sec", "C2 Transitions/sec",
+						    "C3 Transitions/sec" };
+
+/* The index of the field named name. */
+static unsigned
+field_index(const struct counter_set *set, const char *name)
+{
+	for (unsigned f = 0; f < set->nfields; f++)
+		if (strcmp(set->fields[f].name, name) == 0)
+			return f;
+	fail_msg("no field %s", name);
+	return 0;
+}
+
+#define FIELD_BIT(name) ((uint64_t)1 << field_index(provider_processor.set, (name)))
 
 static void
 test_parse_lines(void **unused)
@@ -271,21 +291,56 @@ static void
 test_set_shape(void **unused)
 {
 	const struct counter_set *set = provider_processor.set;
+	const struct counter_desc *c;
 
 	(void)unused;
 	assert_string_equal(set->name, "Processor");
 	assert_true(set->multi_instance);
 	assert_true(set->has_total);
-	assert_int_equal(set->ncounters, ARRAY_SIZE(all_counters));
-	for (size_t i = 0; i < ARRAY_SIZE(all_counters); i++) {
-		const struct counter_desc *c = counter_set_find(set, all_counters[i]);
+	assert_true(set->nfields <= SET_MAX_FIELDS);
+	assert_int_equal(set->ncounters, ARRAY_SIZE(time_counters) + 2 +
+						 ARRAY_SIZE(cstate_counters) +
+						 ARRAY_SIZE(transition_counters));
+	for (size_t i = 0; i < set->ncounters; i++) {
+		assert_non_null(set->counters[i].help);
+		assert_non_null(set->counters[i].unit);
+		assert_ptr_equal(counter_set_find(set, set->counters[i].name), &set->counters[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(time_counters); i++) {
+		c = counter_set_find(set, time_counters[i]);
 		assert_non_null(c);
 		assert_int_equal(c->type, CT_SAMPLE_FRACTION);
 		assert_true(c->has_zero_base);
 		assert_true(c->zero_base == (strcmp(c->name, "% Idle Time") == 0 ? 100 : 0));
-		assert_non_null(c->help);
 		assert_string_equal(c->unit, "%");
 	}
+	c = counter_set_find(set, "Processor Frequency");
+	assert_non_null(c);
+	assert_int_equal(c->type, CT_RAW);
+	assert_true(c->scale == 0.001); /* kHz -> MHz */
+	assert_int_equal(c->total, TOTAL_MEAN);
+	assert_string_equal(c->unit, "MHz");
+	c = counter_set_find(set, "% of Maximum Frequency");
+	assert_non_null(c);
+	assert_int_equal(c->type, CT_FRACTION);
+	for (size_t i = 0; i < ARRAY_SIZE(cstate_counters); i++) {
+		c = counter_set_find(set, cstate_counters[i]);
+		assert_non_null(c);
+		assert_int_equal(c->type, CT_TIMER);
+		assert_true(c->scale == 1e-6); /* microseconds */
+		assert_true(c->clamp100);
+		assert_int_equal(c->total, TOTAL_MEAN);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(transition_counters); i++) {
+		c = counter_set_find(set, transition_counters[i]);
+		assert_non_null(c);
+		assert_int_equal(c->type, CT_RATE);
+		assert_int_equal(c->total, TOTAL_SUM);
+	}
+	/* % C3 Time sums the 3rd to the 10th non-POLL state: 8 terms */
+	c = counter_set_find(set, "% C3 Time");
+	assert_int_equal(c->num[7].field, field_index(set, "c10_time"));
+	assert_int_equal(c->num[0].field, field_index(set, "c3_time"));
 }
 
 /*
@@ -714,6 +769,260 @@ test_offline(void **unused)
 	series_free(&s);
 }
 
+/*
+ * cpufreq-basic: two CPUs, cpufreq and POLL + C1, C1E, C6, C10 (so C1 = C1,
+ * C2 = C1E, C3 = C6 + C10); dt(t0,t1) = 2 s, dt(t1,t2) = 1 s.
+ *
+ *             cur kHz  max kHz    POLL        C1          C1E         C6           C10
+ *                                 time usage  time  usage time  usage time   usage time   usage
+ *  cpu0 t0   2400000  3000000    1000  10   100000 500  200000 300 1000000 100  3000000 50
+ *  cpu0 t1   1500000  3000000    1500  12   300000 900  400000 500 1400000 140  3600000 70
+ *  cpu0 t2   3000000  3000000    1500  12   400000 1000 400000 500 1700000 150  3800000 80
+ *  cpu1 t0   1200000  3000000       0   0    50000 100       0   0  500000  20        0  0
+ *  cpu1 t1   2700000  3000000       0   0    50000 100       0   0  500000  20        0  0
+ *  cpu1 t2   2700000  3000000       0   0    50000 100       0   0 3500000  21        0  0
+ *
+ * cpu1's C6 reads nothing from t0 to t1 (a long idle not credited yet), then
+ * 3 s of residency in a 1 s interval: clamped to 100.
+ */
+static void
+test_freq_cstates_t1(void **unused)
+{
+	struct series s;
+	/* cpu0, dt = 2 */
+	static const struct want cpu0[] = {
+		OKV("% Processor Time", 20),        /* stat: 100 x (20 + 20) / 200 */
+		OKV("Processor Frequency", 1500),   /* 1500000 kHz / 1000 */
+		OKV("% of Maximum Frequency", 50),  /* 100 x 1500000 / 3000000 */
+		OKV("% C1 Time", 10),               /* 100 x (300000 - 100000) x 1e-6 / 2 */
+		OKV("% C2 Time", 10),               /* 100 x (400000 - 200000) x 1e-6 / 2 */
+		OKV("% C3 Time", 50),               /* 100 x (400000 + 600000) x 1e-6 / 2 */
+		OKV("C1 Transitions/sec", 200),     /* (900 - 500) / 2 */
+		OKV("C2 Transitions/sec", 100),     /* (500 - 300) / 2 */
+		OKV("C3 Transitions/sec", 30),      /* ((140 - 100) + (70 - 50)) / 2 */
+	};
+	static const struct want cpu1[] = {
+		OKV("% Processor Time", 50),        /* stat: 100 x 100 / 200 */
+		OKV("Processor Frequency", 2700),   /* 2700000 / 1000 */
+		OKV("% of Maximum Frequency", 90),  /* 100 x 2700000 / 3000000 */
+		OKV("% C1 Time", 0),                /* 100 x 0 x 1e-6 / 2 */
+		OKV("% C2 Time", 0),
+		OKV("% C3 Time", 0),                /* C6 and C10 did not move */
+		OKV("C1 Transitions/sec", 0),
+		OKV("C2 Transitions/sec", 0),
+		OKV("C3 Transitions/sec", 0),
+	};
+	/* _Total: frequency and % Cn Time are means, % of Maximum and the
+	 * transitions are sums */
+	static const struct want total[] = {
+		OKV("Processor Frequency", 2100),   /* (1500000 + 2700000) / 2 / 1000 */
+		OKV("% of Maximum Frequency", 70),  /* 100 x (1500000 + 2700000) / 6000000 */
+		OKV("% C1 Time", 5),                /* 100 x (200000 + 0) / 2 x 1e-6 / 2 */
+		OKV("% C2 Time", 5),                /* 100 x (200000 + 0) / 2 x 1e-6 / 2 */
+		OKV("% C3 Time", 25),               /* 100 x (1000000 + 0) / 2 x 1e-6 / 2 */
+		OKV("C1 Transitions/sec", 200),     /* (400 + 0) / 2 */
+		OKV("C2 Transitions/sec", 100),     /* (200 + 0) / 2 */
+		OKV("C3 Transitions/sec", 30),      /* (60 + 0) / 2 */
+	};
+	/* The first read: the one-sample counters have values, the others
+	 * none yet. */
+	static const struct want first[] = {
+		{ "Processor Frequency", 2400, ST_FIRST },     /* 2400000 / 1000 */
+		{ "% of Maximum Frequency", 80, ST_FIRST },    /* 100 x 2400000 / 3000000 */
+		NOV("% C1 Time", ST_FIRST),
+		NOV("C3 Transitions/sec", ST_FIRST),
+	};
+
+	(void)unused;
+	series_load(&s, &provider_processor, "cpufreq-basic", 3, ~(uint64_t)0);
+	assert_int_equal(s.rs[0].ninstances, 2);
+	/* every field: 10 of /proc/stat, 2 of cpufreq, 4 deep states x 2 */
+	assert_int_equal(s.rs[0].inst[0].present,
+			 0x3ff | FIELD_BIT("scaling_cur_freq") | FIELD_BIT("cpuinfo_max_freq") |
+				 FIELD_BIT("c1_time") | FIELD_BIT("c2_time") |
+				 FIELD_BIT("c3_time") | FIELD_BIT("c4_time") |
+				 FIELD_BIT("c1_usage") | FIELD_BIT("c2_usage") |
+				 FIELD_BIT("c3_usage") | FIELD_BIT("c4_usage"));
+	for (size_t k = 0; k < ARRAY_SIZE(first); k++) {
+		struct value v = value_at(&s, 0, first[k].counter, "0");
+		assert_int_equal(v.status, first[k].st);
+		if (first[k].v != 0)
+			assert_true(fabs(v.v - first[k].v) < 1e-9);
+	}
+	CHECK_ALL(&s, 1, "0", cpu0);
+	CHECK_ALL(&s, 1, "1", cpu1);
+	CHECK_ALL(&s, 1, NULL, total);
+	series_free(&s);
+}
+
+static void
+test_freq_cstates_clamp(void **unused)
+{
+	struct series s;
+	/* t1 -> t2, dt = 1 */
+	static const struct want cpu0[] = {
+		OKV("% Processor Time", 10),        /* stat: 100 x 10 / 100 */
+		OKV("Processor Frequency", 3000),   /* 3000000 / 1000 */
+		OKV("% of Maximum Frequency", 100), /* 100 x 3000000 / 3000000 */
+		OKV("% C1 Time", 10),               /* 100 x 100000 x 1e-6 / 1 */
+		OKV("% C2 Time", 0),                /* C1E did not move */
+		OKV("% C3 Time", 50),               /* 100 x (300000 + 200000) x 1e-6 / 1 */
+		OKV("C1 Transitions/sec", 100),     /* 100 / 1 */
+		OKV("C2 Transitions/sec", 0),
+		OKV("C3 Transitions/sec", 20),      /* (10 + 10) / 1 */
+	};
+	static const struct want cpu1[] = {
+		OKV("% C3 Time", 100),              /* 100 x 3000000 x 1e-6 / 1 = 300, clamped */
+		OKV("C3 Transitions/sec", 1),       /* (21 - 20) / 1 */
+		OKV("% C1 Time", 0),
+	};
+	/* _Total sums before the formula, then clamps: the mean of C3's
+	 * deltas is already more than the interval */
+	static const struct want total[] = {
+		OKV("% C3 Time", 100),  /* 100 x (500000 + 3000000) / 2 x 1e-6 / 1 = 175 */
+		OKV("% C1 Time", 5),                /* 100 x (100000 + 0) / 2 x 1e-6 / 1 */
+		OKV("C3 Transitions/sec", 21),      /* (20 + 1) / 1 */
+		OKV("Processor Frequency", 2850),   /* (3000000 + 2700000) / 2 / 1000 */
+		OKV("% of Maximum Frequency", 95),  /* 100 x 5700000 / 6000000 */
+	};
+
+	(void)unused;
+	series_load(&s, &provider_processor, "cpufreq-basic", 3, ~(uint64_t)0);
+	CHECK_ALL(&s, 2, "0", cpu0);
+	CHECK_ALL(&s, 2, "1", cpu1);
+	CHECK_ALL(&s, 2, NULL, total);
+	series_free(&s);
+}
+
+/*
+ * cpufreq-old: a 3.x-era root, 7-field /proc/stat, no online list, dt = 2.
+ *   cpu0: no cpufreq; acpi_idle states C1, C2 without POLL:
+ *         C1 time 100000 -> 300000 usage 10 -> 30; C2 1000000 -> 1500000, 5 -> 9
+ *   cpu1: cpufreq cur 800000, cpuinfo_max_freq 0; no cpuidle
+ *   cpu2: scaling_cur_freq "<unknown>", max 2000000; cpuidle POLL only
+ *   cpu3: POLL and eleven states S1 .. S11, time 0 -> k x 10000, usage 0 -> k
+ */
+static void
+test_freq_cstates_old(void **unused)
+{
+	struct series s;
+	static const struct want cpu0[] = {
+		OKV("% Processor Time", 50),                  /* 100 x (50 + 50) / 200 */
+		NOV("Processor Frequency", ST_UNSUPPORTED),    /* no cpufreq */
+		NOV("% of Maximum Frequency", ST_UNSUPPORTED),
+		OKV("% C1 Time", 10),                         /* 100 x 200000 x 1e-6 / 2 */
+		OKV("% C2 Time", 25),                         /* 100 x 500000 x 1e-6 / 2 */
+		NOV("% C3 Time", ST_UNSUPPORTED),              /* no third state */
+		OKV("C1 Transitions/sec", 10),                /* 20 / 2 */
+		OKV("C2 Transitions/sec", 2),                 /* 4 / 2 */
+		NOV("C3 Transitions/sec", ST_UNSUPPORTED),
+	};
+	static const struct want cpu1[] = {
+		OKV("Processor Frequency", 800),               /* 800000 / 1000 */
+		NOV("% of Maximum Frequency", ST_UNSUPPORTED), /* cpuinfo_max_freq 0 */
+		NOV("% C1 Time", ST_UNSUPPORTED),              /* no cpuidle */
+		NOV("C1 Transitions/sec", ST_UNSUPPORTED),
+	};
+	static const struct want cpu2[] = {
+		NOV("Processor Frequency", ST_UNSUPPORTED),    /* "<unknown>" */
+		NOV("% of Maximum Frequency", ST_UNSUPPORTED),
+		NOV("% C1 Time", ST_UNSUPPORTED),              /* POLL is no C-state */
+		NOV("% C3 Time", ST_UNSUPPORTED),
+	};
+	static const struct want cpu3[] = {
+		OKV("% C1 Time", 0.5),         /* 100 x 10000 x 1e-6 / 2 */
+		OKV("% C2 Time", 1),           /* 100 x 20000 x 1e-6 / 2 */
+		OKV("% C3 Time", 26),          /* 100 x (3 + 4 + ... + 10) x 10000 x 1e-6 / 2;
+						* S11 is past the 10th state */
+		OKV("C1 Transitions/sec", 0.5), /* 1 / 2 */
+		OKV("C2 Transitions/sec", 1),   /* 2 / 2 */
+		OKV("C3 Transitions/sec", 26),  /* (3 + ... + 10) / 2 = 52 / 2 */
+	};
+	static const struct want total[] = {
+		OKV("Processor Frequency", 800),               /* only cpu1 has one */
+		NOV("% of Maximum Frequency", ST_UNSUPPORTED), /* 100 x 800000 / 0 */
+		OKV("% C1 Time", 5.25),        /* 100 x (200000 + 10000) / 2 x 1e-6 / 2 */
+		OKV("% C2 Time", 13),          /* 100 x (500000 + 20000) / 2 x 1e-6 / 2 */
+		OKV("% C3 Time", 26),          /* cpu3 alone */
+		OKV("C1 Transitions/sec", 10.5), /* (20 + 1) / 2 */
+		OKV("C2 Transitions/sec", 3),    /* (4 + 2) / 2 */
+	};
+
+	(void)unused;
+	series_load(&s, &provider_processor, "cpufreq-old", 2, ~(uint64_t)0);
+	assert_int_equal(s.rs[1].ninstances, 4);
+	CHECK_ALL(&s, 1, "0", cpu0);
+	CHECK_ALL(&s, 1, "1", cpu1);
+	CHECK_ALL(&s, 1, "2", cpu2);
+	CHECK_ALL(&s, 1, "3", cpu3);
+	CHECK_ALL(&s, 1, NULL, total);
+	series_free(&s);
+}
+
+/* Only the files a requested counter needs: the C1 time alone comes without
+ * /proc/stat (the CPUs are the online list's), cpufreq or other states. */
+static void
+test_only_needed(void **unused)
+{
+	struct series s;
+	uint64_t c1 = FIELD_BIT("c1_time");
+	uint64_t freq = FIELD_BIT("scaling_cur_freq");
+	static const struct want cpu0[] = {
+		OKV("% C1 Time", 10), /* 100 x 200000 x 1e-6 / 2 */
+		NOV("% Processor Time", ST_UNSUPPORTED),
+		NOV("% C3 Time", ST_UNSUPPORTED),
+		NOV("Processor Frequency", ST_UNSUPPORTED),
+	};
+
+	(void)unused;
+	series_load(&s, &provider_processor, "cpufreq-basic", 2, c1);
+	assert_int_equal(s.rs[0].ninstances, 2);
+	assert_string_equal(s.rs[0].inst[1].name, "1");
+	assert_int_equal(s.rs[0].inst[0].present, c1);
+	assert_int_equal(s.rs[1].inst[1].present, c1);
+	CHECK_ALL(&s, 1, "0", cpu0);
+	series_free(&s);
+
+	series_load(&s, &provider_processor, "cpufreq-basic", 1, freq);
+	assert_int_equal(s.rs[0].inst[0].present, freq); /* not even cpuinfo_max_freq */
+	series_free(&s);
+
+	/* /proc/stat alone when only times are asked for */
+	series_load(&s, &provider_processor, "cpufreq-basic", 1, 0x3ff);
+	assert_int_equal(s.rs[0].inst[0].present, 0x3ff);
+	series_free(&s);
+}
+
+/*
+ * cpufreq-hotplug: cpu1 is offline at t1 (online "0"; its cpuidle files
+ * stay, as intel_idle leaves them) and back at t2; dt = 2.
+ *   C1 time: cpu0 0, 100000, 200000; cpu1 0, 200000, 400000
+ */
+static void
+test_cstates_hotplug(void **unused)
+{
+	uint64_t needs[] = { FIELD_BIT("c1_time"), ~(uint64_t)0 };
+
+	(void)unused;
+	for (size_t k = 0; k < ARRAY_SIZE(needs); k++) {
+		struct series s;
+		/* 100 x 100000 x 1e-6 / 2 */
+		static const struct want cpu0[] = { OKV("% C1 Time", 5) };
+		static const struct want cpu1_t2[] = { NOV("% C1 Time", ST_NEW) };
+
+		series_load(&s, &provider_processor, "cpufreq-hotplug", 3, needs[k]);
+		assert_int_equal(s.rs[0].ninstances, 2);
+		assert_int_equal(s.rs[1].ninstances, 1); /* offline: absent, files or not */
+		assert_null(find(&s.rs[1], "1"));
+		assert_int_equal(s.rs[2].ninstances, 2);
+		CHECK_ALL(&s, 1, "0", cpu0);
+		CHECK_ALL(&s, 2, "0", cpu0);
+		CHECK_ALL(&s, 2, "1", cpu1_t2);
+		CHECK_ALL(&s, 1, NULL, cpu0); /* _Total of cpu0 alone */
+		series_free(&s);
+	}
+}
+
 /* No /proc/stat under the root: the set cannot be read, with a message. */
 static void
 test_missing_stat(void **unused)
@@ -754,6 +1063,11 @@ main(void)
 		cmocka_unit_test(test_clamp_reset),
 		cmocka_unit_test(test_offline),
 		cmocka_unit_test(test_missing_stat),
+		cmocka_unit_test(test_freq_cstates_t1),
+		cmocka_unit_test(test_freq_cstates_clamp),
+		cmocka_unit_test(test_freq_cstates_old),
+		cmocka_unit_test(test_only_needed),
+		cmocka_unit_test(test_cstates_hotplug),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
