@@ -61,8 +61,10 @@ cli: $(BUILD)/getcounter
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
 
-bench: $(BUILD)/getcounter
-	BUILD=$(BUILD) sh bench/run
+# BENCH_FLAGS: options of bench/run, e.g. BENCH_FLAGS=--quick
+BENCH_FLAGS ?=
+bench: $(BUILD)/getcounter $(LIB_OBJ)
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" sh bench/run $(BENCH_FLAGS)
 
 fuzz:
 	sh tests/fuzz/run.sh

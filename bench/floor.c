@@ -1,0 +1,265 @@
+/*
+ * floor.c - the unavoidable work of one sample, timed like gcbench: pread
+ * at offset 0 of each file getcounter keeps open (kept open here too, into
+ * one reused buffer per file) and, when the list has "@netlink", the same
+ * rtnetlink RTM_GETLINK dump the Network Adapter provider sends (walking
+ * the message headers only to find NLMSG_DONE). Nothing is parsed, except
+ * with --tokenize (fixture roots: there a file is a page-cache copy, not
+ * kernel formatting, so the floor also turns every decimal into a number).
+ *
+ * floor [--root DIR] [--steps N] [--warmup N] [--tokenize] [--files LIST] [--sleep MS]
+ *       [FILE...]                       (FILEs relative to the root)
+ */
+#include "common.h"
+
+#include <stddef.h>
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+struct ffile {
+	int fd;
+	char *buf;
+	size_t cap;
+};
+
+struct nl {
+	int fd;
+	uint32_t seq;
+	char *buf;
+	size_t cap;
+};
+
+static size_t nfiles, files_cap;
+static struct ffile *ff;
+static int use_netlink;
+static volatile uint64_t sink;
+
+/* Add relpath (under rootfd) to the files read each step. */
+static void
+add_file(int rootfd, const char *relpath)
+{
+	if (strcmp(relpath, "@netlink") == 0) {
+		use_netlink = 1;
+		return;
+	}
+	int fd = openat(rootfd, relpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "floor: cannot open %s: %s\n", relpath, strerror(errno));
+		exit(1);
+	}
+	if (nfiles == files_cap) {
+		files_cap = files_cap ? files_cap * 2 : 64;
+		ff = realloc(ff, files_cap * sizeof(*ff));
+	}
+	ff[nfiles].fd = fd;
+	ff[nfiles].cap = 4096;
+	ff[nfiles].buf = malloc(4096);
+	nfiles++;
+}
+
+/* Read every file once; returns the bytes read. */
+static size_t
+read_files(int tokenize)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		struct ffile *f = &ff[i];
+		ssize_t n;
+		while ((n = pread(f->fd, f->buf, f->cap, 0)) == (ssize_t)f->cap) {
+			f->cap *= 2;
+			f->buf = realloc(f->buf, f->cap);
+		}
+		if (n < 0)
+			continue;
+		total += (size_t)n;
+		if (tokenize) {
+			const char *p = f->buf, *end = f->buf + n;
+			uint64_t acc = 0;
+			while (p < end) {
+				if (*p >= '0' && *p <= '9') {
+					uint64_t v = 0;
+					while (p < end && *p >= '0' && *p <= '9')
+						v = v * 10 + (uint64_t)(*p++ - '0');
+					acc += v;
+				} else {
+					p++;
+				}
+			}
+			sink += acc;
+		}
+	}
+	return total;
+}
+
+static void
+nl_open(struct nl *nl)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (nl->fd < 0 || bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		perror("floor: netlink");
+		exit(1);
+	}
+	nl->cap = 64 * 1024; /* as src/provider/nic_netlink.c */
+	nl->buf = malloc(nl->cap);
+	nl->seq = 1;
+}
+
+/* One RTM_GETLINK dump, exactly the request nic_netlink.c sends; returns
+ * the bytes received. */
+static size_t
+nl_dump(struct nl *nl)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	size_t total = 0;
+	uint32_t seq = ++nl->seq;
+
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.nh.nlmsg_type = RTM_GETLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nh.nlmsg_seq = seq;
+	req.ifi.ifi_family = AF_UNSPEC;
+	if (sendto(nl->fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0) {
+		perror("floor: sendto");
+		exit(1);
+	}
+	for (;;) {
+		ssize_t n = recv(nl->fd, nl->buf, nl->cap, MSG_TRUNC);
+		if (n <= 0) {
+			perror("floor: recv");
+			exit(1);
+		}
+		total += (size_t)n;
+		const char *p = nl->buf, *end = nl->buf + ((size_t)n > nl->cap ? nl->cap : (size_t)n);
+		while (end - p >= (ptrdiff_t)sizeof(struct nlmsghdr)) {
+			const struct nlmsghdr *nh = (const void *)p;
+			if (nh->nlmsg_len < sizeof(*nh))
+				break;
+			if (nh->nlmsg_seq == seq &&
+			    (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR))
+				return total;
+			p += NLMSG_ALIGN(nh->nlmsg_len);
+		}
+	}
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: floor [--root DIR] [--steps N] [--warmup N] [--tokenize] "
+			"[--files LIST] [--sleep MS] [FILE...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *root = NULL, *list = NULL;
+	long steps = 200, warmup = 5;
+	double sleep_ms = 0;
+	int tokenize = 0, i, rootfd;
+	struct ticker tk = { 0 };
+	struct nl nl = { -1, 0, NULL, 0 };
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--root") == 0 && i + 1 < argc)
+			root = argv[++i];
+		else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+			steps = atol(argv[++i]);
+		else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
+			warmup = atol(argv[++i]);
+		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
+			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--tokenize") == 0)
+			tokenize = 1;
+		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
+			list = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1] == '-')
+			usage();
+		else
+			break;
+	}
+	if (steps < 1 || warmup < 0)
+		usage();
+	bench_raise_nofile();
+	rootfd = open(root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		perror("floor: root");
+		return 1;
+	}
+	if (list) {
+		FILE *lf = fopen(list, "r");
+		char line[4096];
+		if (!lf) {
+			perror("floor: --files");
+			return 1;
+		}
+		while (fgets(line, sizeof(line), lf)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0])
+				add_file(rootfd, line);
+		}
+		fclose(lf);
+	}
+	for (; i < argc; i++)
+		add_file(rootfd, argv[i]);
+	if (use_netlink)
+		nl_open(&nl);
+	if (root && ticker_open(&tk, root) < 0)
+		return 1;
+	uint64_t *t = calloc((size_t)steps, sizeof(uint64_t));
+	uint64_t overhead = bench_clock_overhead();
+	size_t bytes = 0, nlbytes = 0;
+
+	for (long w = 0; w < warmup; w++) {
+		if (root)
+			ticker_step(&tk);
+		read_files(tokenize);
+		if (use_netlink)
+			nl_dump(&nl);
+	}
+	uint64_t wall0 = bench_wall_ns();
+	for (long s = 0; s < steps; s++) {
+		if (root)
+			ticker_step(&tk);
+		if (sleep_ms > 0)
+			bench_sleep_ms(sleep_ms);
+		uint64_t a = bench_cpu_ns();
+		bytes = read_files(tokenize);
+		if (use_netlink)
+			nlbytes = nl_dump(&nl);
+		uint64_t b = bench_cpu_ns();
+		t[s] = b - a > overhead ? b - a - overhead : 0;
+	}
+	uint64_t wall1 = bench_wall_ns();
+	uint64_t sum = 0;
+	for (long s = 0; s < steps; s++)
+		sum += t[s];
+	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
+	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu files=%zu "
+	       "bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
+	       steps, (unsigned long long)(sum / (uint64_t)steps),
+	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
+	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, bytes, nlbytes,
+	       bench_vmhwm_kb());
+	ticker_close(&tk);
+	return 0;
+}

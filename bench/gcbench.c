@@ -1,0 +1,343 @@
+/*
+ * gcbench.c - getcounter's cost per sample, measured through the library
+ * (every object but main.o) with startup excluded: engine_open, a few
+ * warm-up steps, then many engine_step calls, each timed alone with the
+ * process CPU clock (user + system; the timer's own cost is subtracted).
+ *
+ * Live (no --root): read_index 0 every step, as engine_run does. Under
+ * --root DIR: one root, read_index 0 every step (files stay open, as live),
+ * and before each step, outside the timed region, the ticker moves the
+ * root's uptime, stat and diskstats forward so every step derives real
+ * deltas over dt = 1 s.
+ *
+ * Prints one line of key=value figures (see bench/README.md). With
+ * malloc-count.so preloaded it also counts allocations in the measured
+ * steps and the heap the engine holds. --files F writes the files the
+ * engine keeps open (relative to the root; "@netlink" for a netlink
+ * socket): the floor reads exactly those.
+ *
+ * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
+ *         [--sleep MS] [--marker] [--] [PATH...]   (no PATH: the default counters)
+ */
+#include "common.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <sys/socket.h>
+
+#include "cli.h"
+#include "counter.h"
+#include "engine.h"
+#include "output.h"
+#include "provider.h"
+
+typedef void (*count_fn)(long long out[4]);
+
+/* Allocation figures now (zeros without malloc-count.so). */
+static void
+counts(count_fn fn, long long out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = 0;
+	if (fn)
+		fn(out);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nonzero when fd is one of the n in skip. */
+static int
+skipped(int fd, const int *skip, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (skip[i] == fd)
+			return 1;
+	return 0;
+}
+
+/* Write the regular files (relative to root) and netlink sockets this
+ * process has open, but the fds in skip, one a line, into path. Returns
+ * the number written. */
+static long
+list_files(const char *path, const char *root, const int *skip, size_t nskip)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	char link[64], target[4096];
+	size_t rootlen = strlen(root);
+	long n = 0, netlink = 0;
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *mem = open_memstream(&text, &tlen);
+	FILE *out;
+
+	if (!d) {
+		if (mem)
+			fclose(mem);
+		free(text);
+		return errno == EMFILE ? -2 : -1;
+	}
+	if (!mem) {
+		closedir(d);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		struct stat sb;
+		ssize_t got;
+
+		if (de->d_name[0] == '.' || fd <= 2 || fd == dirfd(d) || skipped(fd, skip, nskip))
+			continue;
+		if (fstat(fd, &sb) < 0)
+			continue;
+		if (S_ISSOCK(sb.st_mode)) {
+			int dom = 0;
+			socklen_t sl = sizeof(dom);
+			if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &sl) == 0 &&
+			    dom == AF_NETLINK && !netlink++) {
+				fprintf(mem, "@netlink\n");
+				n++;
+			}
+			continue;
+		}
+		if (!S_ISREG(sb.st_mode))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		got = readlink(link, target, sizeof(target) - 1);
+		if (got < 0)
+			continue;
+		target[got] = '\0';
+		const char *rel = target;
+		if (strncmp(target, root, rootlen) == 0)
+			rel = target + rootlen;
+		while (*rel == '/')
+			rel++;
+		/* proc/net is a link to proc/self/net: the fd names our pid */
+		if (strncmp(rel, "proc/", 5) == 0 && rel[5] >= '0' && rel[5] <= '9') {
+			const char *q = rel + 5;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (*q == '/') {
+				fprintf(mem, "proc/self%s\n", q);
+				n++;
+				continue;
+			}
+		}
+		fprintf(mem, "%s\n", rel);
+		n++;
+	}
+	closedir(d);
+	fclose(mem);
+	out = fopen(path, "w");
+	if (!out) {
+		free(text);
+		return -1;
+	}
+	fwrite(text, 1, tlen, out);
+	fclose(out);
+	free(text);
+	return n;
+}
+
+/* Instances and instance-fields of a frame: per set, the distinct
+ * instances (not _Total) times the fields its requested counters use. */
+static void
+frame_shape(const struct frame *f, long *instances, long *inst_fields, long *values)
+{
+	const struct counter_desc *first[64] = { 0 };
+	uint64_t fields[64] = { 0 };
+	long inst[64] = { 0 };
+
+	*instances = *inst_fields = *values = 0;
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frame_row *row = &f->rows[r];
+		size_t s = 0;
+		while (s < nproviders && providers[s]->set != row->set)
+			s++;
+		if (s >= 64)
+			continue;
+		if (frame_row_has_value(row))
+			(*values)++;
+		fields[s] |= counter_fields(row->counter);
+		if (!first[s])
+			first[s] = row->counter;
+		if (row->counter == first[s] &&
+		    !(row->instance && strcmp(row->instance, "_Total") == 0))
+			inst[s]++;
+	}
+	for (size_t s = 0; s < 64; s++) {
+		*instances += inst[s];
+		*inst_fields += inst[s] * __builtin_popcountll(fields[s]);
+	}
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] "
+			"[--files F] [--sleep MS] [--marker] [--] [PATH...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *root = NULL, *format = NULL, *files = NULL;
+	long steps = 200, warmup = 5;
+	double sleep_ms = 0;
+	int marker = 0, i;
+	struct config cfg;
+	struct err err = { 0 };
+	struct ticker tk = { 0 };
+	count_fn count = (count_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "malloc_count_get");
+	long long c_open[4], c0[4], c1[4];
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--root") == 0 && i + 1 < argc)
+			root = argv[++i];
+		else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+			steps = atol(argv[++i]);
+		else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
+			warmup = atol(argv[++i]);
+		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
+			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc)
+			format = argv[++i];
+		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
+			files = argv[++i];
+		else if (strcmp(argv[i], "--marker") == 0)
+			marker = 1;
+		else if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-')
+			usage();
+		else
+			break;
+	}
+	if (steps < 1 || warmup < 1)
+		usage();
+	const char *const *paths = (const char *const *)&argv[i];
+	size_t npaths = (size_t)(argc - i);
+
+	long nofile = bench_raise_nofile();
+	char *cargv[4] = { "gcbench", NULL, NULL, NULL };
+	if (root) {
+		cargv[1] = "--root";
+		cargv[2] = (char *)root;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	if (cli_parse(root ? 3 : 1, cargv, &cfg, &err) < 0) {
+		fprintf(stderr, "gcbench: %s\n", err.msg);
+		return 2;
+	}
+	if (root && ticker_open(&tk, root) < 0)
+		return 1;
+	uint64_t *t = calloc((size_t)steps, sizeof(uint64_t));
+	uint64_t overhead = bench_clock_overhead();
+
+	counts(count, c_open);
+	int status;
+	struct engine *e = engine_open(&cfg, paths, npaths, &status, &err);
+	if (!e) {
+		fprintf(stderr, "gcbench: %s\n", err.msg);
+		return status;
+	}
+	const struct frame *f = NULL;
+	for (long w = 0; w < warmup; w++) {
+		if (root)
+			ticker_step(&tk);
+		if (engine_step(e, 0, 0, &f, &err) < 0) {
+			fprintf(stderr, "gcbench: %s\n", err.msg);
+			return 1;
+		}
+	}
+	long nfiles = -1;
+	if (files) {
+		int skip[3];
+		for (size_t k = 0; k < tk.n; k++)
+			skip[k] = tk.f[k].fd;
+		char *real = root ? realpath(root, NULL) : NULL;
+		nfiles = list_files(files, real ? real : "/", skip, tk.n);
+		free(real);
+	}
+	const struct output *out = NULL;
+	void *ost = NULL;
+	FILE *devnull = NULL;
+	if (format) {
+		struct output_opts oo = { -1, 0, 0, 0 };
+		out = output_find(format);
+		devnull = fopen("/dev/null", "w");
+		if (!out || !devnull || !(ost = out->open(devnull, &oo, &err))) {
+			fprintf(stderr, "gcbench: output %s: %s\n", format, err.msg);
+			return 2;
+		}
+	}
+	if (marker)
+		(void)!write(-1, "gcbench-measure-start", 21);
+	uint64_t wall0 = bench_wall_ns();
+	counts(count, c0);
+	for (long s = 0; s < steps; s++) {
+		if (root)
+			ticker_step(&tk);
+		if (sleep_ms > 0)
+			bench_sleep_ms(sleep_ms);
+		uint64_t a = bench_cpu_ns();
+		if (engine_step(e, 0, 0, &f, &err) < 0) {
+			fprintf(stderr, "gcbench: %s\n", err.msg);
+			return 1;
+		}
+		if (ost && f && out->write(ost, f, &err) < 0) {
+			fprintf(stderr, "gcbench: %s\n", err.msg);
+			return 1;
+		}
+		uint64_t b = bench_cpu_ns();
+		t[s] = b - a > overhead ? b - a - overhead : 0;
+	}
+	counts(count, c1);
+	uint64_t wall1 = bench_wall_ns();
+	if (marker)
+		(void)!write(-1, "gcbench-measure-end", 19);
+
+	uint64_t sum = 0;
+	for (long s = 0; s < steps; s++)
+		sum += t[s];
+	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
+	long instances = 0, inst_fields = 0, values = 0;
+	char nfiles_text[32];
+	if (nfiles == -2)
+		snprintf(nfiles_text, sizeof(nfiles_text), "EMFILE");
+	else
+		snprintf(nfiles_text, sizeof(nfiles_text), "%ld", nfiles);
+	if (f)
+		frame_shape(f, &instances, &inst_fields, &values);
+	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu rows=%zu "
+	       "values=%ld instances=%ld inst_fields=%ld files=%s",
+	       steps, (unsigned long long)(sum / (uint64_t)steps),
+	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
+	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), f ? f->nrows : 0, values,
+	       instances, inst_fields, nfiles_text);
+	if (count)
+		printf(" allocs=%.3f alloc_bytes=%.1f heap_bytes=%lld",
+		       (double)(c1[0] - c0[0]) / (double)steps,
+		       (double)(c1[1] - c0[1]) / (double)steps, c1[2] - c_open[2]);
+	else
+		printf(" allocs=NA alloc_bytes=NA heap_bytes=NA");
+	printf(" vmhwm_kb=%ld nofile=%ld\n", bench_vmhwm_kb(), nofile);
+	fflush(stdout);
+
+	if (ost)
+		out->close(ost, &err);
+	if (devnull)
+		fclose(devnull);
+	engine_close(e);
+	config_free(&cfg);
+	ticker_close(&tk);
+	free(t);
+	return 0;
+}
