@@ -716,12 +716,44 @@ row_child(const char *name)
 	return sep ? sep + 1 : NULL;
 }
 
-/* For a counter over another set's rows: which rows each ref sums. Runs
+/* The CPU part of a Processor-style instance name: "3", or "0,3" (node,cpu). */
+static const char *
+cpu_part(const char *name)
+{
+	const char *comma = strrchr(name, ',');
+	return comma ? comma + 1 : name;
+}
+
+/* Append to it->rows every row of rows whose child is cpu. */
+static size_t
+add_rows_of(struct item *it, const struct raw_set *rows, const char *cpu)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rows->ninstances; i++) {
+		const char *child = row_child(rows->inst[i].name);
+		if (!child || strcmp(child, "_Total") == 0)
+			continue;
+		if (cpu && strcmp(child, cpu) != 0)
+			continue;
+		if (it->nrows == it->rows_cap) {
+			it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
+			it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
+		}
+		it->rows[it->nrows++] = i;
+		n++;
+	}
+	return n;
+}
+
+/* For a counter over another set's rows: which rows each ref sums (a CPU's
+ * column; every CPU's for _Total; the group's CPUs for a node total). Runs
  * when either set's instance list changed. */
 static void
 item_build_rows(struct item *it)
 {
 	const struct raw_set *rows;
+	const struct eset *es = it->es;
 
 	it->nrows = 0;
 	if (!it->rows_es)
@@ -731,20 +763,16 @@ item_build_rows(struct item *it)
 		struct row_ref *ref = &it->refs[r];
 		ref->rows_first = it->nrows;
 		ref->rows_n = 0;
-		if (ref->kind != REF_CUR && ref->kind != REF_TOTAL)
-			continue;
-		for (size_t i = 0; i < rows->ninstances; i++) {
-			const char *child = row_child(rows->inst[i].name);
-			if (!child || strcmp(child, "_Total") == 0)
-				continue;
-			if (ref->kind == REF_CUR && strcmp(child, ref->instance) != 0)
-				continue;
-			if (it->nrows == it->rows_cap) {
-				it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
-				it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
+		if (ref->kind == REF_CUR) {
+			ref->rows_n = add_rows_of(it, rows, cpu_part(ref->instance));
+		} else if (ref->kind == REF_TOTAL) {
+			ref->rows_n = add_rows_of(it, rows, NULL);
+		} else if (ref->kind == REF_GROUP) {
+			const struct group *g = &es->groups[ref->idx];
+			for (size_t k = 0; k < g->n; k++) {
+				const char *name = es->cur->inst[es->members[g->first + k]].name;
+				ref->rows_n += add_rows_of(it, rows, cpu_part(name));
 			}
-			it->rows[it->nrows++] = i;
-			ref->rows_n++;
 		}
 	}
 }
@@ -901,8 +929,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 							 es->tot_pair, es->ntot, &env);
 				break;
 			case REF_GROUP:
-				v = group_value(e, es, it->c, &es->groups[ref->idx], snapshot,
-						&env);
+				if (it->rows_es)
+					v = rows_value(e, it, ref, snapshot);
+				else
+					v = group_value(e, es, it->c, &es->groups[ref->idx],
+							snapshot, &env);
 				break;
 			case REF_GONE:
 			case REF_MISSING:

@@ -202,6 +202,26 @@ static const struct counter_desc counters[] = {
 			"(already counted in % User Time).",
 	},
 	{
+		/* The processor's column of every /proc/interrupts row with
+		 * per-CPU counts, devices and IPIs (COUNTERS.md 2). */
+		.name = "Interrupts/sec",
+		.type = CT_RATE,
+		.rows_set = "Interrupt",
+		.rows_counter = "Interrupts/sec",
+		.unit = "/s",
+		.help = "Hardware interrupts and inter-processor interrupts this processor "
+			"handled per second (its column of /proc/interrupts).",
+	},
+	{
+		.name = "DPCs Queued/sec",
+		.type = CT_RATE,
+		.rows_set = "Softirq",
+		.rows_counter = "Softirqs/sec",
+		.unit = "/s",
+		.help = "Softirqs (Linux's deferred procedure calls) this processor ran per "
+			"second, every type (its column of /proc/softirqs).",
+	},
+	{
 		.name = "Processor Frequency",
 		.type = CT_RAW,
 		.num = { { F_CUR_FREQ, 1 } },

@@ -36,4 +36,18 @@ F=$FIXTURES/cpuinfo-numa
 out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f csv --precision 3 '\Processor Information(*)\% User Time')
 printf '%s\n' "$out" | head -1 | grep -qF 'Information(0,_Total)' || fail "no node total: $out"
 printf '%s\n' "$out" | tail -1 | grep -qF '"26.667","43.333","35.000"' || fail "node totals: $out"
+# Counters over another set's rows (cpu-irq, dt = 2 s, CPUs 0 and 1):
+#   Processor(0)\Interrupts/sec  rows 0, 24, NMI, LOC of CPU0:
+#       (30-10) + (2^32 - 4294967290 + 14 = 20) + 0 + (1400-1000) = 440 / 2 = 220, WRAPPED
+#   Processor(1)  0 + 200 + 2 + 600 = 802 / 2 = 401
+#   _Total        (440 + 802) / 2 = 621 (ERR and MIS are in no CPU's sum), WRAPPED
+#   DPCs Queued/sec  CPU0 (200 + 0 + 40) / 2 = 120; CPU1 (50 + 0 + 0) / 2 = 25; _Total 145
+#   Processor Information(0,_Total): node 0 holds both CPUs (no node dirs): 621
+F=$FIXTURES/cpu-irq
+out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f csv --precision 0 '\Processor(*)\Interrupts/sec' \
+	'\Processor(*)\DPCs Queued/sec' '\Processor Information(0,*)\Interrupts/sec')
+printf '%s\n' "$out" | tail -1 | grep -qF '"220","401","621","120","25","145","220","401","621"' ||
+	fail "rows totals: $out"
+out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f json '\Processor(0)\Interrupts/sec')
+printf '%s\n' "$out" | grep -qF '"value": 220, "status": "WRAPPED"' || fail "wrap status: $out"
 echo ok

@@ -298,7 +298,8 @@ test_set_shape(void **unused)
 	assert_true(set->multi_instance);
 	assert_true(set->has_total);
 	assert_true(set->nfields <= SET_MAX_FIELDS);
-	assert_int_equal(set->ncounters, ARRAY_SIZE(time_counters) + 2 +
+	/* + 2 frequency counters, + 2 totals of other sets' rows */
+	assert_int_equal(set->ncounters, ARRAY_SIZE(time_counters) + 2 + 2 +
 						 ARRAY_SIZE(cstate_counters) +
 						 ARRAY_SIZE(transition_counters));
 	for (size_t i = 0; i < set->ncounters; i++) {
@@ -314,6 +315,16 @@ test_set_shape(void **unused)
 		assert_true(c->zero_base == (strcmp(c->name, "% Idle Time") == 0 ? 100 : 0));
 		assert_string_equal(c->unit, "%");
 	}
+	/* Interrupts/sec and DPCs Queued/sec total the Interrupt and Softirq
+	 * rows of the CPU (values: tests/cli/test_groups.sh) */
+	c = counter_set_find(set, "Interrupts/sec");
+	assert_non_null(c);
+	assert_string_equal(c->rows_set, "Interrupt");
+	assert_string_equal(c->rows_counter, "Interrupts/sec");
+	c = counter_set_find(set, "DPCs Queued/sec");
+	assert_non_null(c);
+	assert_string_equal(c->rows_set, "Softirq");
+	assert_string_equal(c->rows_counter, "Softirqs/sec");
 	c = counter_set_find(set, "Processor Frequency");
 	assert_non_null(c);
 	assert_int_equal(c->type, CT_RAW);
