@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@ struct procfs {
 	size_t current;
 	int rootfd;
 	uint64_t gen;
+	size_t nopen;     /* pfile descriptors kept open */
+	size_t max_open;  /* past this, a pfile is opened and closed per read */
 	struct pfile *buckets[NBUCKETS];
 };
 
@@ -46,6 +49,26 @@ hash(const char *s)
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 16777619u;
 	return h % NBUCKETS;
+}
+
+/* How many files may stay open: the soft limit, raised to the hard one,
+ * less room for sockets, outputs and directory scans. */
+static size_t
+procfs_fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 512;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit want = rl;
+		want.rlim_cur = rl.rlim_max == RLIM_INFINITY ? 1048576 : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+			rl = want;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1048576)
+		rl.rlim_cur = 1048576;
+	return rl.rlim_cur > 256 ? (size_t)rl.rlim_cur - 128 : (size_t)rl.rlim_cur / 2;
 }
 
 struct procfs *
@@ -59,6 +82,7 @@ procfs_new(const char *const *roots, size_t nroots)
 		fs->roots[i] = xstrdup(roots[i]);
 	fs->rootfd = -1;
 	fs->current = (size_t)-1;
+	fs->max_open = procfs_fd_budget();
 	return fs;
 }
 
@@ -67,8 +91,10 @@ close_files(struct procfs *fs)
 {
 	for (size_t b = 0; b < NBUCKETS; b++)
 		for (struct pfile *pf = fs->buckets[b]; pf; pf = pf->next) {
-			if (pf->fd >= 0)
+			if (pf->fd >= 0) {
 				close(pf->fd);
+				fs->nopen--;
+			}
 			pf->fd = -1;
 			pf->open_errno = 0;
 			pf->gen = 0;
@@ -171,8 +197,21 @@ pfile_open(struct pfile *pf)
 		pf->open_errno = errno;
 		return -1;
 	}
+	pf->fs->nopen++;
 	pf->open_errno = 0;
 	return 0;
+}
+
+/* Past the descriptor budget a file is not kept open: a slower read, but
+ * never a counter lost to EMFILE. */
+static void
+pfile_release(struct pfile *pf)
+{
+	if (pf->fd >= 0 && pf->fs->nopen > pf->fs->max_open) {
+		close(pf->fd);
+		pf->fd = -1;
+		pf->fs->nopen--;
+	}
 }
 
 const char *
@@ -195,9 +234,11 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		err_set(err, "cannot open %s: %s", pf->path, strerror(errno));
 		return NULL;
 	}
-	if (pf->cap < 4096) {
+	/* Start small: most sysfs attributes are a few bytes, and a tree of
+	 * thousands of them must not cost 4 KiB each. */
+	if (pf->cap < 128) {
 		free(pf->buf);
-		pf->cap = 4096;
+		pf->cap = 128;
 		pf->buf = xmalloc(pf->cap);
 	}
 	for (;;) {
@@ -206,6 +247,7 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 			int e = errno;
 			close(pf->fd); /* a vanished sysfs file: reopen next time */
 			pf->fd = -1;
+			pf->fs->nopen--;
 			pf->read_errno = e;
 			errno = e;
 			err_set(err, "cannot read %s: %s", pf->path, strerror(e));
@@ -216,10 +258,11 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 			pf->buf[n] = '\0';
 			break;
 		}
-		pf->cap *= 2;
+		pf->cap *= 4;
 		free(pf->buf);
 		pf->buf = xmalloc(pf->cap);
 	}
+	pfile_release(pf);
 	*len = pf->len;
 	return pf->buf;
 }
