@@ -69,9 +69,9 @@ bench: $(BUILD)/getcounter $(LIB_OBJ)
 fuzz:
 	sh tests/fuzz/run.sh
 
-install: getcounter
+install: $(BUILD)/getcounter
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 755 getcounter $(DESTDIR)$(BINDIR)/getcounter
+	install -m 755 $(BUILD)/getcounter $(DESTDIR)$(BINDIR)/getcounter
 	install -m 644 man/getcounter.1 $(DESTDIR)$(MANDIR)/man1/getcounter.1
 	install -m 644 completions/getcounter.bash $(DESTDIR)$(BASHCOMPDIR)/getcounter
 
@@ -86,7 +86,8 @@ deps:
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		apt-get update -qq && apt-get install -y -qq $$missing; \
+		sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq $$missing; \
 	fi
 
 run: deps

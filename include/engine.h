@@ -33,10 +33,10 @@ int engine_step(struct engine *e, size_t read_index, int snapshot, const struct 
 
 void engine_close(struct engine *e);
 
-/* Sample the counters cfg names into the output on out. Returns an exit
- * status; on failure err names the problem. */
-int engine_run(const struct config *cfg, const struct output *output, FILE *out,
-	       struct err *err);
+/* Sample e's counters on cfg's schedule into the output on out (borrowed;
+ * e is not closed). Returns an exit status; on failure err names the
+ * problem. */
+int engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err);
 
 /* -l and -q: list sets or counter paths matching cfg->patterns to out. */
 int engine_list(const struct config *cfg, FILE *out, struct err *err);

@@ -36,6 +36,7 @@ struct output_opts {
 	int utc;       /* show times in UTC */
 	int width;     /* terminal columns for table; 0 when not a terminal */
 	int summary;   /* table and list: print min/avg/max when closing */
+	int subsecond; /* the interval is not whole seconds: show milliseconds */
 };
 
 struct output {

@@ -1133,18 +1133,16 @@ sleep_until(uint64_t deadline_ns)
 }
 
 int
-engine_run(const struct config *cfg, const struct output *output, FILE *out, struct err *err)
+engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err)
 {
-	struct engine *e;
-	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous };
+	const struct config *cfg = e->cfg;
+	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous,
+				  cfg->interval != (double)(long)cfg->interval };
 	void *ost = NULL;
 	int rc, snapshot = cfg->nroots == 1;
 	uint64_t reads, interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
 	struct sigaction sa;
 
-	e = engine_open(cfg, (const char *const *)cfg->paths, cfg->npaths, &rc, err);
-	if (!e)
-		return rc;
 	if (isatty(fileno(out))) {
 		struct winsize ws;
 		const char *cols = getenv("COLUMNS");
@@ -1203,7 +1201,6 @@ done:
 	if (cfg->verbose && e->skipped)
 		fprintf(stderr, "getcounter: %llu reads skipped: a read overran its deadline\n",
 			(unsigned long long)e->skipped);
-	engine_close(e);
 	return rc;
 }
 

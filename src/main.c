@@ -57,6 +57,21 @@ open_output(const struct config *cfg, int *rc, struct err *err)
 	return f;
 }
 
+/* Close (or flush) out; a failed write is a runtime error. */
+static int
+finish_output(const struct config *cfg, FILE *out, int rc)
+{
+	const char *name = cfg->output_file && out != stdout ? cfg->output_file
+							      : "standard output";
+	int failed = out != stdout ? fclose(out) != 0 : fflush(stdout) != 0;
+
+	if (failed && rc == EXIT_OK) {
+		fprintf(stderr, "getcounter: cannot write %s: %s\n", name, strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -64,6 +79,7 @@ main(int argc, char **argv)
 	struct err err = { "" };
 	const struct output *output;
 	const char *format;
+	struct engine *e;
 	FILE *out;
 	int rc = EXIT_OK;
 
@@ -77,21 +93,23 @@ main(int argc, char **argv)
 	case MODE_HELP:
 		cli_usage(stdout);
 		config_free(&cfg);
-		return EXIT_OK;
+		return finish_output(&cfg, stdout, EXIT_OK);
 	case MODE_VERSION:
 		printf("getcounter %s\n", GETCOUNTER_VERSION);
 		config_free(&cfg);
-		return EXIT_OK;
+		return finish_output(&cfg, stdout, EXIT_OK);
 	case MODE_LIST_SETS:
 	case MODE_LIST_PATHS:
-		rc = engine_list(&cfg, stdout, &err);
+		out = open_output(&cfg, &rc, &err);
+		if (!out) {
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+			config_free(&cfg);
+			return rc;
+		}
+		rc = engine_list(&cfg, out, &err);
 		if (rc != EXIT_OK)
 			fprintf(stderr, "getcounter: %s\n", err.msg);
-		if (fflush(stdout) != 0 && rc == EXIT_OK) {
-			fprintf(stderr, "getcounter: cannot write standard output: %s\n",
-				strerror(errno));
-			rc = EXIT_RUNTIME;
-		}
+		rc = finish_output(&cfg, out, rc);
 		config_free(&cfg);
 		return rc;
 	case MODE_SAMPLE:
@@ -106,25 +124,26 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
-	out = open_output(&cfg, &rc, &err);
-	if (!out) {
+	/* Paths, roots and providers first: a usage error must not create
+	 * or empty the output file. */
+	e = engine_open(&cfg, (const char *const *)cfg.paths, cfg.npaths, &rc, &err);
+	if (!e) {
 		fprintf(stderr, "getcounter: %s\n", err.msg);
 		config_free(&cfg);
 		return rc;
 	}
-	rc = engine_run(&cfg, output, out, &err);
+	out = open_output(&cfg, &rc, &err);
+	if (!out) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		engine_close(e);
+		config_free(&cfg);
+		return rc;
+	}
+	rc = engine_run(e, output, out, &err);
 	if (rc != EXIT_OK)
 		fprintf(stderr, "getcounter: %s\n", err.msg);
-	if (out != stdout) {
-		if (fclose(out) != 0 && rc == EXIT_OK) {
-			fprintf(stderr, "getcounter: cannot write %s: %s\n", cfg.output_file,
-				strerror(errno));
-			rc = EXIT_RUNTIME;
-		}
-	} else if (fflush(stdout) != 0 && rc == EXIT_OK) {
-		fprintf(stderr, "getcounter: cannot write standard output: %s\n", strerror(errno));
-		rc = EXIT_RUNTIME;
-	}
+	rc = finish_output(&cfg, out, rc);
+	engine_close(e);
 	config_free(&cfg);
 	return rc;
 }

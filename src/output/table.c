@@ -16,6 +16,7 @@
 #include "output.h"
 
 #define TIME_COLUMNS 8     /* "HH:MM:SS", and "Average:" */
+#define TIME_COLUMNS_MS 12 /* "HH:MM:SS.mmm", for sub-second intervals */
 #define VALUE_COLUMNS 10   /* room for a value in a one-line column */
 #define HEADER_EVERY 20    /* sample lines between repeated headers */
 #define NO_TERMINAL_WIDTH 160
@@ -25,6 +26,7 @@ struct table {
 	int precision;
 	int utc;
 	int summary;
+	size_t time_cols; /* TIME_COLUMNS, or TIME_COLUMNS_MS */
 	size_t limit;     /* columns a one-line sample may take */
 	int dim;          /* a terminal: show '-' dim */
 	int printed;      /* anything was written */
@@ -100,6 +102,7 @@ table_open(FILE *out, const struct output_opts *opts, struct err *err)
 	t->precision = opts->precision;
 	t->utc = opts->utc;
 	t->summary = opts->summary;
+	t->time_cols = opts->subsecond ? TIME_COLUMNS_MS : TIME_COLUMNS;
 	t->limit = opts->width > 0 ? (size_t)opts->width : NO_TERMINAL_WIDTH;
 	t->dim = opts->width > 0 && isatty(fileno(out));
 	return t;
@@ -171,9 +174,9 @@ value_cell(struct table *t, struct line *l, const char *value, const char *unit,
 
 /* The columns a one-line sample of f takes. */
 static size_t
-line_width(const struct frame *f)
+line_width(const struct table *t, const struct frame *f)
 {
-	size_t w = TIME_COLUMNS;
+	size_t w = t->time_cols;
 	char name[512];
 
 	for (size_t i = 0; i < f->nrows; i++) {
@@ -204,7 +207,7 @@ write_header(struct table *t, const struct frame *f)
 
 	if (t->printed)
 		fputc('\n', t->out);
-	line_cell(&l, "Time", TIME_COLUMNS, 0);
+	line_cell(&l, "Time", t->time_cols, 0);
 	xgrow((void **)&t->header, &t->header_cap, f->nrows, sizeof(*t->header));
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
@@ -229,7 +232,12 @@ write_line(struct table *t, const struct frame *f)
 	if (!t->line_mode || !t->printed || t->lines >= HEADER_EVERY || rows_changed(t, f))
 		write_header(t, f);
 	clock_text(buf, sizeof(buf), f->wall_ns, t->utc, "%H:%M:%S");
-	line_cell(&l, buf, TIME_COLUMNS, 0);
+	if (t->time_cols == TIME_COLUMNS_MS) {
+		int64_t ms = (f->wall_ns / 1000000) % 1000;
+		size_t len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, ".%03d", (int)(ms < 0 ? ms + 1000 : ms));
+	}
+	line_cell(&l, buf, t->time_cols, 0);
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
 		const char *unit = unit_of(r->counter);
@@ -270,6 +278,11 @@ write_block(struct table *t, const struct frame *f)
 	if (t->printed)
 		fputc('\n', t->out);
 	clock_text(buf, sizeof(buf), f->wall_ns, t->utc, "%Y-%m-%d %H:%M:%S");
+	if (t->time_cols == TIME_COLUMNS_MS) {
+		int64_t ms = (f->wall_ns / 1000000) % 1000;
+		size_t len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, ".%03d", (int)(ms < 0 ? ms + 1000 : ms));
+	}
 	line_text(&l, buf);
 	line_end(&l);
 	for (size_t i = 0; i < f->nrows; i++) {
@@ -296,7 +309,7 @@ table_write(void *state, const struct frame *f, struct err *err)
 {
 	struct table *t = state;
 
-	if (line_width(f) <= t->limit) {
+	if (line_width(t, f) <= t->limit) {
 		write_line(t, f);
 		t->line_mode = 1;
 	} else {
@@ -346,7 +359,7 @@ write_summary_lines(struct table *t)
 	for (int which = 0; which < 3; which++) {
 		struct line l = {t->out, 0};
 
-		line_cell(&l, labels[which], TIME_COLUMNS, 0);
+		line_cell(&l, labels[which], t->time_cols, 0);
 		for (size_t i = 0; i < t->nheader; i++) {
 			const struct summary_col *c = summary_find(&t->sum, t->header[i]);
 

@@ -1,0 +1,58 @@
+#!/bin/sh
+# make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man page
+# and the bash completion in place; the installed binary runs and the page
+# renders; make uninstall with the same DESTDIR removes exactly them.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+command -v make >/dev/null 2>&1 || skip "make is not installed"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+# A build directory of our own, so this does not race other builds.
+mk() { make -s -C "$repo" BUILD="$tmp/build" PREFIX=/usr/local DESTDIR="$dest" "$@"; }
+
+mk install >"$tmp/log" 2>&1 || fail "make install failed: $(tail -20 "$tmp/log")"
+bin=$dest/usr/local/bin/getcounter
+page=$dest/usr/local/share/man/man1/getcounter.1
+comp=$dest/usr/local/share/bash-completion/completions/getcounter
+for f in "$bin" "$page" "$comp"; do
+	[ -f "$f" ] || fail "make install did not install $f: $(cd "$dest" && find . -type f)"
+done
+[ -x "$bin" ] || fail "$bin is not executable"
+cmp -s "$page" "$repo/man/getcounter.1" || fail "installed man page differs from man/getcounter.1"
+cmp -s "$comp" "$repo/completions/getcounter.bash" || fail "installed completion differs"
+# Exactly these three files, nothing else.
+n=$(find "$dest" -type f | wc -l)
+[ "$n" -eq 3 ] || fail "make install installed $n files: $(cd "$dest" && find . -type f)"
+
+# The installed binary runs.
+expect_exit 0 "$bin" -V
+printf '%s\n' "$out" | grep -Eqx 'getcounter [0-9]+\.[0-9]+\.[0-9]+' || fail "installed -V: $out"
+expect_exit 0 "$bin" --root "$FIXTURES/cli-basic/t0" -f csv '\Memory\Available MBytes'
+printf '%s\n' "$out" | grep -qF '"2000.000000"' || fail "installed binary: $out"
+
+# The installed completion loads and completes with the installed binary.
+if command -v bash >/dev/null 2>&1; then
+	got=$(GETCOUNTER_BIN=$bin bash -c '. "$1"; COMP_LINE="getcounter --vers"
+		COMP_POINT=${#COMP_LINE}; COMP_WORDS=(getcounter --vers); COMP_CWORD=1
+		_getcounter getcounter --vers getcounter; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp")
+	[ "$got" = --version ] || fail "installed completion: '$got'"
+fi
+
+# man -l renders the installed page.
+if command -v man >/dev/null 2>&1; then
+	MANWIDTH=80 man -l "$page" >"$tmp/page.txt" 2>"$tmp/man.err" || fail "man -l: $(cat "$tmp/man.err")"
+	grep -q 'getcounter' "$tmp/page.txt" || fail "man -l printed: $(head "$tmp/page.txt")"
+	grep -q 'EXIT STATUS' "$tmp/page.txt" || fail "man -l: no EXIT STATUS section"
+	[ ! -s "$tmp/man.err" ] || fail "man -l warned: $(cat "$tmp/man.err")"
+else
+	echo "man is not installed: not rendering the installed page"
+fi
+
+# make uninstall removes the three files.
+mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
+left=$(find "$dest" -type f)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo ok
