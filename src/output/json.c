@@ -33,25 +33,35 @@ json_open(FILE *out, const struct output_opts *opts, struct err *err)
 static void
 json_string(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 
+	/* Plain runs go out in one fwrite; only what needs escaping is
+	 * written piece by piece. */
 	fputc('"', out);
 	while (*p) {
-		size_t len = utf8_seq_len(p);
+		size_t len;
 
+		if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+			p++;
+			continue;
+		}
+		len = utf8_seq_len(p);
+		if (*p >= 0x80 && len > 0) {
+			p += len;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(p - run), out);
 		if (len == 0) {
 			fputs("\\ufffd", out);
-			p++;
 		} else if (*p == '"' || *p == '\\') {
 			fputc('\\', out);
-			fputc(*p++, out);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\u%04x", *p++);
+			fputc(*p, out);
 		} else {
-			fwrite(p, 1, len, out);
-			p += len;
+			fprintf(out, "\\u%04x", *p);
 		}
+		run = ++p;
 	}
+	fwrite(run, 1, (size_t)(p - run), out);
 	fputc('"', out);
 }
 
