@@ -23,6 +23,12 @@ struct cpu_reader;
 struct cpu_reader *cpu_reader_new(const struct provider_ctx *ctx);
 void cpu_reader_free(struct cpu_reader *r);
 
+/* The provider describe hook's text for counter c on CPU cpu: the names of
+ * the idle states a C-state counter covers here ("(Here C6 + C10.)"); 0
+ * for counters with nothing to add. */
+size_t cpu_reader_describe(struct cpu_reader *r, const struct counter_desc *c, unsigned cpu,
+			   char *buf, size_t n);
+
 /* Add one instance per online CPU to out, named by name(arg, cpu, buf, n)
  * (which writes a NUL-terminated name into buf and returns its length) or
  * by the CPU number when name is NULL; identity is the CPU number. The

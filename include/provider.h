@@ -27,6 +27,12 @@ struct provider {
 	 * 0, or -1 with err filled when the set cannot be read at all. */
 	int (*read)(void *state, struct raw_set *out, struct err *err);
 	void (*close)(void *state);
+	/* Optional: what counter c is on this machine (and instance, which
+	 * may be NULL), after a read: "here C6 + C10". Written to buf (size
+	 * n), appended to the help text by -l -v and -q -v. The length
+	 * written, 0 for nothing to add. */
+	size_t (*describe)(void *state, const struct counter_desc *c, const char *instance,
+			   char *buf, size_t n);
 };
 
 /* Every provider, in the order sets are listed. */

@@ -1219,22 +1219,14 @@ set_matches(const struct counter_set *s, const struct config *cfg)
 	return 0;
 }
 
-static void
-print_help_line(FILE *out, const struct counter_desc *c, int verbose)
-{
-	if (verbose)
-		fprintf(out, "        %s\n", c->help);
-}
-
-/* -q -x: one read, then a path per instance. */
-static int
-list_instances(const struct config *cfg, FILE *out, struct err *err)
+/* The paths of every counter of the sets cfg's patterns match, instances
+ * as (*); owned by the caller (free each, then the array). */
+static char **
+list_paths(const struct config *cfg, size_t *n)
 {
 	char **paths = NULL;
-	size_t n = 0;
-	int rc;
-	struct engine e;
 
+	*n = 0;
 	for (size_t i = 0; i < nproviders; i++) {
 		const struct counter_set *s = providers[i]->set;
 		if (!set_matches(s, cfg))
@@ -1243,31 +1235,70 @@ list_instances(const struct config *cfg, FILE *out, struct err *err)
 			char buf[512];
 			path_format(buf, sizeof(buf), ".", s->name, s->multi_instance ? "*" : NULL,
 				    s->counters[k].name);
-			paths = xrealloc(paths, (n + 1) * sizeof(char *));
-			paths[n++] = xstrdup(buf);
+			paths = xrealloc(paths, (*n + 1) * sizeof(char *));
+			paths[(*n)++] = xstrdup(buf);
 		}
 	}
+	return paths;
+}
+
+/* Open the matching sets and read them once (for -x and -v), or NULL with
+ * *rc and err set. */
+static struct engine *
+list_engine(const struct config *cfg, int *rc, struct err *err)
+{
+	size_t n;
+	char **paths = list_paths(cfg, &n);
 	struct config c2 = *cfg;
+	struct engine *e;
+	const struct frame *f;
+
 	c2.nroots = cfg->nroots ? 1 : 0;
-	rc = engine_setup(&e, &c2, (const char *const *)paths, n, err);
-	if (rc == EXIT_OK && engine_read(&e, 0, err) < 0)
-		rc = EXIT_RUNTIME;
-	if (rc == EXIT_OK) {
-		struct frame f;
-		engine_frame(&e, 1, &f);
-		for (size_t r = 0; r < f.nrows; r++) {
-			/* like -q, without the \\HOST prefix */
-			fputs(f.rows[r].path + 2 + strlen(e.host), out);
-			if (cfg->verbose)
-				fprintf(out, "\n        %s", f.rows[r].counter->help);
-			fputc('\n', out);
-		}
-	}
-	engine_free_parts(&e);
+	e = engine_open(&c2, (const char *const *)paths, n, rc, err);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
-	return rc;
+	if (e && engine_step(e, 0, 1, &f, err) < 0) {
+		*rc = EXIT_RUNTIME;
+		engine_close(e);
+		return NULL;
+	}
+	/* the engine keeps a pointer to c2 only during open and step */
+	if (e)
+		e->cfg = cfg;
+	return e;
+}
+
+/* A counter's help text, with what its provider says of this machine (and
+ * instance) when it says something. */
+static void
+print_help(FILE *out, struct engine *e, const struct counter_set *set,
+	   const struct counter_desc *c, const char *instance, const char *indent)
+{
+	char note[256];
+	size_t len = 0;
+
+	for (size_t s = 0; e && s < e->nsets; s++) {
+		const struct eset *es = &e->sets[s];
+		if (es->prov->set == set && es->prov->describe && es->state)
+			len = es->prov->describe(es->state, c, instance, note, sizeof(note));
+	}
+	fprintf(out, "%s%s%s%s\n", indent, c->help, len ? " " : "", len ? note : "");
+}
+
+/* -q -x: a path per current instance. */
+static void
+list_instances(struct engine *e, FILE *out)
+{
+	const struct frame *f = &e->frame;
+
+	for (size_t r = 0; r < f->nrows; r++) {
+		/* like -q, without the \\HOST prefix */
+		fprintf(out, "%s\n", f->rows[r].path + 2 + strlen(e->host));
+		if (e->cfg->verbose)
+			print_help(out, e, f->rows[r].set, f->rows[r].counter, f->rows[r].instance,
+				   "        ");
+	}
 }
 
 int
@@ -1290,8 +1321,18 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 			return EXIT_USAGE;
 		}
 	}
-	if (cfg->mode == MODE_LIST_PATHS && cfg->instances)
-		return list_instances(cfg, out, err);
+	struct engine *e = NULL;
+	if (cfg->verbose || cfg->instances) {
+		int rc;
+		e = list_engine(cfg, &rc, err);
+		if (!e)
+			return rc;
+	}
+	if (cfg->mode == MODE_LIST_PATHS && cfg->instances) {
+		list_instances(e, out);
+		engine_close(e);
+		return EXIT_OK;
+	}
 	engine_hostname(cfg, host, sizeof(host));
 	for (size_t i = 0; i < nproviders; i++) {
 		const struct counter_set *s = providers[i]->set;
@@ -1316,9 +1357,11 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 				fprintf(out, "    %s\n", shown);
 			else
 				fprintf(out, "%s\n", shown);
-			print_help_line(out, &s->counters[k], cfg->verbose);
+			if (cfg->verbose)
+				print_help(out, e, s, &s->counters[k], NULL, "        ");
 		}
 		any = 1;
 	}
+	engine_close(e);
 	return EXIT_OK;
 }

@@ -507,9 +507,56 @@ cpu_close(void *state)
 	cpu_reader_free(state);
 }
 
+size_t
+cpu_reader_describe(struct cpu_reader *r, const struct counter_desc *c, unsigned cpu,
+		    char *buf, size_t n)
+{
+	/* the non-POLL states a C-state counter covers: C1, C2, C3 and deeper */
+	static const struct {
+		const char *name;
+		unsigned first, last;
+	} ranges[] = {
+		{ "% C1 Time", 1, 1 },  { "C1 Transitions/sec", 1, 1 },
+		{ "% C2 Time", 2, 2 },  { "C2 Transitions/sec", 2, 2 },
+		{ "% C3 Time", 3, 10 }, { "C3 Transitions/sec", 3, 10 },
+	};
+	char names[160];
+
+	if (!r->idle)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
+		if (strcmp(c->name, ranges[i].name) != 0)
+			continue;
+		const struct cpuidle_cpu *cc = cpuidle_reader_read(r->idle, cpu);
+		size_t len = cpuidle_cstate_names(cc, ranges[i].first, ranges[i].last, names,
+						  sizeof(names));
+		int w = snprintf(buf, n, len ? "(Here %s.)" : "(No such state here.)", names);
+		return w < 0 ? 0 : (size_t)w < n ? (size_t)w : n - 1;
+	}
+	return 0;
+}
+
+/* The CPU an instance name ("3", "0,3", "_Total", NULL) is about; 0 for
+ * totals, which describe the states of CPU 0. */
+static unsigned
+cpu_of(const char *instance)
+{
+	const char *p = instance ? strrchr(instance, ',') : NULL;
+	p = p ? p + 1 : instance;
+	return p && *p >= '0' && *p <= '9' ? (unsigned)strtoul(p, NULL, 10) : 0;
+}
+
+static size_t
+cpu_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+	     size_t n)
+{
+	return cpu_reader_describe(state, c, cpu_of(instance), buf, n);
+}
+
 const struct provider provider_processor = {
 	.set = &cpu_processor_set,
 	.open = cpu_open,
 	.read = cpu_read,
 	.close = cpu_close,
+	.describe = cpu_describe,
 };

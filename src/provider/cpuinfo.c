@@ -216,9 +216,24 @@ info_close(void *state)
 	free(st);
 }
 
+/* The idle states a C-state counter covers on the instance's CPU ("0,3"). */
+static size_t
+info_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+	      size_t n)
+{
+	struct info_state *st = state;
+	const char *comma = instance ? strrchr(instance, ',') : NULL;
+	unsigned cpu = comma && comma[1] >= '0' && comma[1] <= '9'
+			       ? (unsigned)strtoul(comma + 1, NULL, 10)
+			       : 0;
+
+	return cpu_reader_describe(st->cpus, c, cpu, buf, n);
+}
+
 const struct provider provider_processor_information = {
 	.set = &cpu_information_set,
 	.open = info_open,
 	.read = info_read,
 	.close = info_close,
+	.describe = info_describe,
 };

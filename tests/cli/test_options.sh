@@ -145,7 +145,7 @@ printf '%s\n' "$out" | grep -qF '"57.500000"' || fail "csv default precision 6: 
 expect_exit 0 "$GETCOUNTER" -l
 nsets=$(printf '%s\n' "$out" | grep -c '^CounterSetName : ')
 [ "$nsets" -ge 5 ] || fail "-l lists $nsets sets"
-expect_exit 0 "$GETCOUNTER" -l 'Phys*'
+expect_exit 0 "$GETCOUNTER" -l 'PhysicalD*'
 [ "$(printf '%s\n' "$out" | grep '^CounterSetName : ')" = 'CounterSetName : PhysicalDisk' ] ||
 	fail "-l Phys*: $out"
 expect_exit 0 "$GETCOUNTER" --list-set memory system

@@ -1,0 +1,60 @@
+/*
+ * nicdev.h - the device behind a network interface (COUNTERS.md section 6):
+ * `sys/class/net/IF/device`, or its parent when that is a virtio device
+ * (`device/subsystem` -> .../virtio), since the PCI function holds the
+ * IRQs and the power attributes. Virtual interfaces (no `device` link) have
+ * none. Shared by the Physical and the Per Processor Network Interface Card
+ * Activity sets; a discovery-time helper, not for the hot path.
+ */
+#ifndef GETCOUNTER_NICDEV_H
+#define GETCOUNTER_NICDEV_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "procfs.h"
+
+struct nicdev {
+	/* The device directory relative to the root, without a trailing
+	 * slash: "sys/class/net/eth0/device", or "sys/class/net/eth0/device/.."
+	 * for virtio (the kernel resolves ".." after the symlink, so this is
+	 * the virtio device's parent, the PCI function). */
+	char dir[96];
+	/* The virtio device's name ("virtio2", as its IRQ actions are named
+	 * "virtio2-input.0"), or "" when the device is not virtio. */
+	char virtio[32];
+};
+
+/* Find the device of interface ifname under fs's current root. Returns 0
+ * with *dev filled, or -1 when the interface has no device (a virtual
+ * interface, or no such interface). Reads two symlinks; allocates nothing. */
+static inline int
+nicdev_find(struct procfs *fs, const char *ifname, struct nicdev *dev)
+{
+	char link[256], path[sizeof(dev->dir) + 16];
+	const char *base;
+	int n;
+
+	dev->virtio[0] = '\0';
+	n = snprintf(dev->dir, sizeof(dev->dir), "sys/class/net/%s/device", ifname);
+	/* room left for the "/.." of a virtio device */
+	if (n < 0 || (size_t)n + 3 >= sizeof(dev->dir) || !procfs_exists(fs, dev->dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/subsystem", dev->dir);
+	if (procfs_readlink(fs, path, link, sizeof(link)) <= 0)
+		return 0; /* no bus link: the device directory itself */
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (strcmp(base, "virtio") != 0)
+		return 0;
+	if (procfs_readlink(fs, dev->dir, link, sizeof(link)) > 0) {
+		base = strrchr(link, '/');
+		base = base ? base + 1 : link;
+		if (strlen(base) < sizeof(dev->virtio))
+			memcpy(dev->virtio, base, strlen(base) + 1);
+	}
+	memcpy(dev->dir + n, "/..", 4);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,475 @@
+/*
+ * test_rdma.c - the RDMA Activity provider (COUNTERS.md section 7): its
+ * helpers, and every counter over the fixture series tests/fixtures/
+ * rdma-basic (made by its gen.sh after the kernel's
+ * Documentation/ABI/stable/sysfs-class-infiniband layout) through derive.c,
+ * with the arithmetic beside each expected value: the source order (port
+ * hw_counters, else the device's on a one-port device; CM per port, else
+ * infiniband_cm), the Missing Counter Mask bits, data counted in 4-octet
+ * units, a saturated legacy 32-bit counter giving no rate, a device that
+ * appears and one that vanishes; what is read when few counters are
+ * wanted; and no instances where there is no sys/class/infiniband (this
+ * machine has none).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "derive.h"
+#include "procfs.h"
+#include "provider.h"
+#include "rdma.h"
+#include "sample.h"
+
+extern const struct provider provider_rdma_activity;
+
+#define PROV provider_rdma_activity
+#define ALL_FIELDS ((((uint64_t)1) << RD_NFIELDS) - 1)
+#define BIT(f) ((uint64_t)1 << (f))
+#define MAX_ROOTS 4
+
+/* The mask bits of COUNTERS.md section 7, by counter. */
+#define M_INITIATED BIT(0)
+#define M_ACCEPTED BIT(1)
+#define M_FAILED BIT(2)
+#define M_CONN_ERRORS BIT(3)
+#define M_ACTIVE BIT(4)
+#define M_CQ_ERRORS BIT(25)
+#define M_IN_BYTES BIT(26)
+#define M_OUT_BYTES BIT(27)
+#define M_IN_FRAMES BIT(28)
+#define M_OUT_FRAMES BIT(29)
+
+/* A provider read over every root of a fixture series. */
+struct series {
+	struct procfs *fs;
+	struct provider_ctx ctx;
+	void *state;
+	struct raw_set rs[MAX_ROOTS];
+	double uptime[MAX_ROOTS];
+	size_t n;
+};
+
+/* The first number of DIR/proc/uptime. */
+static double
+read_uptime(const char *root)
+{
+	char path[512];
+	double up = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lf", &up), 1);
+	fclose(f);
+	return up;
+}
+
+/* Open the provider over dir/t0 .. dir/t(n-1) and read each root. */
+static void
+series_load(struct series *s, const char *dir, size_t n, uint64_t needed)
+{
+	char paths[MAX_ROOTS][256];
+	const char *roots[MAX_ROOTS];
+	struct err err = { "" };
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", dir, i);
+		roots[i] = paths[i];
+		s->uptime[i] = read_uptime(paths[i]);
+	}
+	s->fs = procfs_new(roots, n);
+	s->ctx.fs = s->fs;
+	s->ctx.needed = needed;
+	assert_int_equal(procfs_begin_read(s->fs, 0, &err), 0);
+	s->state = PROV.open(&s->ctx, &err);
+	assert_non_null(s->state);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
+		raw_set_init(&s->rs[i], PROV.set);
+		raw_set_begin(&s->rs[i]);
+		if (PROV.read(s->state, &s->rs[i], &err) != 0)
+			fail_msg("read of root %zu: %s", i, err.msg);
+	}
+}
+
+static void
+series_free(struct series *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		raw_set_free(&s->rs[i]);
+	PROV.close(s->state);
+	procfs_free(s->fs);
+}
+
+static const struct raw_instance *
+find_inst(const struct raw_set *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		if (strcmp(rs->inst[i].name, name) == 0)
+			return &rs->inst[i];
+	return NULL;
+}
+
+static const struct counter_desc *
+counter(const char *name)
+{
+	const struct counter_desc *c = counter_set_find(PROV.set, name);
+	if (!c)
+		fail_msg("no counter '%s'", name);
+	return c;
+}
+
+/* The value of counter name of instance inst over read i-1 -> i. */
+static struct value
+value_of(const struct series *s, size_t i, const char *inst, const char *name)
+{
+	struct derive_env env = { .dt = s->uptime[i] - s->uptime[i - 1],
+				  .user_hz = 100,
+				  .ulong_bits = 64 };
+	const struct raw_instance *cur = find_inst(&s->rs[i], inst);
+	const struct raw_instance *prev = find_inst(&s->rs[i - 1], inst);
+	struct field_deltas d;
+
+	if (!cur)
+		fail_msg("no instance '%s' in read %zu", inst, i);
+	if (!prev)
+		return derive_value(PROV.set, counter(name), cur, NULL, ST_NEW, &env);
+	derive_deltas(PROV.set, prev, cur, &env, &d);
+	return derive_value(PROV.set, counter(name), cur, &d, ST_OK, &env);
+}
+
+/* Check a value and its status; the number is checked only for statuses
+ * that carry one. */
+static void
+check(struct value v, double expect, enum value_status st, const char *what, int line)
+{
+	double tol = 1e-9 * (expect < 0 ? -expect : expect) + 1e-9;
+
+	if (v.status != st)
+		fail_msg("line %d, %s: status %s, expected %s", line, what,
+			 status_name((enum value_status)v.status), status_name(st));
+	if (st != ST_OK && st != ST_WRAPPED && st != ST_NEW && st != ST_FIRST)
+		return;
+	if (v.v - expect > tol || expect - v.v > tol)
+		fail_msg("line %d, %s: value %.9g, expected %.9g", line, what, v.v, expect);
+}
+
+#define CHECK(s, i, inst, name, expect, st) \
+	check(value_of(s, i, inst, name), expect, st, inst " " name, __LINE__)
+
+#define INITIATED "RDMA Initiated Connections"
+#define ACCEPTED "RDMA Accepted Connections"
+#define FAILED "RDMA Failed Connection Attempts"
+#define CONN_ERRORS "RDMA Connection Errors"
+#define ACTIVE "RDMA Active Connections"
+#define CQ_ERRORS "RDMA Completion Queue Errors"
+#define IN_BYTES "RDMA Inbound Bytes/sec"
+#define OUT_BYTES "RDMA Outbound Bytes/sec"
+#define IN_FRAMES "RDMA Inbound Frames/sec"
+#define OUT_FRAMES "RDMA Outbound Frames/sec"
+#define MASK "Missing Counter Mask"
+
+/* Counter files: decimals; 0xFFFFFFFF only when the counter saturates. */
+static void
+test_parse_counter(void **unused)
+{
+	uint64_t v = 7;
+
+	(void)unused;
+	assert_int_equal(rdma_parse_counter("12345\n", 0, &v), 0);
+	assert_int_equal(v, 12345);
+	assert_int_equal(rdma_parse_counter("4294967294\n", 1, &v), 0);
+	assert_int_equal(v, 4294967294u);
+	/* a legacy 32-bit counter at its ceiling has stopped counting */
+	assert_int_equal(rdma_parse_counter("4294967295\n", 1, &v), -1);
+	/* a 64-bit one merely passes through that value */
+	assert_int_equal(rdma_parse_counter("4294967295\n", 0, &v), 0);
+	assert_int_equal(v, 4294967295u);
+	assert_int_equal(rdma_parse_counter("4294967296\n", 1, &v), 0);
+	assert_int_equal(v, 4294967296u);
+	assert_int_equal(rdma_parse_counter("18446744073709551615\n", 0, &v), 0);
+	assert_int_equal(v, UINT64_MAX);
+	assert_int_equal(rdma_parse_counter("", 0, &v), -1);
+	assert_int_equal(rdma_parse_counter("N/A\n", 0, &v), -1);
+	assert_int_equal(rdma_parse_counter("12 34\n", 0, &v), -1);
+}
+
+/* The mask: a bit per counter with no source at all. */
+static void
+test_missing_mask(void **unused)
+{
+	/* every file there can be (the cm_id count is no file) */
+	uint64_t all = (BIT(RD_MISSING_MASK) - 1) & ~BIT(RD_ACTIVE_CONNECTIONS);
+
+	(void)unused;
+	/* nothing: bits 0-4 and 25-29 = 0x1F + 0x3E000000 */
+	assert_int_equal(rdma_missing_mask(0), 0x3E00001Fu);
+	/* every file: still bit 4 (16), RDMA Active Connections */
+	assert_int_equal(rdma_missing_mask(all), M_ACTIVE);
+	/* a sum with one of its terms is supplied */
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_RNR_NAK_RETRY_ERR)), M_ACTIVE);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_RNR_NAK_RETRY_ERR) &
+					   ~BIT(RD_LOCAL_ACK_TIMEOUT_ERR)),
+			 M_ACTIVE | M_CONN_ERRORS);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_CM_TX_REJ)), M_ACTIVE);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_CM_TX_REJ) & ~BIT(RD_CM_RX_REJ)),
+			 M_ACTIVE | M_FAILED);
+	assert_int_equal(rdma_missing_mask(all & ~RDMA_PORT_COUNTERS_MASK),
+			 M_ACTIVE | M_IN_BYTES | M_OUT_BYTES | M_IN_FRAMES | M_OUT_FRAMES);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_CM_TX_REQ)), M_ACTIVE | M_INITIATED);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_CM_TX_REP)), M_ACTIVE | M_ACCEPTED);
+	assert_int_equal(rdma_missing_mask(all & ~BIT(RD_REQ_CQE_ERROR) &
+					   ~BIT(RD_RESP_CQE_ERROR)),
+			 M_ACTIVE | M_CQ_ERRORS);
+}
+
+/* Instances "DEV/PORT" in device then port order; one appears, one goes. */
+static void
+test_instances(void **unused)
+{
+	static const char *const t0[] = { "mlx4_0/1", "mlx5_0/1", "mlx5_0/2", "qib0/1" };
+	static const char *const t2[] = { "mlx5_0/1", "mlx5_0/2", "qib0/1", "rxe0/1" };
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 3, ALL_FIELDS);
+	assert_int_equal(s.rs[0].ninstances, 4);
+	assert_int_equal(s.rs[1].ninstances, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(s.rs[0].inst[i].name, t0[i]);
+		assert_string_equal(s.rs[1].inst[i].name, t0[i]);
+		assert_int_equal(s.rs[0].inst[i].identity, s.rs[1].inst[i].identity);
+	}
+	assert_int_equal(s.rs[2].ninstances, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(s.rs[2].inst[i].name, t2[i]);
+	/* two ports of one device: distinct identities */
+	assert_true(find_inst(&s.rs[0], "mlx5_0/1")->identity !=
+		    find_inst(&s.rs[0], "mlx5_0/2")->identity);
+	/* the cm_id count is never supplied */
+	for (size_t i = 0; i < 4; i++)
+		assert_false(s.rs[1].inst[i].present & BIT(RD_ACTIVE_CONNECTIONS));
+	series_free(&s);
+}
+
+/* mlx5_0: two ports, extended counters, hw_counters and CM per port. */
+static void
+test_mlx5_two_ports(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 3, ALL_FIELDS);
+	/* port 1, t1 (CM tx req 40, rep 25, tx rej 3, rx rej 4) */
+	CHECK(&s, 1, "mlx5_0/1", INITIATED, 40, ST_OK); /* cm_tx_msgs/req, not rx's 999 */
+	CHECK(&s, 1, "mlx5_0/1", ACCEPTED, 25, ST_OK);  /* cm_tx_msgs/rep */
+	CHECK(&s, 1, "mlx5_0/1", FAILED, 7, ST_OK);     /* 3 + 4 */
+	CHECK(&s, 1, "mlx5_0/1", CONN_ERRORS, 7, ST_OK); /* 5 + 2 */
+	CHECK(&s, 1, "mlx5_0/1", ACTIVE, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "mlx5_0/1", CQ_ERRORS, 33, ST_OK); /* 12 + 21, not the device's 777 + 888 */
+	/* port_rcv_data 10000000000 -> 10005000000 in 2 s: 5000000 x 4 / 2 */
+	CHECK(&s, 1, "mlx5_0/1", IN_BYTES, 10000000, ST_OK);
+	/* port_xmit_data 20000000000 -> 20010000000: 10000000 x 4 / 2 */
+	CHECK(&s, 1, "mlx5_0/1", OUT_BYTES, 20000000, ST_OK);
+	CHECK(&s, 1, "mlx5_0/1", IN_FRAMES, 1000, ST_OK); /* (30002000 - 30000000) / 2 */
+	/* extended counters pass 0xFFFFFFFF: 4294967295 -> 4294967395 is 100 / 2 */
+	CHECK(&s, 1, "mlx5_0/1", OUT_FRAMES, 50, ST_OK);
+	CHECK(&s, 1, "mlx5_0/1", MASK, 16, ST_OK); /* bit 4 only */
+	/* t1 -> t2, 4 s: port_rcv_data +2000000: 2000000 x 4 / 4 */
+	CHECK(&s, 2, "mlx5_0/1", IN_BYTES, 2000000, ST_OK);
+	CHECK(&s, 2, "mlx5_0/1", OUT_BYTES, 0, ST_OK);
+	CHECK(&s, 2, "mlx5_0/1", OUT_FRAMES, 0, ST_OK);
+
+	/* port 2: local_ack_timeout_err 9 only; no cqe counters in its
+	 * hw_counters, and the device's are not its (two ports) */
+	CHECK(&s, 1, "mlx5_0/2", CONN_ERRORS, 9, ST_OK); /* 9 + (no rnr_nak_retry_err) */
+	CHECK(&s, 1, "mlx5_0/2", CQ_ERRORS, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "mlx5_0/2", INITIATED, 0, ST_OK);
+	CHECK(&s, 1, "mlx5_0/2", IN_BYTES, 0, ST_OK);
+	CHECK(&s, 1, "mlx5_0/2", MASK, 16 + 33554432, ST_OK); /* bits 4 and 25 */
+	series_free(&s);
+}
+
+/* mlx4_0: one port, hw_counters of the device, CM in infiniband_cm. */
+static void
+test_mlx4_old_layout(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 2, ALL_FIELDS);
+	CHECK(&s, 1, "mlx4_0/1", INITIATED, 1010, ST_OK);
+	CHECK(&s, 1, "mlx4_0/1", ACCEPTED, 905, ST_OK);
+	CHECK(&s, 1, "mlx4_0/1", FAILED, 33, ST_OK);      /* 11 + 22 */
+	CHECK(&s, 1, "mlx4_0/1", CONN_ERRORS, 153, ST_OK); /* 101 + 52 */
+	CHECK(&s, 1, "mlx4_0/1", CQ_ERRORS, 17, ST_OK);   /* 9 + 8 */
+	CHECK(&s, 1, "mlx4_0/1", IN_BYTES, 800, ST_OK);   /* (900 - 500) x 4 / 2 */
+	CHECK(&s, 1, "mlx4_0/1", OUT_BYTES, 0, ST_OK);    /* 1000 -> 1000 */
+	CHECK(&s, 1, "mlx4_0/1", IN_FRAMES, 5, ST_OK);    /* (20 - 10) / 2 */
+	CHECK(&s, 1, "mlx4_0/1", OUT_FRAMES, 2, ST_OK);   /* (14 - 10) / 2 */
+	CHECK(&s, 1, "mlx4_0/1", MASK, 16, ST_OK);
+	/* hw_counters/lifespan (10, a setting) is no field of any counter */
+	assert_int_equal(find_inst(&s.rs[1], "mlx4_0/1")->values[RD_LOCAL_ACK_TIMEOUT_ERR], 101);
+	series_free(&s);
+}
+
+/* qib0: standard legacy counters only; saturation at 0xFFFFFFFF. */
+static void
+test_qib_legacy_saturated(void **unused)
+{
+	struct series s;
+	const struct raw_instance *ri;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 3, ALL_FIELDS);
+	/* no CM, no hw_counters: bits 0, 1, 2, 3, 4 and 25 = 31 + 33554432 */
+	CHECK(&s, 1, "qib0/1", MASK, 33554463, ST_OK);
+	CHECK(&s, 1, "qib0/1", INITIATED, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", ACCEPTED, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", FAILED, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", CONN_ERRORS, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", CQ_ERRORS, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", ACTIVE, 0, ST_UNSUPPORTED);
+	/* port_rcv_data 1000000 -> 1250000 in 2 s: 250000 x 4 / 2 */
+	CHECK(&s, 1, "qib0/1", IN_BYTES, 500000, ST_OK);
+	CHECK(&s, 1, "qib0/1", IN_FRAMES, 300, ST_OK); /* (5600 - 5000) / 2 */
+	/* port_xmit_data 4294967000 -> 4294967295: saturated at t1, so no
+	 * rate (not 295 x 4 / 2, a lower bound posing as a rate) */
+	ri = find_inst(&s.rs[0], "qib0/1");
+	assert_true(ri->present & BIT(RD_PORT_XMIT_DATA));
+	assert_false(ri->present & BIT(RD_PORT_XMIT_PACKETS)); /* already saturated */
+	ri = find_inst(&s.rs[1], "qib0/1");
+	assert_false(ri->present & BIT(RD_PORT_XMIT_DATA));
+	CHECK(&s, 1, "qib0/1", OUT_BYTES, 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "qib0/1", OUT_FRAMES, 0, ST_UNSUPPORTED);
+	/* t1 -> t2 (4 s): 200000 x 4 / 4 and 400 / 4; xmit_data still
+	 * saturated; xmit_packets cleared to 100 but has no previous value */
+	CHECK(&s, 2, "qib0/1", IN_BYTES, 200000, ST_OK);
+	CHECK(&s, 2, "qib0/1", IN_FRAMES, 100, ST_OK);
+	CHECK(&s, 2, "qib0/1", OUT_BYTES, 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "qib0/1", OUT_FRAMES, 0, ST_UNSUPPORTED);
+	assert_true(find_inst(&s.rs[2], "qib0/1")->present & BIT(RD_PORT_XMIT_PACKETS));
+	series_free(&s);
+}
+
+/* rxe0 appears in t2: NEW, with no port counters and none of the named
+ * hw_counters; mlx4_0 is gone. */
+static void
+test_rxe_appears(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 3, ALL_FIELDS);
+	assert_null(find_inst(&s.rs[2], "mlx4_0/1"));
+	CHECK(&s, 2, "rxe0/1", INITIATED, 5, ST_NEW);
+	CHECK(&s, 2, "rxe0/1", ACCEPTED, 4, ST_NEW);
+	CHECK(&s, 2, "rxe0/1", FAILED, 3, ST_NEW); /* 1 + 2 */
+	CHECK(&s, 2, "rxe0/1", CONN_ERRORS, 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "rxe0/1", CQ_ERRORS, 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "rxe0/1", IN_BYTES, 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "rxe0/1", OUT_FRAMES, 0, ST_UNSUPPORTED);
+	/* bits 3, 4, 25, 26, 27, 28, 29: 8 + 16 + 33554432 + 67108864 +
+	 * 134217728 + 268435456 + 536870912 */
+	CHECK(&s, 2, "rxe0/1", MASK, 1040187416, ST_NEW);
+	series_free(&s);
+}
+
+/* Only the needed files are read; the mask alone reads no counter. */
+static void
+test_needed(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "rdma-basic", 2, BIT(RD_PORT_RCV_DATA));
+	for (size_t i = 0; i < s.rs[1].ninstances; i++)
+		assert_int_equal(s.rs[1].inst[i].present, BIT(RD_PORT_RCV_DATA));
+	CHECK(&s, 1, "mlx5_0/1", IN_BYTES, 10000000, ST_OK);
+	series_free(&s);
+
+	series_load(&s, "rdma-basic", 1, BIT(RD_MISSING_MASK));
+	for (size_t i = 0; i < s.rs[0].ninstances; i++)
+		assert_int_equal(s.rs[0].inst[i].present, BIT(RD_MISSING_MASK));
+	assert_int_equal(find_inst(&s.rs[0], "qib0/1")->values[RD_MISSING_MASK], 33554463);
+	assert_int_equal(find_inst(&s.rs[0], "mlx5_0/2")->values[RD_MISSING_MASK], 33554448);
+	series_free(&s);
+}
+
+/* No sys/class/infiniband under a root: no instances, no error. */
+static void
+test_no_devices(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nicpower-basic", 2, ALL_FIELDS);
+	assert_int_equal(s.rs[0].ninstances, 0);
+	assert_int_equal(s.rs[1].ninstances, 0);
+	series_free(&s);
+}
+
+/* This machine: no RDMA hardware, so no instances (skipped where there
+ * is some). */
+static void
+test_live(void **unused)
+{
+	struct provider_ctx ctx;
+	struct procfs *fs;
+	struct err err = { "" };
+	struct raw_set rs;
+	void *st;
+
+	(void)unused;
+	if (access("/sys/class/infiniband", F_OK) == 0) {
+		printf("this machine has /sys/class/infiniband: not checking for no instances\n");
+		skip();
+	}
+	fs = procfs_new(NULL, 0);
+	ctx.fs = fs;
+	ctx.needed = ALL_FIELDS;
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = PROV.open(&ctx, &err);
+	assert_non_null(st);
+	raw_set_init(&rs, PROV.set);
+	for (int i = 0; i < 2; i++) {
+		raw_set_begin(&rs);
+		assert_int_equal(PROV.read(st, &rs, &err), 0);
+		assert_int_equal(rs.ninstances, 0);
+	}
+	raw_set_free(&rs);
+	PROV.close(st);
+	procfs_free(fs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_counter),
+		cmocka_unit_test(test_missing_mask),
+		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_mlx5_two_ports),
+		cmocka_unit_test(test_mlx4_old_layout),
+		cmocka_unit_test(test_qib_legacy_saturated),
+		cmocka_unit_test(test_rxe_appears),
+		cmocka_unit_test(test_needed),
+		cmocka_unit_test(test_no_devices),
+		cmocka_unit_test(test_live),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
