@@ -1,10 +1,11 @@
 /*
  * nic.h - the Network Adapter set's raw fields and the readers behind them
  * (COUNTERS.md section 5): parsers of sysfs attributes and /proc/net/dev
- * lines (src/provider/nic.c), and the rtnetlink RTM_GETLINK dump used live
- * (src/provider/nic_netlink.c). The parsers take a buffer and fill values,
- * allocate nothing and never fail on odd input, so a unit test can feed
- * them strings or hand-built netlink messages.
+ * lines (src/provider/nic.c), and the rtnetlink RTM_GETLINK and
+ * RTM_GETQDISC dumps used live (src/provider/nic_netlink.c). The parsers
+ * take a buffer and fill values, allocate nothing and never fail on odd
+ * input, so a unit test can feed them strings or hand-built netlink
+ * messages.
  */
 #ifndef GETCOUNTER_NIC_H
 #define GETCOUNTER_NIC_H
@@ -16,7 +17,8 @@
 
 /* The raw fields: every struct rtnl_link_stats64 field a counter uses, in
  * the struct's order (sysfs names its statistics files the same), then the
- * link's speed and duplex. */
+ * link's speed and duplex, the root qdisc's queue length and the bytes in
+ * flight by byte queue limits. */
 enum nic_field {
 	F_RX_PACKETS,
 	F_TX_PACKETS,
@@ -45,6 +47,8 @@ enum nic_field {
 	NIC_NSTATS, /* the statistics fields end here */
 	F_SPEED = NIC_NSTATS, /* Mbit/s */
 	F_DUPLEX,             /* 1 full, 0 half or unknown */
+	F_QLEN,               /* packets in the root qdisc (live only) */
+	F_BQL_INFLIGHT,       /* sum of queues/tx-N/byte_queue_limits/inflight */
 	NIC_NFIELDS,
 };
 
@@ -101,6 +105,25 @@ typedef int (*nic_link_fn)(const struct nic_link *link, void *arg, struct err *e
 int nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
 		      struct err *err);
 
+/* What an RTM_NEWQDISC reply of a dump says about one qdisc. */
+struct nic_qdisc {
+	int ifindex;      /* tcm_ifindex */
+	uint32_t handle;  /* tcm_handle */
+	uint32_t parent;  /* tcm_parent: TC_H_ROOT for a root qdisc */
+	const char *kind; /* TCA_KIND, borrowed from the reply; NULL if none */
+	size_t kind_len;
+	uint32_t qlen;    /* TCA_STATS2 -> TCA_STATS_QUEUE qlen */
+	int has_qlen;     /* the reply carried it */
+};
+
+/* Called once per qdisc of a dump; returns 0, or -1 (err filled) to stop. */
+typedef int (*nic_qdisc_fn)(const struct nic_qdisc *qdisc, void *arg, struct err *err);
+
+/* Parse one datagram of an RTM_GETQDISC dump reply, as nic_netlink_parse
+ * does for links: fn gets each RTM_NEWQDISC whose sequence number is seq. */
+int nic_netlink_parse_qdisc(const void *buf, size_t len, uint32_t seq, nic_qdisc_fn fn,
+			    void *arg, struct err *err);
+
 /* A NETLINK_ROUTE socket and its reused receive buffer. */
 struct nic_netlink;
 
@@ -110,6 +133,10 @@ struct nic_netlink *nic_netlink_open(struct err *err);
 /* Run one RTM_GETLINK dump (NLM_F_DUMP), calling fn for every interface.
  * Allocates nothing. Returns 0, or -1 with err filled. */
 int nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err);
+/* Run one RTM_GETQDISC dump on the same socket and buffer, calling fn for
+ * every qdisc of every interface. Allocates nothing. 0, or -1 (err). */
+int nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg,
+			   struct err *err);
 void nic_netlink_close(struct nic_netlink *nl);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * nic.c - the Network Adapter set (alias Network Interface), COUNTERS.md
  * section 5: one instance per network interface, fields from struct
- * rtnl_link_stats64 plus the link's speed and duplex.
+ * rtnl_link_stats64 plus the link's speed and duplex, the root qdisc's
+ * queue length and the bytes in flight by byte queue limits (BQL).
  *
  * Live, one rtnetlink RTM_GETLINK dump per read lists every interface with
  * its statistics (nic_netlink.c); speed, duplex and the `device` link come
@@ -10,12 +11,24 @@
  * fixture's sys/class/net is re-scanned each read and every needed
  * statistics file read; without sys/class/net, proc/net/dev. The provider
  * reads only what the requested counters need and never combines fields.
+ *
+ * Output Queue Length is live only: an RTM_GETQDISC dump per read (only
+ * when the counter is requested), the qlen of each interface's root qdisc
+ * (parent TC_H_ROOT). An mq or mqprio root needs no sum here: the kernel's
+ * mq_dump() and mqprio_dump() add their children's queues into the root's
+ * own statistics before the reply is built, so the root's qlen already is
+ * the sum (tests/cli/test_nic_qdisc.sh checks it). No root qdisc, or
+ * noqueue, is 0. Output Queue Bytes sums queues/tx-N/byte_queue_limits/
+ * inflight through one kept-open file per queue, found when the interface
+ * is first seen (again after a rename, a carrier change or a failed read).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/pkt_sched.h>
 
 #include "nic.h"
 #include "provider.h"
@@ -74,6 +87,8 @@ static const struct field_desc fields[NIC_NFIELDS] = {
 	[F_RX_NOHANDLER] = { "rx_nohandler", FW_32IN64, FK_COUNTER, FB_NONE },
 	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE },
 	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE },
+	[F_QLEN] = { "qlen", FW_64, FK_GAUGE, FB_NONE },
+	[F_BQL_INFLIGHT] = { "bql_inflight", FW_64, FK_GAUGE, FB_NONE },
 };
 
 static const struct counter_desc counters[] = {
@@ -325,6 +340,33 @@ static const struct counter_desc counters[] = {
 		.help = "The link speed the driver reports, in bits per second (none when down or "
 			"unknown).",
 	},
+	{
+		.name = "Output Queue Length",
+		.type = CT_RAW,
+		.num = { { F_QLEN, 1 } },
+		.unit = "",
+		.help = "Packets waiting in the interface's root queueing discipline (all its "
+			"queues for mq), 0 without one; read live only, through netlink.",
+	},
+	{
+		.name = "Output Queue Bytes",
+		.type = CT_RAW,
+		.num = { { F_BQL_INFLIGHT, 1 } },
+		.unit = "B",
+		.help = "Bytes the driver took for transmission and has not yet completed, summed "
+			"over its transmit queues by byte queue limits; 0 may also mean a driver "
+			"that does not report to BQL.",
+	},
+	{
+		.name = "% Utilization",
+		.type = CT_UTILIZATION,
+		.num = { { F_RX_BYTES, 1 } },
+		.den = { { F_TX_BYTES, 1 } },
+		.unit = "%",
+		.help = "Bits moved per second as a share of the link speed: the larger of the "
+			"received and sent bits on a full-duplex link, their sum otherwise (half "
+			"or unknown duplex); none when the speed is unknown.",
+	},
 };
 
 static const struct counter_set set = {
@@ -358,6 +400,14 @@ struct nic_if {
 	uint8_t has_speed, has_duplex;
 	uint64_t speed, duplex;
 	uint32_t carrier_changes;
+	/* live: this read's instance in the raw_set, and its root qdisc */
+	size_t slot;
+	uint32_t qlen;
+	uint8_t has_qlen;
+	/* BQL: queues/tx-N/byte_queue_limits/inflight, one file per queue */
+	uint8_t bql_probed;
+	size_t nbql;
+	struct pfile **bql; /* owned array; the files are owned by procfs */
 	/* --root sysfs: the interface's files, created when first needed */
 	struct pfile *stat[NIC_NSTATS];
 	struct pfile *speed_pf, *duplex_pf, *ifindex_pf;
@@ -472,6 +522,14 @@ insert_if(struct nic_state *st, size_t pos, const char *name, size_t len)
 	return ni;
 }
 
+/* Free what an interface owns. */
+static void
+free_if(struct nic_if *ni)
+{
+	free(ni->name);
+	free(ni->bql);
+}
+
 /* Forget the interfaces the last read did not list. */
 static void
 prune(struct nic_state *st)
@@ -480,7 +538,7 @@ prune(struct nic_state *st)
 
 	for (size_t i = 0; i < st->nifs; i++) {
 		if (st->ifs[i].seen != st->reads) {
-			free(st->ifs[i].name);
+			free_if(&st->ifs[i]);
 			continue;
 		}
 		if (j != i)
@@ -545,25 +603,92 @@ put_link(struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
 		raw_put(ri, F_DUPLEX, ni->duplex);
 }
 
+/* Find the queues of ni that have byte queue limits (none: UNSUPPORTED). */
+static void
+probe_bql(struct nic_state *st, struct nic_if *ni)
+{
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	free(ni->bql);
+	ni->bql = NULL;
+	ni->nbql = 0;
+	ni->bql_probed = 1;
+	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/queues", ni->name);
+	d = procfs_opendir(st->fs, st->path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "tx-", 3) != 0)
+			continue;
+		snprintf(st->path, sizeof(st->path),
+			 "sys/class/net/%s/queues/%s/byte_queue_limits/inflight", ni->name,
+			 de->d_name);
+		if (!procfs_exists(st->fs, st->path))
+			continue; /* no BQL on this queue (or this kernel) */
+		xgrow((void **)&ni->bql, &cap, ni->nbql + 1, sizeof(*ni->bql));
+		ni->bql[ni->nbql++] = procfs_file(st->fs, st->path);
+	}
+	closedir(d);
+}
+
+/* Put the sum of ni's BQL inflight bytes into ri, when needed and every
+ * queue's file could be read; a failed read finds the queues again next
+ * time (a queue removed by a channel change). */
+static void
+put_bql(struct nic_state *st, struct nic_if *ni, struct raw_instance *ri)
+{
+	uint64_t sum = 0, v;
+	size_t len;
+
+	if (!(st->ctx->needed & BIT(F_BQL_INFLIGHT)))
+		return;
+	if (!ni->bql_probed)
+		probe_bql(st, ni);
+	if (ni->nbql == 0)
+		return;
+	for (size_t i = 0; i < ni->nbql; i++) {
+		const char *text = pfile_read(ni->bql[i], &len, NULL);
+		const char *p = text ? skip_blanks(text) : NULL;
+		if (!p || parse_u64(&p, &v) < 0) {
+			ni->bql_probed = 0;
+			return;
+		}
+		sum += v;
+	}
+	raw_put(ri, F_BQL_INFLIGHT, sum);
+}
+
+/* Live: the position of ifindex in the list, or where it would go. */
+static size_t
+find_live(const struct nic_state *st, int ifindex)
+{
+	size_t lo = 0, hi = st->nifs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (st->ifs[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Live: one interface of the dump. */
 static int
 live_link(const struct nic_link *link, void *arg, struct err *err)
 {
 	struct nic_state *st = arg;
-	size_t lo = 0, hi = st->nifs;
+	size_t lo;
 	struct nic_if *ni;
 	int relink = 0;
 
 	(void)err;
 	if (!link->name || link->name_len == 0)
 		return 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (st->ifs[mid].ifindex < link->ifindex)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = find_live(st, link->ifindex);
 	if (lo < st->nifs && st->ifs[lo].ifindex == link->ifindex) {
 		ni = &st->ifs[lo];
 		if (strncmp(ni->name, link->name, link->name_len) != 0 ||
@@ -581,16 +706,64 @@ live_link(const struct nic_link *link, void *arg, struct err *err)
 	}
 	ni->carrier_changes = link->carrier_changes;
 	ni->seen = st->reads;
+	if (relink)
+		ni->bql_probed = 0; /* a new sysfs path, or maybe new queues */
 	if (relink || !ni->probed || ((st->ctx->needed & LINK_MASK) && !ni->link_probed))
 		probe_live(st, ni, relink);
 	if (st->out) {
 		struct raw_instance *ri =
 			raw_set_add(st->out, ni->name, link->name_len, (uint64_t)link->ifindex);
+		ni->slot = st->out->ninstances - 1;
 		ri->in_total = ni->in_total;
 		put_stats(ri, &link->stats, st->ctx->needed);
 		put_link(ri, ni, st->ctx->needed);
+		put_bql(st, ni, ri);
 	}
 	return 0;
+}
+
+/* Live: one qdisc of the dump; a root qdisc's qlen is its interface's
+ * Output Queue Length (an mq root's already holds its children's). */
+static int
+live_qdisc(const struct nic_qdisc *q, void *arg, struct err *err)
+{
+	struct nic_state *st = arg;
+	size_t pos;
+	struct nic_if *ni;
+
+	(void)err;
+	if (q->parent != TC_H_ROOT)
+		return 0; /* a child of a class, ingress, clsact */
+	pos = find_live(st, q->ifindex);
+	if (pos >= st->nifs || st->ifs[pos].ifindex != q->ifindex)
+		return 0; /* an interface newer than the link dump: next read */
+	ni = &st->ifs[pos];
+	if (q->kind && q->kind_len == 7 && memcmp(q->kind, "noqueue", 7) == 0) {
+		ni->qlen = 0;
+		ni->has_qlen = 1;
+	} else {
+		ni->qlen = q->qlen;
+		ni->has_qlen = (uint8_t)q->has_qlen;
+	}
+	return 0;
+}
+
+/* Live: Output Queue Length of every interface of this read, from one
+ * RTM_GETQDISC dump. An interface without a root qdisc in the dump has
+ * none (noqueue): 0. A failed dump leaves the field missing (UNSUPPORTED)
+ * rather than failing the other counters. */
+static void
+read_qlen(struct nic_state *st, struct raw_set *out)
+{
+	for (size_t i = 0; i < st->nifs; i++) {
+		st->ifs[i].qlen = 0;
+		st->ifs[i].has_qlen = 1;
+	}
+	if (nic_netlink_qdisc_dump(st->nl, live_qdisc, st, NULL) < 0)
+		return;
+	for (size_t i = 0; i < st->nifs; i++)
+		if (st->ifs[i].has_qlen)
+			raw_put(&out->inst[st->ifs[i].slot], F_QLEN, st->ifs[i].qlen);
 }
 
 /* Live: one dump; out NULL only discovers. */
@@ -605,6 +778,8 @@ read_netlink(struct nic_state *st, struct raw_set *out, struct err *err)
 	}
 	st->out = NULL;
 	prune(st);
+	if (out && (st->ctx->needed & BIT(F_QLEN)))
+		read_qlen(st, out);
 	return 0;
 }
 
@@ -676,6 +851,7 @@ read_sysfs_if(struct nic_state *st, struct nic_if *ni, struct raw_set *out)
 		if (parse_attr_u64(if_read(st, &ni->stat[f], ni, rel), &v) == 0)
 			raw_put(ri, f, v);
 	}
+	put_bql(st, ni, ri);
 	if (!(needed & LINK_MASK))
 		return;
 	text = if_read(st, &ni->speed_pf, ni, "speed");
@@ -776,7 +952,7 @@ nic_close(void *state)
 		return;
 	nic_netlink_close(st->nl);
 	for (size_t i = 0; i < st->nifs; i++)
-		free(st->ifs[i].name);
+		free_if(&st->ifs[i]);
 	free(st->ifs);
 	free(st);
 }

@@ -3,8 +3,10 @@
  * RTM_GETLINK dump (NLM_F_DUMP) per read, on a NETLINK_ROUTE socket opened
  * once, into a receive buffer allocated once. Each RTM_NEWLINK reply gives
  * an interface's index, name (IFLA_IFNAME) and struct rtnl_link_stats64
- * (IFLA_STATS64; the 32-bit IFLA_STATS is never used). Hand-written on the
- * uapi headers, no libmnl.
+ * (IFLA_STATS64; the 32-bit IFLA_STATS is never used). When Output Queue
+ * Length is requested, an RTM_GETQDISC dump on the same socket and buffer
+ * gives each qdisc's interface, parent, kind and queue length (TCA_STATS2 ->
+ * TCA_STATS_QUEUE). Hand-written on the uapi headers, no libmnl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,8 +17,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
 #include "nic.h"
@@ -122,10 +126,130 @@ parse_newlink(const struct nlmsghdr *nh, struct nic_link *link)
 	}
 }
 
-/* Walk one datagram of a dump reply (see nic.h). */
-int
-nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
-		  struct err *err)
+/* What one dump is: its request, the reply type it wants and how to hand
+ * each reply message on. */
+struct dump_kind {
+	const char *name;  /* "RTM_GETLINK", for messages */
+	uint16_t request;  /* RTM_GETLINK, RTM_GETQDISC */
+	uint16_t reply;    /* RTM_NEWLINK, RTM_NEWQDISC */
+	size_t header;     /* the fixed header after nlmsghdr */
+	/* parse one reply message and call the caller's function in cb */
+	int (*msg)(const struct nlmsghdr *nh, const void *cb, struct err *err);
+};
+
+/* The caller's function and argument, for each kind of dump. */
+struct link_cb {
+	nic_link_fn fn;
+	void *arg;
+};
+struct qdisc_cb {
+	nic_qdisc_fn fn;
+	void *arg;
+};
+
+/* Hand one RTM_NEWLINK message to a nic_link_fn. */
+static int
+link_msg(const struct nlmsghdr *nh, const void *cb, struct err *err)
+{
+	const struct link_cb *c = cb;
+	struct nic_link link;
+
+	parse_newlink(nh, &link);
+	return c->fn(&link, c->arg, err);
+}
+
+/* Take qlen from the TCA_STATS_QUEUE (struct gnet_stats_queue) nested in a
+ * TCA_STATS2 payload of len bytes. */
+static void
+stats2_qlen(const char *p, size_t len, struct nic_qdisc *q)
+{
+	const size_t need = offsetof(struct gnet_stats_queue, qlen) + sizeof(uint32_t);
+	const char *end = p + len;
+
+	while (end - p >= (ptrdiff_t)sizeof(struct rtattr)) {
+		const struct rtattr *rta = (const void *)p;
+		size_t alen = rta->rta_len;
+
+		if (alen < sizeof(*rta) || alen > (size_t)(end - p))
+			return;
+		if ((rta->rta_type & NLA_TYPE_MASK) == TCA_STATS_QUEUE &&
+		    alen - RTA_LENGTH(0) >= need) {
+			memcpy(&q->qlen,
+			       p + RTA_LENGTH(0) + offsetof(struct gnet_stats_queue, qlen),
+			       sizeof(uint32_t));
+			q->has_qlen = 1;
+		}
+		p += RTA_ALIGN(alen);
+	}
+}
+
+/* Fill q from the attributes of one RTM_NEWQDISC message. */
+static void
+parse_newqdisc(const struct nlmsghdr *nh, struct nic_qdisc *q)
+{
+	const struct tcmsg *tcm = NLMSG_DATA(nh);
+	const char *p = (const char *)tcm + NLMSG_ALIGN(sizeof(*tcm));
+	const char *end = (const char *)nh + nh->nlmsg_len;
+
+	memset(q, 0, sizeof(*q));
+	q->ifindex = tcm->tcm_ifindex;
+	q->handle = tcm->tcm_handle;
+	q->parent = tcm->tcm_parent;
+	while (end - p >= (ptrdiff_t)sizeof(struct rtattr)) {
+		const struct rtattr *rta = (const void *)p;
+		size_t alen = rta->rta_len;
+		const char *data = p + RTA_LENGTH(0);
+
+		if (alen < sizeof(*rta) || alen > (size_t)(end - p))
+			break; /* malformed: keep what was read so far */
+		switch (rta->rta_type & NLA_TYPE_MASK) {
+		case TCA_KIND:
+			q->kind = data;
+			q->kind_len = strnlen(data, alen - RTA_LENGTH(0));
+			break;
+		case TCA_STATS2:
+			stats2_qlen(data, alen - RTA_LENGTH(0), q);
+			break;
+		default:
+			break;
+		}
+		p += RTA_ALIGN(alen);
+	}
+}
+
+/* Hand one RTM_NEWQDISC message to a nic_qdisc_fn. */
+static int
+qdisc_msg(const struct nlmsghdr *nh, const void *cb, struct err *err)
+{
+	const struct qdisc_cb *c = cb;
+	struct nic_qdisc q;
+
+	parse_newqdisc(nh, &q);
+	return c->fn(&q, c->arg, err);
+}
+
+static const struct dump_kind link_dump = {
+	.name = "RTM_GETLINK",
+	.request = RTM_GETLINK,
+	.reply = RTM_NEWLINK,
+	.header = sizeof(struct ifinfomsg),
+	.msg = link_msg,
+};
+static const struct dump_kind qdisc_dump = {
+	.name = "RTM_GETQDISC",
+	.request = RTM_GETQDISC,
+	.reply = RTM_NEWQDISC,
+	.header = sizeof(struct tcmsg),
+	.msg = qdisc_msg,
+};
+
+/* Walk one datagram of a dump reply of kind k: the callback cb (NULL for
+ * none) gets each reply message whose sequence number is seq. 1 at
+ * NLMSG_DONE, 0 for more, -1 (err filled) on an error message or a
+ * malformed reply. */
+static int
+walk(const struct dump_kind *k, const void *buf, size_t len, uint32_t seq, const void *cb,
+     struct err *err)
 {
 	const char *p = buf;
 	const char *end = p + len;
@@ -139,33 +263,45 @@ nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, voi
 		p += NLMSG_ALIGN(mlen) < (size_t)(end - p) ? NLMSG_ALIGN(mlen) : (size_t)(end - p);
 		if (nh->nlmsg_seq != seq)
 			continue; /* a stale reply to an earlier request */
-		switch (nh->nlmsg_type) {
-		case NLMSG_DONE:
+		if (nh->nlmsg_type == NLMSG_DONE)
 			return 1;
-		case NLMSG_ERROR: {
+		if (nh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = NLMSG_DATA(nh);
 			if (mlen < NLMSG_LENGTH(sizeof(*e)))
 				return err_set(err, "malformed netlink error message");
 			if (e->error == 0)
 				continue; /* an acknowledgement */
-			return err_set(err, "netlink RTM_GETLINK dump failed: %s",
+			return err_set(err, "netlink %s dump failed: %s", k->name,
 				       strerror(-e->error));
 		}
-		case RTM_NEWLINK: {
-			struct nic_link link;
-			if (mlen < NLMSG_LENGTH(sizeof(struct ifinfomsg)))
-				return err_set(err, "malformed RTM_NEWLINK message (length %zu)",
-					       mlen);
-			parse_newlink(nh, &link);
-			if (fn && fn(&link, arg, err) < 0)
-				return -1;
-			break;
-		}
-		default:
-			break;
-		}
+		if (nh->nlmsg_type != k->reply)
+			continue;
+		if (mlen < NLMSG_LENGTH(k->header))
+			return err_set(err, "malformed %s reply (length %zu)", k->name, mlen);
+		if (cb && k->msg(nh, cb, err) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* Walk one datagram of an RTM_GETLINK dump reply (see nic.h). */
+int
+nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
+		  struct err *err)
+{
+	struct link_cb cb = { fn, arg };
+
+	return walk(&link_dump, buf, len, seq, fn ? &cb : NULL, err);
+}
+
+/* Walk one datagram of an RTM_GETQDISC dump reply (see nic.h). */
+int
+nic_netlink_parse_qdisc(const void *buf, size_t len, uint32_t seq, nic_qdisc_fn fn, void *arg,
+			struct err *err)
+{
+	struct qdisc_cb cb = { fn, arg };
+
+	return walk(&qdisc_dump, buf, len, seq, fn ? &cb : NULL, err);
 }
 
 /* A NETLINK_ROUTE socket with its receive buffer. */
@@ -196,41 +332,45 @@ nic_netlink_open(struct err *err)
 	return nl;
 }
 
-/* Send the RTM_GETLINK dump request with sequence number seq. */
+/* Send the dump request of kind k with sequence number seq: the fixed
+ * header zeroed (family AF_UNSPEC, every interface). */
 static int
-send_request(struct nic_netlink *nl, uint32_t seq, struct err *err)
+send_request(struct nic_netlink *nl, const struct dump_kind *k, uint32_t seq, struct err *err)
 {
 	struct {
 		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
+		union {
+			struct ifinfomsg ifi;
+			struct tcmsg tcm;
+		} u;
 	} req;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	ssize_t n;
 
 	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_GETLINK;
+	req.nh.nlmsg_len = (uint32_t)NLMSG_LENGTH(k->header);
+	req.nh.nlmsg_type = k->request;
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nh.nlmsg_seq = seq;
-	req.ifi.ifi_family = AF_UNSPEC;
 	do
 		n = sendto(nl->fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
 			   sizeof(kernel));
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return err_set(err, "cannot send the netlink RTM_GETLINK request: %s",
+		return err_set(err, "cannot send the netlink %s request: %s", k->name,
 			       strerror(errno));
 	return 0;
 }
 
-/* One RTM_GETLINK dump: send, then read datagrams until NLMSG_DONE. */
-int
-nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err)
+/* One dump of kind k: send, then read datagrams until NLMSG_DONE, handing
+ * each reply to cb. */
+static int
+dump(struct nic_netlink *nl, const struct dump_kind *k, const void *cb, struct err *err)
 {
 	uint32_t seq = ++nl->seq;
 	int failed = 0;
 
-	if (send_request(nl, seq, err) < 0)
+	if (send_request(nl, k, seq, err) < 0)
 		return -1;
 	for (;;) {
 		ssize_t n = recv(nl->fd, nl->buf, nl->cap, MSG_TRUNC);
@@ -240,12 +380,12 @@ nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return err_set(err, "the netlink RTM_GETLINK dump timed out");
-			return err_set(err, "cannot read the netlink RTM_GETLINK dump: %s",
+				return err_set(err, "the netlink %s dump timed out", k->name);
+			return err_set(err, "cannot read the netlink %s dump: %s", k->name,
 				       strerror(errno));
 		}
 		if (n == 0)
-			return err_set(err, "the netlink RTM_GETLINK dump ended early");
+			return err_set(err, "the netlink %s dump ended early", k->name);
 		if ((size_t)n > nl->cap && !failed) {
 			/* Keep draining the dump so the next one starts
 			 * clean, then fail this read. */
@@ -253,13 +393,31 @@ nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *
 				nl->cap);
 			failed = 1;
 		}
-		r = nic_netlink_parse(nl->buf, (size_t)n > nl->cap ? nl->cap : (size_t)n, seq,
-				      failed ? NULL : fn, arg, failed ? NULL : err);
+		r = walk(k, nl->buf, (size_t)n > nl->cap ? nl->cap : (size_t)n, seq,
+			 failed ? NULL : cb, failed ? NULL : err);
 		if (r < 0 && (!failed || (size_t)n <= nl->cap))
 			return -1;
 		if (r == 1)
 			return failed ? -1 : 0;
 	}
+}
+
+/* One RTM_GETLINK dump (see nic.h). */
+int
+nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err)
+{
+	struct link_cb cb = { fn, arg };
+
+	return dump(nl, &link_dump, fn ? &cb : NULL, err);
+}
+
+/* One RTM_GETQDISC dump (see nic.h). */
+int
+nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg, struct err *err)
+{
+	struct qdisc_cb cb = { fn, arg };
+
+	return dump(nl, &qdisc_dump, fn ? &cb : NULL, err);
 }
 
 /* Close the socket and free the buffer. */

@@ -7,6 +7,9 @@
 # getcounter runs inside the receiving namespace (netlink there) and
 #   - Bytes Received/sec summed over the samples x 1 s matches the bytes
 #     sent within 5 %, Packets Received/sec x 1 s the datagrams;
+#   - % Utilization (veth: 10000 Mbit/s, full duplex) is in each sample
+#     100 x max(received, sent bytes/s) x 8 / 1e10, and summed x 1 s
+#     matches 100 x bytes sent x 8 / 1e10 within 5 %;
 #   - Current Bandwidth is the veth's 10000 Mbit/s;
 #   - netlink == sysfs: the unit test binary test_nic, run in the namespace
 #     with GC_NIC_QUIET_IF=A, reads sysfs, netlink, sysfs and requires all
@@ -90,29 +93,47 @@ rx_bytes0=$(rx rx_bytes)
 # 4 reads 1 s apart (3 samples); traffic from 0.3 s to about 1.5 s.
 (sleep 0.3 && send) &
 sender=$!
-csv=$(ip netns exec "$nsr" "$GETCOUNTER" -i 1 -n 3 -f csv \
+csv=$(ip netns exec "$nsr" "$GETCOUNTER" -i 1 -n 3 -f csv --precision 9 \
 	"\\Network Adapter($a)\\Bytes Received/sec" \
-	"\\Network Adapter($a)\\Packets Received/sec") || fail "getcounter failed: $csv"
+	"\\Network Adapter($a)\\Packets Received/sec" \
+	"\\Network Adapter($a)\\Bytes Sent/sec" \
+	"\\Network Adapter($a)\\% Utilization") || fail "getcounter failed: $csv"
 wait "$sender" || fail "the sender failed"
 sender=""
 rx_bytes1=$(rx rx_bytes)
 
 printf '%s\n' "$csv"
+# Each sample's % Utilization must be 100 x max(rx, tx) x 8 / 1e10 of the
+# same sample's byte rates (full duplex at 10000 Mbit/s).
 sums=$(printf '%s\n' "$csv" | tr -d '\r' | tail -n +2 | awk -F'","' '
 	{
-		gsub(/"/, "", $2); gsub(/"/, "", $3)
-		if ($2 !~ /^[0-9.]+$/ || $3 !~ /^[0-9.]+$/) bad = 1
-		b += $2; p += $3; n++
+		for (i = 2; i <= 5; i++) {
+			gsub(/"/, "", $i)
+			if ($i !~ /^[0-9.]+$/) bad = 1
+		}
+		m = $2 > $4 ? $2 : $4
+		want = 100 * m * 8 / 1e10
+		d = $5 - want; if (d < 0) d = -d
+		if (d > 1e-8 + want * 1e-6) {
+			printf "util %s, wanted %.9f\n", $5, want > "/dev/stderr"; bad = 1
+		}
+		b += $2; p += $3; u += $5; n++
 	}
-	END { if (bad || n != 3) print "bad"; else printf "%.0f %.0f\n", b, p }')
-[ "$sums" != bad ] || fail "missing values in the samples"
-bytes=${sums% *}
-packets=${sums#* }
+	END { if (bad || n != 3) print "bad"; else printf "%.0f %.0f %.9f\n", b, p, u }')
+[ "$sums" != bad ] || fail "missing or wrong values in the samples"
+read -r bytes packets util <<EOF
+$sums
+EOF
 want=$((count * frame))
 echo "sent $count x $frame = $want bytes; getcounter saw $bytes bytes, $packets packets;" \
 	"sysfs rx_bytes moved $((rx_bytes1 - rx_bytes0))"
 close_to "$bytes" "$want" "$((want / 20))" || fail "Bytes Received $bytes, sent $want (5 %)"
 close_to "$packets" "$count" "$((count / 20))" || fail "Packets Received $packets, sent $count"
+# sum of % Utilization x 1 s = 100 x bytes x 8 / (1 s x 1e10)
+uwant=$(awk -v b="$want" 'BEGIN { printf "%.9f", 100 * b * 8 / 1e10 }')
+echo "% Utilization summed: $util, from the bytes sent: $uwant"
+close_to "$util" "$uwant" "$(awk -v u="$uwant" 'BEGIN { print u / 20 }')" ||
+	fail "% Utilization $util, wanted $uwant (5 %)"
 
 # veth reports 10000 Mbit/s once up.
 bw=$(ip netns exec "$nsr" "$GETCOUNTER" -i 0.1 -n 1 -f csv \

@@ -1,13 +1,16 @@
 /*
  * test_nic.c - the Network Adapter provider: its /proc/net/dev, sysfs and
- * netlink readers, and every counter of COUNTERS.md section 5 (but Output
- * Queue Length, Output Queue Bytes and % Utilization) over the fixture
- * series tests/fixtures/nic-sysfs (sysfs form, made by its gen.sh) and
- * tests/fixtures/nic-procnetdev (/proc/net/dev form), through derive.c, with
- * the arithmetic beside each expected value. The live tests read this
- * machine: netlink and sysfs must agree (sysfs, netlink, sysfs: each netlink
- * value between the two sysfs values; with GC_NIC_QUIET_IF=IF, equal for
- * that quiet interface, as tests/cli/test_nic_veth.sh runs it in a netns).
+ * netlink (RTM_GETLINK, RTM_GETQDISC) readers, and every counter of
+ * COUNTERS.md section 5 over the fixture series tests/fixtures/nic-sysfs
+ * (sysfs form, made by its gen.sh) and tests/fixtures/nic-procnetdev
+ * (/proc/net/dev form), through derive.c, with the arithmetic beside each
+ * expected value; % Utilization also over hand-made raw reads. The live
+ * tests read this machine: netlink and sysfs must agree (sysfs, netlink,
+ * sysfs: each netlink value between the two sysfs values; with
+ * GC_NIC_QUIET_IF=IF, equal for that quiet interface, as
+ * tests/cli/test_nic_veth.sh runs it in a netns), Output Queue Length
+ * comes from every interface's root qdisc, Output Queue Bytes exactly where
+ * sysfs has byte_queue_limits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,9 +24,12 @@
 
 #include <cmocka.h>
 
+#include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <unistd.h>
 
 #include "derive.h"
 #include "nic.h"
@@ -445,6 +451,145 @@ test_netlink_parse(void **unused)
 	assert_non_null(strstr(err.msg, "malformed"));
 }
 
+/* Write one attribute at p; returns its aligned size. */
+static size_t
+put_rta(char *p, unsigned short type, const void *data, size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)p;
+
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), data, len);
+	return RTA_ALIGN(rta->rta_len);
+}
+
+/* Append an RTM_NEWQDISC message: ifindex, parent, kind (NULL for none),
+ * then a TCA_STATS2 holding a TCA_STATS_BASIC and a TCA_STATS_QUEUE of
+ * queue_len bytes (0: no TCA_STATS2) with qlen; nested_flag sets
+ * NLA_F_NESTED on TCA_STATS2. */
+static void
+add_qdisc(char *buf, size_t *pos, uint32_t seq, int ifindex, uint32_t parent, const char *kind,
+	  size_t queue_len, uint32_t qlen, int nested_flag)
+{
+	struct nlmsghdr *nh = add_msg(buf, pos, RTM_NEWQDISC, seq, sizeof(struct tcmsg));
+	struct tcmsg *tcm = NLMSG_DATA(nh);
+	char nest[128] __attribute__((aligned(4)));
+	struct gnet_stats_basic basic = { 123456, 789 };
+	struct gnet_stats_queue q = { .qlen = qlen, .backlog = qlen * 1000, .drops = 5 };
+	struct tc_stats legacy;
+	size_t n = 0;
+
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_parent = parent;
+	tcm->tcm_handle = 0x10000;
+	if (kind)
+		add_attr(nh, TCA_KIND, kind, strlen(kind) + 1);
+	/* the old TCA_STATS: never read */
+	memset(&legacy, 0, sizeof(legacy));
+	legacy.qlen = 999;
+	add_attr(nh, TCA_STATS, &legacy, sizeof(legacy));
+	if (queue_len) {
+		n += put_rta(nest + n, TCA_STATS_BASIC, &basic, sizeof(basic));
+		n += put_rta(nest + n, TCA_STATS_QUEUE, &q, queue_len);
+		add_attr(nh, (unsigned short)(TCA_STATS2 | (nested_flag ? NLA_F_NESTED : 0)), nest,
+			 n);
+	}
+	end_msg(pos, nh);
+}
+
+struct seen_qdiscs {
+	int n;
+	struct nic_qdisc q[8];
+	char kind[8][16];
+};
+
+static int
+collect_qdisc(const struct nic_qdisc *q, void *arg, struct err *err)
+{
+	struct seen_qdiscs *s = arg;
+
+	(void)err;
+	assert_true(s->n < 8);
+	s->q[s->n] = *q;
+	snprintf(s->kind[s->n], sizeof(s->kind[0]), "%.*s", (int)q->kind_len,
+		 q->kind ? q->kind : "");
+	s->n++;
+	return 0;
+}
+
+/* A hand-built RTM_GETQDISC dump reply: roots, a child, ingress, noqueue,
+ * a short queue attribute, a stale reply, a foreign message type. */
+static void
+test_netlink_parse_qdisc(void **unused)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	const size_t full = sizeof(struct gnet_stats_queue);
+	struct seen_qdiscs seen;
+	struct err err = { "" };
+	struct nlmsghdr *nh;
+	struct nlmsgerr *e;
+	size_t pos = 0;
+
+	(void)unused;
+	memset(buf, 0, sizeof(buf));
+	memset(&seen, 0, sizeof(seen));
+	add_qdisc(buf, &pos, 90, 2, TC_H_ROOT, "pfifo_fast", full, 7, 0);
+	add_qdisc(buf, &pos, 90, 3, TC_H_ROOT, "mq", full, 12, 1);
+	add_qdisc(buf, &pos, 90, 3, TC_H_MAKE(0x10000u, 1), "tbf", full, 12, 0);
+	add_qdisc(buf, &pos, 89, 6, TC_H_ROOT, "stale", full, 50, 0); /* another request */
+	add_qdisc(buf, &pos, 90, 4, TC_H_INGRESS, "ingress", full, 0, 0);
+	add_qdisc(buf, &pos, 90, 1, TC_H_ROOT, "noqueue", full, 0, 0);
+	add_qdisc(buf, &pos, 90, 5, TC_H_ROOT, "tbf", 2, 3, 0); /* qlen cut off */
+	nh = add_msg(buf, &pos, RTM_NEWLINK, 90, sizeof(struct ifinfomsg)); /* not ours */
+	end_msg(&pos, nh);
+	add_qdisc(buf, &pos, 90, 7, TC_H_ROOT, NULL, 0, 0, 0); /* no kind, no stats */
+	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 90, collect_qdisc, &seen, &err), 0);
+	nh = add_msg(buf, &pos, NLMSG_DONE, 90, sizeof(int));
+	end_msg(&pos, nh);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 90, collect_qdisc, &seen, &err), 1);
+	assert_int_equal(seen.n, 7);
+	/* the root of ifindex 2: TCA_STATS2's queue, not TCA_STATS' 999 */
+	assert_int_equal(seen.q[0].ifindex, 2);
+	assert_int_equal(seen.q[0].parent, TC_H_ROOT);
+	assert_int_equal(seen.q[0].handle, 0x10000);
+	assert_string_equal(seen.kind[0], "pfifo_fast");
+	assert_int_equal(seen.q[0].has_qlen, 1);
+	assert_int_equal(seen.q[0].qlen, 7);
+	/* NLA_F_NESTED on TCA_STATS2 is masked off */
+	assert_string_equal(seen.kind[1], "mq");
+	assert_int_equal(seen.q[1].qlen, 12);
+	assert_int_equal(seen.q[2].parent, 0x10001);
+	assert_string_equal(seen.kind[3], "ingress");
+	assert_int_equal(seen.q[3].parent, TC_H_INGRESS);
+	assert_string_equal(seen.kind[4], "noqueue");
+	assert_int_equal(seen.q[4].has_qlen, 1);
+	assert_int_equal(seen.q[4].qlen, 0);
+	/* a TCA_STATS_QUEUE too short to hold qlen: none */
+	assert_int_equal(seen.q[5].ifindex, 5);
+	assert_int_equal(seen.q[5].has_qlen, 0);
+	assert_int_equal(seen.q[5].qlen, 0);
+	assert_null(seen.q[6].kind);
+	assert_int_equal(seen.q[6].has_qlen, 0);
+	/* a NULL function only walks */
+	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 90, NULL, NULL, &err), 1);
+
+	/* an error names the request */
+	pos = 0;
+	nh = add_msg(buf, &pos, NLMSG_ERROR, 91, sizeof(*e));
+	e = NLMSG_DATA(nh);
+	e->error = -EOPNOTSUPP;
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 91, collect_qdisc, &seen, &err), -1);
+	assert_non_null(strstr(err.msg, "RTM_GETQDISC"));
+	/* a message shorter than struct tcmsg is malformed */
+	pos = 0;
+	nh = add_msg(buf, &pos, RTM_NEWQDISC, 92, 4);
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 92, collect_qdisc, &seen, &err), -1);
+	assert_non_null(strstr(err.msg, "malformed"));
+}
+
 /* Instances, identities and _Total membership of the sysfs series. */
 static void
 test_sysfs_instances(void **unused)
@@ -468,17 +613,19 @@ test_sysfs_instances(void **unused)
 	assert_int_equal(find_inst(&s.rs[0], "veth0")->in_total, 0);
 	assert_int_equal(find_inst(&s.rs[0], "eth0")->in_total, 1);
 	assert_int_equal(find_inst(&s.rs[0], "eth3")->in_total, 1);
-	/* every field read; speed and duplex where the files say so */
+	/* every field read (but qlen: netlink only); speed and duplex where
+	 * the files say so */
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, ALL_FIELDS);
+	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_QLEN));
 	assert_int_equal(ri->values[F_SPEED], 1000);
 	assert_int_equal(ri->values[F_DUPLEX], 1);
 	ri = find_inst(&s.rs[0], "eth1");
 	assert_int_equal(ri->values[F_DUPLEX], 0); /* half */
-	ri = find_inst(&s.rs[0], "eth3");	   /* speed -1, duplex unknown, no rx_nohandler */
-	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER));
+	ri = find_inst(&s.rs[0], "eth3"); /* speed -1, duplex unknown, no rx_nohandler */
+	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER) &
+					      ~BIT(F_QLEN) & ~BIT(F_BQL_INFLIGHT));
 	assert_int_equal(ri->values[F_DUPLEX], 0);
-	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files */
+	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files, no BQL */
 	assert_int_equal(ri->present, NIC_STATS_MASK);
 	/* t2: eth3 gone, wlan0 new, veth0 recreated with ifindex 9 */
 	assert_int_equal(s.rs[2].ninstances, 7);
@@ -649,6 +796,13 @@ test_sysfs_needed(void **unused)
 	ri = find_inst(&s.rs[0], "eth0");
 	assert_int_equal(ri->present, BIT(F_RX_BYTES) | BIT(F_SPEED) | BIT(F_DUPLEX));
 	series_free(&s);
+	/* Output Queue Bytes alone: the inflight files, nothing else */
+	series_load(&s, "nic-sysfs", 2, BIT(F_BQL_INFLIGHT));
+	ri = find_inst(&s.rs[0], "eth0");
+	assert_int_equal(ri->present, BIT(F_BQL_INFLIGHT));
+	assert_int_equal(ri->values[F_BQL_INFLIGHT], 5542); /* 1000 + 0 + 3028 + 1514 */
+	assert_int_equal(find_inst(&s.rs[0], "lo")->present, 0);
+	series_free(&s);
 	/* nothing needed: the instances still, no fields */
 	series_load(&s, "nic-sysfs", 2, 0);
 	assert_int_equal(s.rs[0].ninstances, 7);
@@ -727,7 +881,201 @@ test_procnetdev_counters(void **unused)
 	/* tx (500000 + 4000 + 2000) / 2 = 253000 */
 	CHECK_TOTAL(&s, 1, "Bytes Sent/sec", 253000, ST_OK);
 	CHECK_TOTAL(&s, 1, "Packets Received CRC Errors/sec", 0, ST_UNSUPPORTED);
+	/* no sysfs: no queues, no speed; no netlink: no qdisc */
+	CHECK(&s, 1, "eth0", "Output Queue Bytes", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "% Utilization", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth0", "Output Queue Length", 0, ST_UNSUPPORTED);
 	series_free(&s);
+}
+
+/* Output Queue Bytes (BQL inflight sums, read at each root) and Output
+ * Queue Length (UNSUPPORTED under --root) over the sysfs series. */
+static void
+test_sysfs_queues(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 3, ALL_FIELDS);
+	/* eth0 t1: tx-0..3 inflight 4542 + 1514 + 0 + 0 */
+	CHECK(&s, 1, "eth0", "Output Queue Bytes", 6056, ST_OK);
+	/* t2: all four drained, 0 + 0 + 0 + 0 */
+	CHECK(&s, 2, "eth0", "Output Queue Bytes", 0, ST_OK);
+	/* eth1 t1: 0 + 1514 */
+	CHECK(&s, 1, "eth1", "Output Queue Bytes", 1514, ST_OK);
+	/* eth4 t1: eight queues, only tx-3 busy: 1514; its RESET (rx_packets
+	 * went back) leaves a one-read counter alone */
+	CHECK(&s, 1, "eth4", "Output Queue Bytes", 1514, ST_OK);
+	/* t2: 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 */
+	CHECK(&s, 2, "eth4", "Output Queue Bytes", 36, ST_OK);
+	/* wlan0 appears in t2 with one queue of 256: shown, NEW */
+	CHECK(&s, 2, "wlan0", "Output Queue Bytes", 256, ST_NEW);
+	/* lo and veth0: a tx-0 without byte_queue_limits; eth2, eth3: no
+	 * queues directory */
+	CHECK(&s, 1, "lo", "Output Queue Bytes", 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "veth0", "Output Queue Bytes", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth2", "Output Queue Bytes", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "eth3", "Output Queue Bytes", 0, ST_UNSUPPORTED);
+	/* _Total t1 (device interfaces with BQL): eth0 6056 + eth1 1514 +
+	 * eth4 1514 = 9084 */
+	CHECK_TOTAL(&s, 1, "Output Queue Bytes", 9084, ST_OK);
+	/* t2: eth0 0 + eth1 0 + eth4 36 + wlan0 256 = 292 */
+	CHECK_TOTAL(&s, 2, "Output Queue Bytes", 292, ST_OK);
+	/* qdiscs are netlink only: UNSUPPORTED under --root, _Total too */
+	CHECK(&s, 1, "eth0", "Output Queue Length", 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "lo", "Output Queue Length", 0, ST_UNSUPPORTED);
+	CHECK_TOTAL(&s, 1, "Output Queue Length", 0, ST_UNSUPPORTED);
+	series_free(&s);
+}
+
+/* % Utilization over the sysfs series: 100 x bytes x 8 / (dt x speed x 1e6),
+ * bytes = max(d rx, d tx) on full duplex, d rx + d tx otherwise. */
+static void
+test_sysfs_utilization(void **unused)
+{
+	struct series s;
+
+	(void)unused;
+	series_load(&s, "nic-sysfs", 3, ALL_FIELDS);
+	/* eth0 1000 full, dt 2: rx 200000, tx 500000: max 500000;
+	 * 100 x 500000 x 8 / (2 x 1e9) = 4e8 / 2e9 */
+	CHECK(&s, 1, "eth0", "% Utilization", 0.2, ST_OK);
+	/* t1 -> t2, dt 4: rx 400000, tx 800000: 100 x 800000 x 8 / (4 x 1e9) */
+	CHECK(&s, 2, "eth0", "% Utilization", 0.16, ST_OK);
+	/* eth1 100 half, dt 2: rx 1296 (wrapped), tx 4000: sum 5296;
+	 * 100 x 5296 x 8 / (2 x 1e8) = 4236800 / 2e8, WRAPPED like rx_bytes */
+	CHECK(&s, 1, "eth1", "% Utilization", 0.021184, ST_WRAPPED);
+	/* dt 4: rx 4000 + tx 4000 = 8000: 100 x 8000 x 8 / (4 x 1e8) */
+	CHECK(&s, 2, "eth1", "% Utilization", 0.016, ST_OK);
+	/* eth2 100 full: RESET t0 -> t1; then rx 400000, tx 1000, dt 4:
+	 * 100 x 400000 x 8 / (4 x 1e8) = 3.2e8 / 4e8 */
+	CHECK(&s, 1, "eth2", "% Utilization", 0, ST_RESET);
+	CHECK(&s, 2, "eth2", "% Utilization", 0.8, ST_OK);
+	/* veth0 10000 full: rx 10000, tx 20000: 100 x 20000 x 8 / (2 x 1e10) */
+	CHECK(&s, 1, "veth0", "% Utilization", 0.0008, ST_OK);
+	/* eth3 speed -1 and lo without speed: UNSUPPORTED, never a made-up
+	 * speed; wlan0 NEW in t2 */
+	CHECK(&s, 1, "eth3", "% Utilization", 0, ST_UNSUPPORTED);
+	CHECK(&s, 1, "lo", "% Utilization", 0, ST_UNSUPPORTED);
+	CHECK(&s, 2, "wlan0", "% Utilization", 0, ST_NEW);
+	/* no _Total: the links' speeds do not add up to one link */
+	CHECK_TOTAL(&s, 1, "% Utilization", 0, ST_UNSUPPORTED);
+	CHECK_TOTAL(&s, 2, "% Utilization", 0, ST_UNSUPPORTED);
+	series_free(&s);
+}
+
+/* One hand-made pair of reads of one interface: speed (Mbit/s) and duplex
+ * put unless negative; rx and tx byte counts at both reads. */
+static struct value
+utilization(int64_t speed, int duplex, uint64_t rx0, uint64_t tx0, uint64_t rx1, uint64_t tx1,
+	    double dt)
+{
+	const struct counter_set *set = provider_network_adapter.set;
+	struct derive_env env = { .dt = dt, .user_hz = 100, .ulong_bits = 64 };
+	struct raw_set a, b;
+	struct raw_instance *ri;
+	struct field_deltas d;
+	struct value v;
+
+	raw_set_init(&a, set);
+	raw_set_init(&b, set);
+	raw_set_begin(&a);
+	raw_set_begin(&b);
+	ri = raw_set_add(&a, "x", 1, 1);
+	raw_put(ri, F_RX_BYTES, rx0);
+	raw_put(ri, F_TX_BYTES, tx0);
+	ri = raw_set_add(&b, "x", 1, 1);
+	raw_put(ri, F_RX_BYTES, rx1);
+	raw_put(ri, F_TX_BYTES, tx1);
+	if (speed >= 0) {
+		raw_put(&a.inst[0], F_SPEED, (uint64_t)speed);
+		raw_put(ri, F_SPEED, (uint64_t)speed);
+	}
+	if (duplex >= 0) {
+		raw_put(&a.inst[0], F_DUPLEX, (uint64_t)duplex);
+		raw_put(ri, F_DUPLEX, (uint64_t)duplex);
+	}
+	derive_deltas(set, &a.inst[0], ri, &env, &d);
+	v = derive_value(set, counter("% Utilization"), ri, &d, ST_OK, &env);
+	raw_set_free(&a);
+	raw_set_free(&b);
+	return v;
+}
+
+#define CHECK_UTIL(speed, duplex, rx0, tx0, rx1, tx1, dt, expect, st) \
+	check(utilization(speed, duplex, rx0, tx0, rx1, tx1, dt), expect, st, "% Utilization", \
+	      __LINE__)
+
+/* derive.c's UTILIZATION as this set declares it (num rx_bytes, den
+ * tx_bytes, speed_field, duplex_field). */
+static void
+test_utilization_derive(void **unused)
+{
+	const struct counter_set *set = provider_network_adapter.set;
+	struct derive_env env = { .dt = 1, .user_hz = 100, .ulong_bits = 64 };
+	const struct raw_instance *cur[2];
+	const struct field_deltas *dp[2];
+	struct field_deltas d[2];
+	uint8_t pair[2] = { ST_OK, ST_OK };
+	struct raw_set a, b;
+
+	(void)unused;
+	assert_int_equal(set->speed_field, FIELD_REF(F_SPEED));
+	assert_int_equal(set->duplex_field, FIELD_REF(F_DUPLEX));
+	/* 1000 Mbit/s full, 1 s: rx 1000000, tx 250000: the larger,
+	 * 100 x 1000000 x 8 / (1 x 1e9) */
+	CHECK_UTIL(1000, 1, 0, 0, 1000000, 250000, 1, 0.8, ST_OK);
+	/* the same bytes sent rather than received: max again */
+	CHECK_UTIL(1000, 1, 0, 0, 250000, 1000000, 1, 0.8, ST_OK);
+	/* half duplex: the sum, 100 x 1250000 x 8 / 1e9 */
+	CHECK_UTIL(1000, 0, 0, 0, 1000000, 250000, 1, 1.0, ST_OK);
+	/* duplex unreadable counts as half: the sum */
+	CHECK_UTIL(1000, -1, 0, 0, 1000000, 250000, 1, 1.0, ST_OK);
+	/* a saturated 10 Gbit/s link in 2 s: 2.5e9 bytes each way, full:
+	 * 100 x 2.5e9 x 8 / (2 x 1e10) */
+	CHECK_UTIL(10000, 1, 0, 0, 2500000000u, 2500000000u, 2, 100, ST_OK);
+	/* ... and the same on half duplex: 200 %, not clamped */
+	CHECK_UTIL(10000, 0, 0, 0, 2500000000u, 2500000000u, 2, 200, ST_OK);
+	/* speed unknown (no field), 0, or -1 read as 0xFFFFFFFF: UNSUPPORTED */
+	CHECK_UTIL(-1, 1, 0, 0, 1000, 1000, 1, 0, ST_UNSUPPORTED);
+	CHECK_UTIL(0, 1, 0, 0, 1000, 1000, 1, 0, ST_UNSUPPORTED);
+	CHECK_UTIL(0xFFFFFFFF, 1, 0, 0, 1000, 1000, 1, 0, ST_UNSUPPORTED);
+	/* no interval */
+	CHECK_UTIL(1000, 1, 0, 0, 1000, 1000, 0, 0, ST_BAD_TIME);
+	/* idle: 0 */
+	CHECK_UTIL(100, 1, 5, 5, 5, 5, 1, 0, ST_OK);
+
+	/* _Total: UNSUPPORTED with instances, NO_INSTANCE without */
+	raw_set_init(&a, set);
+	raw_set_init(&b, set);
+	raw_set_begin(&a);
+	raw_set_begin(&b);
+	for (int i = 0; i < 2; i++) {
+		struct raw_instance *ri = raw_set_add(&a, i ? "y" : "x", 1, (uint64_t)i);
+		raw_put(ri, F_RX_BYTES, 0);
+		raw_put(ri, F_TX_BYTES, 0);
+		raw_put(ri, F_SPEED, 1000);
+		raw_put(ri, F_DUPLEX, 1);
+		ri = raw_set_add(&b, i ? "y" : "x", 1, (uint64_t)i);
+		raw_put(ri, F_RX_BYTES, 1000);
+		raw_put(ri, F_TX_BYTES, 1000);
+		raw_put(ri, F_SPEED, 1000);
+		raw_put(ri, F_DUPLEX, 1);
+	}
+	for (int i = 0; i < 2; i++) {
+		derive_deltas(set, &a.inst[i], &b.inst[i], &env, &d[i]);
+		cur[i] = &b.inst[i];
+		dp[i] = &d[i];
+	}
+	check(derive_total(set, counter("% Utilization"), cur, dp, pair, 2, &env), 0,
+	      ST_UNSUPPORTED, "_Total % Utilization", __LINE__);
+	check(derive_total(set, counter("% Utilization"), cur, dp, pair, 0, &env), 0,
+	      ST_NO_INSTANCE, "empty _Total % Utilization", __LINE__);
+	/* the first read of an instance has no value yet */
+	check(derive_value(set, counter("% Utilization"), cur[0], NULL, ST_FIRST, &env), 0,
+	      ST_FIRST, "first % Utilization", __LINE__);
+	raw_set_free(&a);
+	raw_set_free(&b);
 }
 
 /* Read a live provider (netlink) or a --root / provider (sysfs) once. */
@@ -775,6 +1123,64 @@ test_live_netlink(void **unused)
 		assert_int_equal(lo->present & BIT(F_SPEED), 0); /* EINVAL */
 		raw_set_free(&rs);
 	}
+	provider_network_adapter.close(st);
+	procfs_free(fs);
+}
+
+/* Live: Output Queue Length for every interface (lo's noqueue gives 0),
+ * and only when asked; Output Queue Bytes exactly where sysfs has
+ * byte_queue_limits on tx-0. */
+static void
+test_live_queues(void **unused)
+{
+	struct procfs *fs = procfs_new(NULL, 0);
+	struct provider_ctx ctx = { fs, BIT(F_QLEN) | BIT(F_BQL_INFLIGHT) };
+	struct err err = { "" };
+	struct nic_netlink *nl = nic_netlink_open(&err);
+	struct raw_set rs;
+	void *st;
+
+	(void)unused;
+	if (!nl) {
+		procfs_free(fs);
+		print_message("skipped: %s\n", err.msg);
+		skip();
+	}
+	nic_netlink_close(nl);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = provider_network_adapter.open(&ctx, &err);
+	assert_non_null(st);
+	for (int i = 0; i < 3; i++) { /* the same socket, buffer, files */
+		read_once(&ctx, st, &rs);
+		assert_true(rs.ninstances > 0);
+		for (size_t k = 0; k < rs.ninstances; k++) {
+			const struct raw_instance *ri = &rs.inst[k];
+			char path[256];
+			int bql;
+
+			if (!(ri->present & BIT(F_QLEN)))
+				fail_msg("%s: no Output Queue Length", ri->name);
+			snprintf(path, sizeof(path),
+				 "/sys/class/net/%s/queues/tx-0/byte_queue_limits/inflight",
+				 ri->name);
+			bql = access(path, R_OK) == 0;
+			if (!!(ri->present & BIT(F_BQL_INFLIGHT)) != bql)
+				fail_msg("%s: Output Queue Bytes %s, sysfs %s", ri->name,
+					 bql ? "missing" : "present", bql ? "has BQL" : "has none");
+			assert_int_equal(ri->present & ~(BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
+		}
+		/* lo: noqueue */
+		assert_int_equal(find_inst(&rs, "lo")->values[F_QLEN], 0);
+		raw_set_free(&rs);
+	}
+	provider_network_adapter.close(st);
+	/* not requested: no RTM_GETQDISC dump, no field */
+	ctx.needed = BIT(F_RX_BYTES);
+	st = provider_network_adapter.open(&ctx, &err);
+	read_once(&ctx, st, &rs);
+	for (size_t k = 0; k < rs.ninstances; k++)
+		assert_int_equal(rs.inst[k].present & (BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
+	raw_set_free(&rs);
 	provider_network_adapter.close(st);
 	procfs_free(fs);
 }
@@ -857,12 +1263,17 @@ main(void)
 		cmocka_unit_test(test_parse_speed_duplex),
 		cmocka_unit_test(test_netlink_stats64),
 		cmocka_unit_test(test_netlink_parse),
+		cmocka_unit_test(test_netlink_parse_qdisc),
 		cmocka_unit_test(test_sysfs_instances),
 		cmocka_unit_test(test_sysfs_counters),
 		cmocka_unit_test(test_sysfs_wrap_reset_total),
 		cmocka_unit_test(test_sysfs_needed),
 		cmocka_unit_test(test_procnetdev_counters),
+		cmocka_unit_test(test_sysfs_queues),
+		cmocka_unit_test(test_sysfs_utilization),
+		cmocka_unit_test(test_utilization_derive),
 		cmocka_unit_test(test_live_netlink),
+		cmocka_unit_test(test_live_queues),
 		cmocka_unit_test(test_netlink_equals_sysfs),
 	};
 
