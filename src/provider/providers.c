@@ -12,10 +12,13 @@ extern const struct provider provider_processor_idle_state;
 extern const struct provider provider_interrupt;
 extern const struct provider provider_softirq;
 extern const struct provider provider_per_processor_network_activity;
+extern const struct provider provider_physical_nic_activity;
+extern const struct provider provider_rdma_activity;
 extern const struct provider provider_memory;
 extern const struct provider provider_system;
 extern const struct provider provider_pressure;
 extern const struct provider provider_physicaldisk;
+extern const struct provider provider_logicaldisk;
 extern const struct provider provider_network_adapter;
 extern const struct provider provider_tcp;
 extern const struct provider provider_udpv4;
@@ -34,7 +37,10 @@ const struct provider *const providers[] = {
 	&provider_memory,
 	&provider_network_adapter,
 	&provider_per_processor_network_activity,
+	&provider_physical_nic_activity,
+	&provider_rdma_activity,
 	&provider_physicaldisk,
+	&provider_logicaldisk,
 	&provider_system,
 	&provider_pressure,
 	&provider_tcp,

@@ -1,0 +1,1327 @@
+/*
+ * logicaldisk.c - the LogicalDisk counter set (COUNTERS.md section 4): one
+ * instance per mounted block-device filesystem, named by its mount point.
+ *
+ * The mounts come from proc/self/mountinfo, re-read live only when poll()
+ * says the mount table changed (under --root, at every read). Each mount is
+ * tied to a block device (its source /dev/NAME or /dev/mapper/NAME, else
+ * the major:minor of mountinfo field 3); the first mount of a device is its
+ * instance. Block counters come from that device's /proc/diskstats line,
+ * through the parser PhysicalDisk uses; space counters from statvfs(3),
+ * called live in a helper thread so that a hung filesystem never blocks a
+ * read, and from the file DIR/statvfs under --root. Also home of the
+ * mountinfo and statvfs-file parsers (include/mountinfo.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diskstats.h"
+#include "mountinfo.h"
+#include "provider.h"
+
+/* The raw fields: the diskstats fields in their own order (as PhysicalDisk
+ * has them, so the counter table below is the same), then statvfs's. */
+enum {
+	F_READS = DS_READS,
+	F_READS_MERGED = DS_READS_MERGED,
+	F_SECTORS_READ = DS_SECTORS_READ,
+	F_MS_READING = DS_MS_READING,
+	F_WRITES = DS_WRITES,
+	F_WRITES_MERGED = DS_WRITES_MERGED,
+	F_SECTORS_WRITTEN = DS_SECTORS_WRITTEN,
+	F_MS_WRITING = DS_MS_WRITING,
+	F_INFLIGHT = DS_INFLIGHT,
+	F_IO_TICKS = DS_IO_TICKS,
+	F_TIME_IN_QUEUE = DS_TIME_IN_QUEUE,
+	F_DISCARDS = DS_DISCARDS,
+	F_DISCARDS_MERGED = DS_DISCARDS_MERGED,
+	F_SECTORS_DISCARDED = DS_SECTORS_DISCARDED,
+	F_MS_DISCARDING = DS_MS_DISCARDING,
+	F_FLUSHES = DS_FLUSHES,
+	F_MS_FLUSHING = DS_MS_FLUSHING,
+	F_FRSIZE = DS_NFIELDS,
+	F_BLOCKS,
+	F_BFREE,
+	F_BAVAIL,
+	F_FILES,
+	F_FAVAIL,
+	F_NFIELDS
+};
+
+static const struct field_desc fields[F_NFIELDS] = {
+	[F_READS] = { "reads", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_READS_MERGED] = { "reads merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_READ] = { "sectors read", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_READING] = { "ms reading", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_WRITES] = { "writes", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_WRITES_MERGED] = { "writes merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_WRITTEN] = { "sectors written", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_WRITING] = { "ms writing", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_INFLIGHT] = { "I/Os in progress", FW_32, FK_GAUGE, FB_NONE },
+	[F_IO_TICKS] = { "io_ticks", FW_32, FK_COUNTER, FB_IO_TICKS },
+	[F_TIME_IN_QUEUE] = { "time_in_queue", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_DISCARDS] = { "discards", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_DISCARDS_MERGED] = { "discards merged", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_SECTORS_DISCARDED] = { "sectors discarded", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_DISCARDING] = { "ms discarding", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_FLUSHES] = { "flushes", FW_ULONG, FK_COUNTER, FB_NONE },
+	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE },
+	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE },
+	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE },
+	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE },
+	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE },
+	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE },
+};
+
+/* Where each statvfs field comes from in a statvfs result. */
+static const uint8_t space_source[F_NFIELDS - F_FRSIZE] = {
+	SV_FRSIZE, SV_BLOCKS, SV_BFREE, SV_BAVAIL, SV_FILES, SV_FAVAIL,
+};
+
+#define SECTOR 512.0
+#define MS 0.001
+
+/* The block counters are PhysicalDisk's, entry for entry. */
+static const struct counter_desc counters[] = {
+	{
+		.name = "Disk Reads/sec",
+		.type = CT_RATE,
+		.num = { { F_READS, 1 } },
+		.unit = "/s",
+		.help = "Read requests the device completed per second.",
+	},
+	{
+		.name = "Disk Writes/sec",
+		.type = CT_RATE,
+		.num = { { F_WRITES, 1 } },
+		.unit = "/s",
+		.help = "Write requests the device completed per second.",
+	},
+	{
+		.name = "Disk Transfers/sec",
+		.type = CT_RATE,
+		.num = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.unit = "/s",
+		.help = "Read and write requests the device completed per second.",
+	},
+	{
+		.name = "Disk Read Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_READ, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes read from the device per second.",
+	},
+	{
+		.name = "Disk Write Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_WRITTEN, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes written to the device per second.",
+	},
+	{
+		.name = "Disk Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_READ, 1 }, { F_SECTORS_WRITTEN, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes read from and written to the device per second.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Read",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_READ, 1 } },
+		.den = { { F_READS, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the read requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Write",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_WRITTEN, 1 } },
+		.den = { { F_WRITES, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the write requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk Bytes/Transfer",
+		.type = CT_AVG_BULK,
+		.num = { { F_SECTORS_READ, 1 }, { F_SECTORS_WRITTEN, 1 } },
+		.den = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.scale = SECTOR,
+		.unit = "B",
+		.help = "Mean size of the read and write requests completed in the interval.",
+	},
+	{
+		.name = "Avg. Disk sec/Read",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_READING, 1 } },
+		.den = { { F_READS, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a read request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk sec/Write",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_WRITING, 1 } },
+		.den = { { F_WRITES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a write request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk sec/Transfer",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.den = { { F_READS, 1 }, { F_WRITES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a read or write request took, queueing included.",
+	},
+	{
+		.name = "Avg. Disk Read Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of read requests outstanding over the interval.",
+	},
+	{
+		.name = "Avg. Disk Write Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_WRITING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of write requests outstanding over the interval.",
+	},
+	{
+		.name = "Avg. Disk Queue Length",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of read and write requests outstanding over the interval.",
+	},
+	{
+		.name = "% Disk Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 }, { F_MS_WRITING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average disk queue length as a percentage; above 100 when "
+			"requests overlap.",
+	},
+	{
+		.name = "% Disk Read Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_READING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average read queue length as a percentage; above 100 when "
+			"reads overlap.",
+	},
+	{
+		.name = "% Disk Write Time",
+		.type = CT_QUEUELEN,
+		.num = { { F_MS_WRITING, 1 } },
+		.scale = 100 * MS,
+		.total = TOTAL_SUM,
+		.unit = "%",
+		.help = "The average write queue length as a percentage; above 100 when "
+			"writes overlap.",
+	},
+	{
+		.name = "% Idle Time",
+		.type = CT_TIMER_INV,
+		.num = { { F_IO_TICKS, 1 } },
+		.scale = MS,
+		.total = TOTAL_MEAN,
+		.unit = "%",
+		.help = "Share of the interval in which the device had no request in flight.",
+	},
+	{
+		.name = "Current Disk Queue Length",
+		.type = CT_RAW,
+		.num = { { F_INFLIGHT, 1 } },
+		.unit = "",
+		.help = "Requests issued to the device and not yet completed, at the moment "
+			"of the read.",
+	},
+	{
+		.name = "Avg. Disk Queue Size",
+		.type = CT_QUEUELEN,
+		.num = { { F_TIME_IN_QUEUE, 1 } },
+		.scale = MS,
+		.unit = "",
+		.help = "Mean number of requests of every kind outstanding over the interval "
+			"(iostat's aqu-sz).",
+	},
+	{
+		.name = "% Disk Busy Time",
+		.type = CT_TIMER,
+		.num = { { F_IO_TICKS, 1 } },
+		.scale = MS,
+		.total = TOTAL_MEAN,
+		.clamp100 = 1,
+		.unit = "%",
+		.help = "Share of the interval in which the device had at least one request "
+			"in flight (iostat's %util).",
+	},
+	{
+		.name = "Merged Reads/sec",
+		.type = CT_RATE,
+		.num = { { F_READS_MERGED, 1 } },
+		.unit = "/s",
+		.help = "Read requests per second joined to a request already queued.",
+	},
+	{
+		.name = "Merged Writes/sec",
+		.type = CT_RATE,
+		.num = { { F_WRITES_MERGED, 1 } },
+		.unit = "/s",
+		.help = "Write requests per second joined to a request already queued.",
+	},
+	{
+		.name = "Discards/sec",
+		.type = CT_RATE,
+		.num = { { F_DISCARDS, 1 } },
+		.unit = "/s",
+		.help = "Discard (trim) requests the device completed per second.",
+	},
+	{
+		.name = "Discard Bytes/sec",
+		.type = CT_RATE,
+		.num = { { F_SECTORS_DISCARDED, 1 } },
+		.scale = SECTOR,
+		.unit = "B/s",
+		.help = "Bytes discarded (trimmed) per second.",
+	},
+	{
+		.name = "Avg. Disk sec/Discard",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_DISCARDING, 1 } },
+		.den = { { F_DISCARDS, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a discard request took.",
+	},
+	{
+		.name = "Flushes/sec",
+		.type = CT_RATE,
+		.num = { { F_FLUSHES, 1 } },
+		.unit = "/s",
+		.help = "Cache flush requests the device completed per second.",
+	},
+	{
+		.name = "Avg. Disk sec/Flush",
+		.type = CT_AVG_TIMER,
+		.num = { { F_MS_FLUSHING, 1 } },
+		.den = { { F_FLUSHES, 1 } },
+		.scale = MS,
+		.unit = "s",
+		.help = "Mean time a cache flush request took.",
+	},
+	{
+		.name = "% Free Space",
+		.type = CT_FRACTION,
+		.num = { { F_BAVAIL, 1 } },
+		.den = { { F_BLOCKS, 1 }, { F_BFREE, -1 }, { F_BAVAIL, 1 } },
+		.mul = FIELD_REF(F_FRSIZE),
+		.unit = "%",
+		.help = "Space an unprivileged user may still fill, as a share of the space "
+			"such a user can have (as df counts it).",
+	},
+	{
+		.name = "Free Megabytes",
+		.type = CT_RAW,
+		.num = { { F_BAVAIL, 1 } },
+		.mul = FIELD_REF(F_FRSIZE),
+		.scale = 1.0 / 1048576,
+		.unit = "MB",
+		.help = "Megabytes an unprivileged user may still write to the filesystem.",
+	},
+	{
+		.name = "% Free Inodes",
+		.type = CT_FRACTION,
+		.num = { { F_FAVAIL, 1 } },
+		.den = { { F_FILES, 1 } },
+		.unit = "%",
+		.help = "Inodes (file slots) still free for an unprivileged user, as a share "
+			"of all; unsupported where the filesystem has no fixed number.",
+	},
+};
+
+static const struct counter_set set = {
+	.name = "LogicalDisk",
+	.help = "Requests, bytes, times and queues of the device under each mounted "
+		"filesystem, and the filesystem's free space and inodes.",
+	.multi_instance = 1,
+	.has_total = 1,
+	.fields = fields,
+	.nfields = ARRAY_SIZE(fields),
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+	.inflight_field = FIELD_REF(F_INFLIGHT),
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+#define DS_FIELDS (BIT(DS_NFIELDS) - 1)
+#define SPACE_FIELDS ((BIT(F_NFIELDS) - 1) & ~DS_FIELDS)
+/* The fields whose wrap bound needs I/Os in progress. */
+#define DISK_MS_FIELDS                                                                      \
+	(BIT(F_MS_READING) | BIT(F_MS_WRITING) | BIT(F_TIME_IN_QUEUE) | BIT(F_MS_DISCARDING) | \
+	 BIT(F_MS_FLUSHING))
+
+/* How long a read waits for the statvfs calls it asked for. */
+#define SPACE_WAIT_NS 100000000ull
+
+/* 64 bytes hold every kernel disk name (DISK_NAME_LEN is 32). */
+#define NAME_MAX_LEN 63
+
+/* ---- parsers ---- */
+
+/* The next space-separated token of [*p, end): its start and length. */
+static int
+next_token(const char **p, const char *end, const char **tok, size_t *len)
+{
+	const char *s = *p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s >= end)
+		return -1;
+	*tok = s;
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	*len = (size_t)(s - *tok);
+	*p = s;
+	return 0;
+}
+
+/* Parse a whole token tok[0..len) as an unsigned decimal. */
+static int
+token_u64(const char *tok, size_t len, uint64_t *v)
+{
+	const char *p = tok;
+
+	if (parse_u64(&p, v) < 0 || p != tok + len)
+		return -1;
+	return 0;
+}
+
+int
+mountinfo_parse_line(const char *line, size_t len, struct mountinfo_line *out)
+{
+	const char *p = line, *end = line + len, *tok, *colon;
+	size_t n;
+	uint64_t major, minor;
+
+	memset(out, 0, sizeof(*out));
+	/* mount ID, parent ID */
+	if (next_token(&p, end, &tok, &n) < 0 || next_token(&p, end, &tok, &n) < 0)
+		return -1;
+	if (next_token(&p, end, &tok, &n) < 0)
+		return -1;
+	colon = memchr(tok, ':', n);
+	if (!colon || token_u64(tok, (size_t)(colon - tok), &major) < 0 ||
+	    token_u64(colon + 1, (size_t)(tok + n - colon - 1), &minor) < 0 ||
+	    major > 0xFFFFFFFFu || minor > 0xFFFFFFFFu)
+		return -1;
+	out->major = (unsigned int)major;
+	out->minor = (unsigned int)minor;
+	if (next_token(&p, end, &out->root, &out->root_len) < 0 ||
+	    next_token(&p, end, &out->point, &out->point_len) < 0 ||
+	    next_token(&p, end, &tok, &n) < 0) /* mount options */
+		return -1;
+	/* optional fields up to the separator */
+	do {
+		if (next_token(&p, end, &tok, &n) < 0)
+			return -1;
+	} while (n != 1 || tok[0] != '-');
+	if (next_token(&p, end, &out->fstype, &out->fstype_len) < 0)
+		return -1;
+	if (next_token(&p, end, &out->source, &out->source_len) < 0) {
+		out->source = p;
+		out->source_len = 0;
+	}
+	return 0;
+}
+
+/* The value of an octal digit, or -1. */
+static int
+octal(char c)
+{
+	return c >= '0' && c <= '7' ? c - '0' : -1;
+}
+
+size_t
+mountinfo_unescape(const char *s, size_t len, char *dst)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len) {
+		/* \ooo up to \377: one byte */
+		if (s[i] == '\\' && len - i >= 4 && octal(s[i + 1]) >= 0 && octal(s[i + 1]) <= 3 &&
+		    octal(s[i + 2]) >= 0 && octal(s[i + 3]) >= 0) {
+			int c = octal(s[i + 1]) * 64 + octal(s[i + 2]) * 8 + octal(s[i + 3]);
+			dst[n++] = (char)c;
+			i += 4;
+		} else {
+			dst[n++] = s[i++];
+		}
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+int
+mountinfo_parse_statvfs_line(const char *line, size_t len, struct mountinfo_statvfs_line *out)
+{
+	const char *p = line, *end = line + len, *tok;
+	size_t n;
+
+	for (unsigned int f = 0; f < SV_NFIELDS; f++)
+		if (next_token(&p, end, &tok, &n) < 0 || token_u64(tok, n, &out->values[f]) < 0)
+			return -1;
+	if (next_token(&p, end, &out->point, &out->point_len) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- a hash index of items by key, open addressing ---- */
+
+struct index {
+	uint32_t *slot; /* item number + 1; 0 is empty */
+	size_t n;       /* a power of two, more than twice the items */
+};
+
+/* Empty ix, with room for items items. */
+static void
+index_clear(struct index *ix, size_t items)
+{
+	size_t want = 16;
+
+	while (want < items * 2 + 2)
+		want *= 2;
+	if (want > ix->n) {
+		free(ix->slot);
+		ix->slot = xcalloc(want, sizeof(*ix->slot));
+		ix->n = want;
+	} else {
+		memset(ix->slot, 0, ix->n * sizeof(*ix->slot));
+	}
+}
+
+/* Enter item i under hash h (room is left by index_clear). */
+static void
+index_put(struct index *ix, uint64_t h, size_t i)
+{
+	size_t s = (size_t)h & (ix->n - 1);
+
+	while (ix->slot[s])
+		s = (s + 1) & (ix->n - 1);
+	ix->slot[s] = (uint32_t)(i + 1);
+}
+
+/* FNV-1a of name[0..len). */
+static uint64_t
+name_hash(const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return h;
+}
+
+/* A device number's hash. */
+static uint64_t
+devt_hash(uint64_t devt)
+{
+	return (devt * 0x9E3779B97F4A7C15ull) >> 29;
+}
+
+/* major << 32 | minor: the key of a block device. */
+static uint64_t
+devt_of(unsigned int major, unsigned int minor)
+{
+	return (uint64_t)major << 32 | minor;
+}
+
+/* ---- the statvfs helper thread (live) ---- */
+
+/* The last statvfs call that returned for one mount. */
+struct space_result {
+	uint8_t fresh; /* returned since the reader last took it */
+	uint8_t ok;
+	uint64_t sv[SV_NFIELDS];
+};
+
+/* What the reader and the helper thread share; all under mu. The reader
+ * writes paths and grows res only while no round runs (busy 0), so the
+ * thread reads paths without the lock. Freed by whichever side is last:
+ * the reader at close, or the thread if close found it stuck in a call. */
+struct space_worker {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t wake; /* to the thread: a round is posted, or quit */
+	pthread_cond_t done; /* to the reader: the round has finished */
+	int quit;
+	int busy;     /* a round is posted and not finished */
+	int orphaned; /* the reader has gone: the thread frees everything */
+	uint64_t version; /* the mount list the paths are from */
+	char *paths;      /* one NUL-terminated mount point per mount, "" to skip */
+	size_t paths_cap;
+	size_t npaths;
+	struct space_result *res; /* res[i]: paths' mount i */
+	size_t res_cap;
+};
+
+static void
+space_free(struct space_worker *w)
+{
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->wake);
+	pthread_cond_destroy(&w->done);
+	free(w->paths);
+	free(w->res);
+	free(w);
+}
+
+/* The helper thread: runs each posted round of statvfs calls in turn. */
+static void *
+space_main(void *arg)
+{
+	struct space_worker *w = arg;
+	int orphaned;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->quit && !w->busy)
+			pthread_cond_wait(&w->wake, &w->mu);
+		if (!w->busy)
+			break;
+		const char *path = w->paths;
+		size_t n = w->npaths;
+		int stop = 0;
+		pthread_mutex_unlock(&w->mu);
+		for (size_t i = 0; i < n && !stop; i++) {
+			size_t len = strlen(path);
+			struct statvfs sv;
+			int ok = len > 0 && statvfs(path, &sv) == 0;
+
+			pthread_mutex_lock(&w->mu);
+			w->res[i].fresh = 1;
+			w->res[i].ok = (uint8_t)ok;
+			if (ok) {
+				uint64_t *v = w->res[i].sv;
+				v[SV_FRSIZE] = sv.f_frsize;
+				v[SV_BLOCKS] = sv.f_blocks;
+				v[SV_BFREE] = sv.f_bfree;
+				v[SV_BAVAIL] = sv.f_bavail;
+				v[SV_FILES] = sv.f_files;
+				v[SV_FFREE] = sv.f_ffree;
+				v[SV_FAVAIL] = sv.f_favail;
+			}
+			stop = w->quit;
+			pthread_mutex_unlock(&w->mu);
+			path += len + 1;
+		}
+		pthread_mutex_lock(&w->mu);
+		w->busy = 0;
+		pthread_cond_signal(&w->done);
+	}
+	orphaned = w->orphaned;
+	pthread_mutex_unlock(&w->mu);
+	if (orphaned)
+		space_free(w);
+	return NULL;
+}
+
+/* Start the helper thread, with every signal blocked in it (they are the
+ * sampler's). NULL with err filled when it cannot start. */
+static struct space_worker *
+space_start(struct err *err)
+{
+	struct space_worker *w = xcalloc(1, sizeof(*w));
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->wake, &ca);
+	pthread_cond_init(&w->done, &ca);
+	pthread_condattr_destroy(&ca);
+	w->version = UINT64_MAX;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w->thread, NULL, space_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		space_free(w);
+		err_set(err, "cannot start the statvfs thread: %s", strerror(rc));
+		return NULL;
+	}
+	return w;
+}
+
+/* Wait on w->done until the round ends or the monotonic deadline passes
+ * (called with mu held). */
+static void
+space_wait(struct space_worker *w, uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
+			       (long)(deadline_ns % 1000000000u) };
+
+	while (w->busy)
+		if (pthread_cond_timedwait(&w->done, &w->mu, &ts) == ETIMEDOUT)
+			break;
+}
+
+/* Stop the thread: joined when its round ends in time, else left to free
+ * everything itself when its call returns. */
+static void
+space_stop(struct space_worker *w)
+{
+	pthread_t thread = w->thread;
+	int stuck;
+
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_signal(&w->wake);
+	space_wait(w, now_mono_ns() + SPACE_WAIT_NS);
+	stuck = w->busy;
+	w->orphaned = stuck;
+	pthread_mutex_unlock(&w->mu);
+	if (stuck) {
+		pthread_detach(thread);
+		return;
+	}
+	pthread_join(thread, NULL);
+	space_free(w);
+}
+
+/* ---- the provider ---- */
+
+/* One instance: a mounted filesystem on a block device. */
+struct ld_mount {
+	size_t name_off, name_len; /* the decoded mount point, NUL-terminated in names */
+	uint64_t devt;             /* devt_of() its device */
+	uint64_t identity;
+	size_t line_no;   /* its mountinfo line */
+	uint8_t hidden;   /* another device is mounted over the same point */
+	uint8_t space_ok; /* sv holds this read's statvfs figures */
+	uint32_t ds_present;
+	uint64_t ds_read; /* the read number ds holds, 0 for none */
+	uint64_t ds[DS_NFIELDS];
+	uint64_t sv[SV_NFIELDS];
+};
+
+/* A diskstats line, while the mounts are resolved (points into the buffer). */
+struct ld_line {
+	const char *name;
+	size_t name_len;
+	unsigned int major, minor;
+};
+
+/* A device-mapper volume's name (its dm/name), while mounts are resolved. */
+struct ld_mapper {
+	size_t line;     /* the ld_line of its dm-N */
+	size_t name_off; /* in st->mapper_names */
+};
+
+/* The provider's state: the mount list, rebuilt when mountinfo changes, and
+ * what resolving it needs, all kept for reuse. */
+struct ld_state {
+	struct procfs *fs;
+	int live;
+	uint64_t put; /* fields to record */
+	struct pfile *mountinfo, *diskstats, *statvfs_file;
+	int poll_fd;  /* live: our own /proc/self/mountinfo, polled for changes */
+	int stale;    /* the mount list must be built again */
+	uint64_t reads;   /* read number, from 1 */
+	uint64_t version; /* bumped at every rebuild of the mount list */
+	struct ld_mount *mounts;
+	size_t nmounts, mounts_cap;
+	size_t *order; /* the mounts in mountinfo order */
+	size_t order_cap;
+	char *names;
+	size_t names_len, names_cap;
+	struct index by_devt, by_name; /* mounts by device and by (visible) name */
+	/* scratch used while resolving, kept for reuse */
+	struct ld_line *lines;
+	size_t nlines, lines_cap;
+	struct index lines_by_name;
+	struct ld_mapper *mappers;
+	size_t nmappers, mappers_cap;
+	int mappers_loaded;
+	char *mapper_names; /* NUL-terminated, one after another */
+	size_t mapper_names_len, mapper_names_cap;
+	char *scratch; /* a decoded source or statvfs mount point */
+	size_t scratch_cap;
+	struct space_worker *worker;
+};
+
+/* Make st->scratch hold at least n bytes. */
+static char *
+scratch(struct ld_state *st, size_t n)
+{
+	if (n > st->scratch_cap)
+		xgrow((void **)&st->scratch, &st->scratch_cap, n, 1);
+	return st->scratch;
+}
+
+/* The mount named name[0..len) (visible), or -1. */
+static long
+mount_by_name(const struct ld_state *st, const char *name, size_t len)
+{
+	size_t mask = st->by_name.n - 1;
+
+	if (!st->by_name.n)
+		return -1;
+	for (size_t s = (size_t)name_hash(name, len) & mask; st->by_name.slot[s];
+	     s = (s + 1) & mask) {
+		const struct ld_mount *m = &st->mounts[st->by_name.slot[s] - 1];
+		if (m->name_len == len && memcmp(st->names + m->name_off, name, len) == 0)
+			return (long)(st->by_name.slot[s] - 1);
+	}
+	return -1;
+}
+
+/* The slot of by_name holding mount i (which is there). */
+static size_t
+name_slot(const struct ld_state *st, size_t i)
+{
+	const struct ld_mount *m = &st->mounts[i];
+	size_t mask = st->by_name.n - 1;
+	size_t s = (size_t)name_hash(st->names + m->name_off, m->name_len) & mask;
+
+	while (st->by_name.slot[s] != i + 1)
+		s = (s + 1) & mask;
+	return s;
+}
+
+/* The mount of device devt, or -1. */
+static long
+mount_by_devt(const struct ld_state *st, uint64_t devt)
+{
+	size_t mask = st->by_devt.n - 1;
+
+	if (!st->by_devt.n)
+		return -1;
+	for (size_t s = (size_t)devt_hash(devt) & mask; st->by_devt.slot[s]; s = (s + 1) & mask)
+		if (st->mounts[st->by_devt.slot[s] - 1].devt == devt)
+			return (long)(st->by_devt.slot[s] - 1);
+	return -1;
+}
+
+/* Collect this read's diskstats lines (names and numbers) for resolving. */
+static void
+collect_lines(struct ld_state *st, const char *buf, size_t len)
+{
+	const char *p = buf, *end;
+	size_t nl = 1; /* lines, at most */
+
+	st->nlines = 0;
+	st->mappers_loaded = 0;
+	if (!buf)
+		return;
+	end = buf + len;
+	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		nl++;
+	index_clear(&st->lines_by_name, nl);
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		struct diskstats_line dl;
+
+		if (!eol)
+			eol = end;
+		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) == 0 &&
+		    dl.name_len <= NAME_MAX_LEN) {
+			if (st->nlines == st->lines_cap)
+				xgrow((void **)&st->lines, &st->lines_cap, st->nlines + 1,
+				      sizeof(*st->lines));
+			st->lines[st->nlines] = (struct ld_line){ dl.name, dl.name_len, dl.major,
+								  dl.minor };
+			index_put(&st->lines_by_name, name_hash(dl.name, dl.name_len), st->nlines);
+			st->nlines++;
+		}
+		p = eol + 1;
+	}
+}
+
+/* The diskstats line named name[0..len), or -1. */
+static long
+line_by_name(const struct ld_state *st, const char *name, size_t len)
+{
+	size_t mask = st->lines_by_name.n - 1;
+
+	if (!st->nlines)
+		return -1;
+	for (size_t s = (size_t)name_hash(name, len) & mask; st->lines_by_name.slot[s];
+	     s = (s + 1) & mask) {
+		const struct ld_line *l = &st->lines[st->lines_by_name.slot[s] - 1];
+		if (l->name_len == len && memcmp(l->name, name, len) == 0)
+			return (long)(st->lines_by_name.slot[s] - 1);
+	}
+	return -1;
+}
+
+/* Read sys/block/dm-N/dm/name of every dm line, once per rebuild. */
+static void
+load_mappers(struct ld_state *st)
+{
+	char path[NAME_MAX_LEN + 32], name[256];
+
+	st->mappers_loaded = 1;
+	st->nmappers = 0;
+	st->mapper_names_len = 0;
+	for (size_t i = 0; i < st->nlines; i++) {
+		const struct ld_line *l = &st->lines[i];
+		long n;
+
+		if (l->name_len < 4 || memcmp(l->name, "dm-", 3) != 0)
+			continue;
+		snprintf(path, sizeof(path), "sys/block/%.*s/dm/name", (int)l->name_len, l->name);
+		n = procfs_read_small(st->fs, path, name, sizeof(name));
+		if (n <= 0)
+			continue;
+		if (st->nmappers == st->mappers_cap)
+			xgrow((void **)&st->mappers, &st->mappers_cap, st->nmappers + 1,
+			      sizeof(*st->mappers));
+		if (st->mapper_names_len + (size_t)n + 1 > st->mapper_names_cap)
+			xgrow((void **)&st->mapper_names, &st->mapper_names_cap,
+			      st->mapper_names_len + (size_t)n + 1, 1);
+		memcpy(st->mapper_names + st->mapper_names_len, name, (size_t)n + 1);
+		st->mappers[st->nmappers++] = (struct ld_mapper){ i, st->mapper_names_len };
+		st->mapper_names_len += (size_t)n + 1;
+	}
+}
+
+/* The device of a mountinfo line: its source /dev/NAME or /dev/mapper/NAME
+ * where diskstats lists that device, else field 3 unless anonymous (major
+ * 0). Returns devt_of() it, or 0 for none. */
+static uint64_t
+resolve_device(struct ld_state *st, const struct mountinfo_line *ml)
+{
+	char *src = scratch(st, ml->source_len + 1);
+	size_t n = mountinfo_unescape(ml->source, ml->source_len, src);
+	long line = -1;
+
+	if (n > 12 && memcmp(src, "/dev/mapper/", 12) == 0) {
+		if (!st->mappers_loaded)
+			load_mappers(st);
+		for (size_t i = 0; i < st->nmappers; i++)
+			if (strcmp(st->mapper_names + st->mappers[i].name_off, src + 12) == 0) {
+				line = (long)st->mappers[i].line;
+				break;
+			}
+	} else if (n > 5 && memcmp(src, "/dev/", 5) == 0) {
+		line = line_by_name(st, src + 5, n - 5);
+	}
+	if (line >= 0)
+		return devt_of(st->lines[line].major, st->lines[line].minor);
+	if (ml->major != 0)
+		return devt_of(ml->major, ml->minor);
+	return 0;
+}
+
+/* A block device's identity: dev_t, mixed with its disk's diskseq where
+ * the kernel has one (a partition's is its disk's: NAME/../diskseq). */
+static uint64_t
+device_identity(struct ld_state *st, const struct ld_line *l)
+{
+	char path[NAME_MAX_LEN + 48], sname[NAME_MAX_LEN + 1];
+	uint64_t id = ((uint64_t)l->major << 20) | l->minor, seq;
+
+	for (size_t i = 0; i < l->name_len; i++)
+		sname[i] = l->name[i] == '/' ? '!' : l->name[i];
+	sname[l->name_len] = '\0';
+	snprintf(path, sizeof(path), "sys/class/block/%s/diskseq", sname);
+	if (procfs_read_u64(st->fs, path, &seq) == 0)
+		return id ^ seq << 32;
+	snprintf(path, sizeof(path), "sys/class/block/%s/../diskseq", sname);
+	if (procfs_read_u64(st->fs, path, &seq) == 0)
+		return id ^ seq << 32;
+	return id;
+}
+
+/* Add the mount of line ml (line number line_no) on device devt, unless
+ * its device has one. */
+static void
+add_mount(struct ld_state *st, const struct mountinfo_line *ml, uint64_t devt, size_t line_no)
+{
+	struct ld_mount *m;
+	size_t i = st->nmounts;
+	long prev;
+
+	if (mount_by_devt(st, devt) >= 0)
+		return; /* a bind mount, or another mount point of the device */
+	if (st->names_len + ml->point_len + 1 > st->names_cap)
+		xgrow((void **)&st->names, &st->names_cap, st->names_len + ml->point_len + 1, 1);
+	if (st->nmounts == st->mounts_cap)
+		xgrow((void **)&st->mounts, &st->mounts_cap, st->nmounts + 1, sizeof(*st->mounts));
+	m = &st->mounts[i];
+	memset(m, 0, sizeof(*m));
+	m->name_off = st->names_len;
+	m->name_len = mountinfo_unescape(ml->point, ml->point_len, st->names + st->names_len);
+	st->names_len += m->name_len + 1;
+	m->devt = devt;
+	m->identity = ((devt >> 32) << 20) | (devt & 0xFFFFFFFFu);
+	m->line_no = line_no;
+	st->nmounts++;
+	index_put(&st->by_devt, devt_hash(devt), i);
+	prev = mount_by_name(st, st->names + m->name_off, m->name_len);
+	if (prev < 0) {
+		index_put(&st->by_name, name_hash(st->names + m->name_off, m->name_len), i);
+	} else if (st->mounts[prev].line_no < line_no) {
+		/* Mounted over the earlier one, which is out of sight. */
+		st->by_name.slot[name_slot(st, (size_t)prev)] = (uint32_t)(i + 1);
+		st->mounts[prev].hidden = 1;
+	} else {
+		m->hidden = 1; /* the earlier one was mounted over this */
+	}
+}
+
+/* Nonzero when line ml mounts the root of its filesystem: not a bind mount
+ * of a directory in it. */
+static int
+whole_filesystem(const struct mountinfo_line *ml)
+{
+	return ml->root_len == 1 && ml->root[0] == '/';
+}
+
+/* Put the mounts in mountinfo order into st->order: mounts [0, n1) and
+ * [n1, nmounts) are each in that order already. */
+static void
+merge_order(struct ld_state *st, size_t n1)
+{
+	size_t a = 0, b = n1;
+
+	if (st->nmounts > st->order_cap)
+		xgrow((void **)&st->order, &st->order_cap, st->nmounts, sizeof(*st->order));
+	for (size_t k = 0; k < st->nmounts; k++)
+		if (b >= st->nmounts ||
+		    (a < n1 && st->mounts[a].line_no < st->mounts[b].line_no))
+			st->order[k] = a++;
+		else
+			st->order[k] = b++;
+}
+
+/* Build the mount list from mountinfo mi[0..len), resolving devices with
+ * this read's diskstats. A device's instance is its first mount of the whole
+ * filesystem, else (btrfs subvolumes, a container's bind-mounted files) its
+ * first mount. */
+static void
+rebuild(struct ld_state *st, const char *mi, size_t len)
+{
+	const char *p, *end = mi + len, *ds;
+	size_t dslen = 0, nl = 1, first_pass = 0;
+
+	ds = pfile_read(st->diskstats, &dslen, NULL);
+	collect_lines(st, ds, dslen);
+	for (const char *q = mi; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		nl++;
+	index_clear(&st->by_devt, nl);
+	index_clear(&st->by_name, nl);
+	st->nmounts = 0;
+	st->names_len = 0;
+	st->version++;
+	for (int whole = 1; whole >= 0; whole--) {
+		size_t line_no = 0;
+		if (!whole)
+			first_pass = st->nmounts;
+		for (p = mi; p < end; p++, line_no++) {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			struct mountinfo_line ml;
+			uint64_t devt;
+
+			if (!eol)
+				eol = end;
+			if (mountinfo_parse_line(p, (size_t)(eol - p), &ml) == 0 &&
+			    whole_filesystem(&ml) == whole && (devt = resolve_device(st, &ml)) != 0)
+				add_mount(st, &ml, devt, line_no);
+			p = eol;
+		}
+	}
+	merge_order(st, first_pass);
+	if (!st->nmounts || !procfs_exists(st->fs, "sys/class/block"))
+		return; /* no diskseq to mix in */
+	for (size_t i = 0; i < st->nlines; i++) {
+		const struct ld_line *l = &st->lines[i];
+		long m = mount_by_devt(st, devt_of(l->major, l->minor));
+		if (m >= 0)
+			st->mounts[m].identity = device_identity(st, l);
+	}
+}
+
+/* Nonzero when the mount list must be built again before this read. */
+static int
+mounts_changed(struct ld_state *st)
+{
+	struct pollfd pfd = { .fd = st->poll_fd, .events = POLLPRI };
+
+	if (!st->live || st->poll_fd < 0 || st->stale)
+		return 1;
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLPRI | POLLERR));
+}
+
+/* Record each mount's diskstats line of this read. */
+static void
+read_diskstats(struct ld_state *st)
+{
+	const char *buf, *p, *end;
+	size_t len;
+
+	buf = pfile_read(st->diskstats, &len, NULL);
+	if (!buf)
+		return;
+	for (p = buf, end = buf + len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		struct diskstats_line dl;
+		struct ld_mount *m;
+		long i;
+
+		if (!eol)
+			eol = end;
+		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) == 0 &&
+		    (i = mount_by_devt(st, devt_of(dl.major, dl.minor))) >= 0) {
+			m = &st->mounts[i];
+			if (m->ds_read != st->reads) {
+				m->ds_read = st->reads;
+				m->ds_present = dl.present & (uint32_t)st->put;
+				memcpy(m->ds, dl.values, sizeof(m->ds));
+			}
+		}
+		p = eol + 1;
+	}
+}
+
+/* Under --root: each mount's figures from the DIR/statvfs line naming it. */
+static void
+read_statvfs_file(struct ld_state *st)
+{
+	const char *buf, *p, *end;
+	size_t len;
+
+	buf = pfile_read(st->statvfs_file, &len, NULL);
+	if (!buf)
+		return;
+	for (p = buf, end = buf + len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		struct mountinfo_statvfs_line sl;
+		long i;
+
+		if (!eol)
+			eol = end;
+		if (mountinfo_parse_statvfs_line(p, (size_t)(eol - p), &sl) == 0) {
+			char *name = scratch(st, sl.point_len + 1);
+			size_t n = mountinfo_unescape(sl.point, sl.point_len, name);
+			if ((i = mount_by_name(st, name, n)) >= 0) {
+				memcpy(st->mounts[i].sv, sl.values, sizeof(sl.values));
+				st->mounts[i].space_ok = 1;
+			}
+		}
+		p = eol + 1;
+	}
+}
+
+/* Live: hand the mount points to the helper thread, unless it is still busy
+ * with an earlier round. Returns nonzero when a round was posted. */
+static int
+space_post(struct ld_state *st)
+{
+	struct space_worker *w = st->worker;
+	int posted = 0;
+
+	pthread_mutex_lock(&w->mu);
+	if (!w->busy) {
+		if (w->version != st->version) {
+			size_t total = 1;
+			char *q;
+			for (size_t i = 0; i < st->nmounts; i++)
+				total += st->mounts[i].name_len + 1;
+			if (total > w->paths_cap)
+				xgrow((void **)&w->paths, &w->paths_cap, total, 1);
+			if (st->nmounts > w->res_cap)
+				xgrow((void **)&w->res, &w->res_cap, st->nmounts, sizeof(*w->res));
+			q = w->paths;
+			for (size_t i = 0; i < st->nmounts; i++) {
+				const struct ld_mount *m = &st->mounts[i];
+				size_t n = m->hidden ? 0 : m->name_len;
+				memcpy(q, st->names + m->name_off, n);
+				q[n] = '\0';
+				q += n + 1;
+				w->res[i].fresh = 0;
+			}
+			w->npaths = st->nmounts;
+			w->version = st->version;
+		}
+		w->busy = 1;
+		posted = 1;
+		pthread_cond_signal(&w->wake);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return posted;
+}
+
+/* Live: wait a little for the round just posted, then take every result
+ * that came back since the last read; the others stay absent. */
+static void
+space_take(struct ld_state *st, int posted, uint64_t posted_ns)
+{
+	struct space_worker *w = st->worker;
+	int same = 0;
+
+	pthread_mutex_lock(&w->mu);
+	if (posted)
+		space_wait(w, posted_ns + SPACE_WAIT_NS);
+	same = w->version == st->version;
+	for (size_t i = 0; i < st->nmounts; i++) {
+		struct ld_mount *m = &st->mounts[i];
+		m->space_ok = 0;
+		if (!same || !w->res[i].fresh)
+			continue;
+		w->res[i].fresh = 0;
+		if (w->res[i].ok) {
+			memcpy(m->sv, w->res[i].sv, sizeof(m->sv));
+			m->space_ok = 1;
+		}
+	}
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Prepare to read mountinfo, diskstats and the space figures. */
+static void *
+ldisk_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct ld_state *st = xcalloc(1, sizeof(*st));
+
+	st->fs = ctx->fs;
+	st->live = procfs_is_live(ctx->fs);
+	st->put = ctx->needed ? ctx->needed & (BIT(F_NFIELDS) - 1) : BIT(F_NFIELDS) - 1;
+	if (st->put & DISK_MS_FIELDS)
+		st->put |= BIT(F_INFLIGHT);
+	st->mountinfo = procfs_file(ctx->fs, "proc/self/mountinfo");
+	st->diskstats = procfs_file(ctx->fs, "proc/diskstats");
+	st->poll_fd = -1;
+	st->stale = 1;
+	if (st->live) {
+		st->poll_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+		if ((st->put & SPACE_FIELDS) && !(st->worker = space_start(err))) {
+			if (st->poll_fd >= 0)
+				close(st->poll_fd);
+			free(st);
+			return NULL;
+		}
+	} else {
+		st->statvfs_file = procfs_file(ctx->fs, "statvfs");
+	}
+	return st;
+}
+
+/* One read: every mounted block-device filesystem into out. */
+static int
+ldisk_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct ld_state *st = state;
+	uint64_t posted_ns = 0;
+	int posted = 0;
+
+	(void)err;
+	st->reads++;
+	if (mounts_changed(st)) {
+		size_t len;
+		const char *mi = pfile_read(st->mountinfo, &len, NULL);
+		if (mi) {
+			rebuild(st, mi, len);
+			st->stale = 0;
+		} else {
+			st->nmounts = 0; /* no mount table here: no instances */
+			st->version++;
+			st->stale = 1;
+		}
+	}
+	if (!st->nmounts)
+		return 0;
+	if (st->worker) {
+		posted = space_post(st);
+		posted_ns = now_mono_ns();
+	}
+	if (st->put & DS_FIELDS)
+		read_diskstats(st);
+	if (st->worker) {
+		space_take(st, posted, posted_ns);
+	} else if (st->statvfs_file && (st->put & SPACE_FIELDS)) {
+		for (size_t i = 0; i < st->nmounts; i++)
+			st->mounts[i].space_ok = 0;
+		read_statvfs_file(st);
+	}
+	for (size_t k = 0; k < st->nmounts; k++) {
+		const struct ld_mount *m = &st->mounts[st->order[k]];
+		struct raw_instance *ri;
+
+		if (m->hidden)
+			continue;
+		ri = raw_set_add(out, st->names + m->name_off, m->name_len, m->identity);
+		if (m->ds_read == st->reads)
+			for (unsigned int f = 0; f < DS_NFIELDS; f++)
+				if (m->ds_present & (1u << f))
+					raw_put(ri, f, m->ds[f]);
+		if (m->space_ok)
+			for (unsigned int f = F_FRSIZE; f < F_NFIELDS; f++)
+				if (st->put & BIT(f))
+					raw_put(ri, f, m->sv[space_source[f - F_FRSIZE]]);
+	}
+	return 0;
+}
+
+/* Stop the helper thread and free the state. */
+static void
+ldisk_close(void *state)
+{
+	struct ld_state *st = state;
+
+	if (!st)
+		return;
+	if (st->worker)
+		space_stop(st->worker);
+	if (st->poll_fd >= 0)
+		close(st->poll_fd);
+	free(st->mounts);
+	free(st->order);
+	free(st->names);
+	free(st->by_devt.slot);
+	free(st->by_name.slot);
+	free(st->lines);
+	free(st->lines_by_name.slot);
+	free(st->mappers);
+	free(st->scratch);
+	free(st->mapper_names);
+	free(st);
+}
+
+const struct provider provider_logicaldisk = {
+	.set = &set,
+	.open = ldisk_open,
+	.read = ldisk_read,
+	.close = ldisk_close,
+};
