@@ -155,7 +155,8 @@ is "getcounter --counter-file $FILES/af" "$FILES/afile"
 is "getcounter --root $FILES/a" "$FILES/adir"
 is "getcounter --output=$FILES/af" "$FILES/afile"
 # set names after -l / -q
-is 'getcounter -l Phy' PhysicalDisk
+is 'getcounter -l PhysicalD' PhysicalDisk
+is 'getcounter -l Phy' 'Physical\ Network\ Interface\ Card\ Activity' PhysicalDisk
 is 'getcounter -q Mem' Memory
 is 'getcounter -ListSet Netw' 'Network\ Adapter'
 is "getcounter -q 'Netw" 'Network Adapter'
