@@ -19,13 +19,27 @@ struct derive_env {
 	uint8_t ulong_bits; /* 32 or 64 */
 };
 
-/* Field deltas of one instance between two reads. */
+/* Field deltas of one instance between two reads. d points at the set's
+ * nfields values, storage the owner provides (the engine keeps one pool per
+ * set, so an instance costs nfields words, not SET_MAX_FIELDS). */
 struct field_deltas {
-	uint64_t d[SET_MAX_FIELDS];
+	uint64_t *d;
 	uint64_t present; /* fields read in both */
 	uint64_t wrapped; /* fields whose delta was corrected for one wrap */
 	uint8_t status;   /* ST_OK, ST_WRAPPED or ST_RESET */
 };
+
+/* A standalone field_deltas with room for any set (tests, one-off use). */
+#define FIELD_DELTAS_DECLARE(name)                                                    \
+	uint64_t name##_store_[SET_MAX_FIELDS];                                          \
+	struct field_deltas name = { .d = name##_store_ }
+
+/* An array of n of them. */
+#define FIELD_DELTAS_ARRAY(name, n)                                                   \
+	uint64_t name##_store_[n][SET_MAX_FIELDS];                                       \
+	struct field_deltas name[n];                                                     \
+	for (size_t name##_i_ = 0; name##_i_ < (size_t)(n); name##_i_++)                \
+	name[name##_i_].d = name##_store_[name##_i_]
 
 /* Compare two reads of one instance, field by field (COUNTERS.md 1). A
  * changed identity is a RESET. */

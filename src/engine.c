@@ -45,6 +45,7 @@ struct eset {
 	size_t cap;      /* of the per-instance arrays below */
 	size_t *prev_of; /* cur index -> prev index, SIZE_MAX for none */
 	struct field_deltas *deltas;
+	uint64_t *delta_pool; /* cap x nfields: deltas[i].d points into it */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
 	size_t *gone;    /* prev indices absent now */
@@ -371,10 +372,14 @@ eset_grow(struct eset *es, size_t n)
 {
 	if (n <= es->cap)
 		return;
+	size_t nf = es->prov->set->nfields ? es->prov->set->nfields : 1;
 	es->cap = next_cap(es->cap, n);
 	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
 	es->deltas = xrealloc(es->deltas, es->cap * sizeof(*es->deltas));
 	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
+	es->delta_pool = xrealloc(es->delta_pool, es->cap * nf * sizeof(*es->delta_pool));
+	for (size_t i = 0; i < es->cap; i++)
+		es->deltas[i].d = es->delta_pool + i * nf;
 }
 
 static void eset_group(struct eset *es);
@@ -978,6 +983,7 @@ engine_free_parts(struct engine *e)
 		raw_set_free(&es->b);
 		free(es->prev_of);
 		free(es->deltas);
+		free(es->delta_pool);
 		free(es->pair);
 		free(es->gone);
 		free(es->tot_inst);

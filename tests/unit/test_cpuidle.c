@@ -124,7 +124,7 @@ value_at(const struct series *s, size_t i, const char *name, const char *instanc
 	const struct counter_desc *c = counter(s, name);
 	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
 	struct derive_env env = env_at(s, i);
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", instance, i);
@@ -147,7 +147,7 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	const struct raw_set *rs = &s->rs[i];
 	const struct raw_instance *cur[MAX_INST];
 	const struct field_deltas *dp[MAX_INST];
-	struct field_deltas d[MAX_INST];
+	FIELD_DELTAS_ARRAY(d, MAX_INST);
 	uint8_t pair[MAX_INST];
 	struct derive_env env = env_at(s, i);
 	size_t n = 0;

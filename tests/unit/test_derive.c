@@ -119,7 +119,7 @@ test_types(void **state)
 	uint64_t b[NF] = { [F_A] = 110, [F_B] = 70, [F_MS] = 1050, [F_TICKS] = 1500,
 			   [F_G] = 20, [F_SPEED] = 80, [F_U] = 40, [F_I] = 160,
 			   [F_BYTES] = 1000000, [F_DUPLEX] = 1, [F_TX] = 250000 };
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 
 	/* RAW: N x scale = 20 x 2 = 40 */
@@ -174,7 +174,7 @@ test_edges(void **state)
 	(void)state;
 	uint64_t a[NF] = { [F_A] = 100, [F_U] = 10, [F_I] = 90, [F_SPEED] = 0 };
 	uint64_t b[NF] = { [F_A] = 100, [F_U] = 10, [F_I] = 90, [F_SPEED] = 0 };
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 
 	/* AVG_*: dB = 0 gives 0, OK */
@@ -230,7 +230,7 @@ test_missing(void **state)
 	(void)state;
 	uint64_t a[NF] = { [F_A] = 1, [F_B] = 1 }, b[NF] = { [F_A] = 5, [F_B] = 9 };
 	struct inst p, c;
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 
 	/* F_B missing: counts as 0 in the sum: (5 - 1) / 2 = 2 */
@@ -263,7 +263,7 @@ test_wrap(void **state)
 	(void)state;
 	uint64_t a[NF] = { [F_C32] = 0xFFFFFF00u, [F_A] = 10 };
 	uint64_t b[NF] = { [F_C32] = 0x100, [F_A] = 10 };
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 
 	/* 32-bit wrap: 2^32 - 0xFFFFFF00 + 0x100 = 0x200 = 512; / 2 s = 256 */
@@ -359,7 +359,7 @@ static void
 test_cpu_clamp(void **state)
 {
 	(void)state;
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 	/* idle falls by 3 ticks while user rises by 50: T falls not at all
 	 * (T: 10 + 90 = 100 -> 60 + 87 = 147): clamp idle's delta to 0.
@@ -397,7 +397,8 @@ test_totals(void **state)
 	uint64_t a1[NF] = { [F_A] = 0, [F_MS] = 0, [F_TICKS] = 0 };
 	uint64_t b1[NF] = { [F_A] = 30, [F_MS] = 900, [F_TICKS] = 1200 };
 	struct inst p0, c0, p1, c1, c2;
-	struct field_deltas d0, d1;
+	FIELD_DELTAS_DECLARE(d0);
+	FIELD_DELTAS_DECLARE(d1);
 	inst_init(&p0, a0, ALL);
 	inst_init(&c0, b0, ALL);
 	inst_init(&p1, a1, ALL);

@@ -118,7 +118,7 @@ value_at(struct series *s, size_t i, const char *inst, const char *name)
 {
 	const struct raw_instance *cur = find(&s->rs[i], inst);
 	const struct raw_instance *prev = i ? find(&s->rs[i - 1], inst) : NULL;
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (!cur)
 		fail_msg("no instance %s in root %zu", inst, i);
@@ -136,7 +136,7 @@ total_at(struct series *s, size_t i, const char *name)
 	const struct raw_set *rs = &s->rs[i];
 	const struct raw_instance *cur[16];
 	const struct field_deltas *dp[16];
-	struct field_deltas d[16];
+	FIELD_DELTAS_ARRAY(d, 16);
 	uint8_t pst[16];
 	size_t n = 0;
 

@@ -118,7 +118,7 @@ value_at(const struct series *s, size_t i, const char *name, const char *instanc
 	const struct counter_desc *c = counter(s, name);
 	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
 	struct derive_env env = env_at(s, i);
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", instance, i);

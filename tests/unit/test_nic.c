@@ -144,7 +144,7 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 	struct derive_env env = env_at(s, i);
 	const struct raw_instance *cur = find_inst(&s->rs[i], inst);
 	const struct raw_instance *prev = find_inst(&s->rs[i - 1], inst);
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", inst, i);
@@ -163,7 +163,7 @@ total_of(const struct series *s, size_t i, const char *name)
 	struct derive_env env = env_at(s, i);
 	const struct raw_instance *cur[16];
 	const struct field_deltas *dp[16];
-	struct field_deltas d[16];
+	FIELD_DELTAS_ARRAY(d, 16);
 	uint8_t pair[16];
 	size_t n = 0;
 
@@ -974,7 +974,7 @@ utilization(int64_t speed, int duplex, uint64_t rx0, uint64_t tx0, uint64_t rx1,
 	struct derive_env env = { .dt = dt, .user_hz = 100, .ulong_bits = 64 };
 	struct raw_set a, b;
 	struct raw_instance *ri;
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 	struct value v;
 
 	raw_set_init(&a, set);
@@ -1015,7 +1015,7 @@ test_utilization_derive(void **unused)
 	struct derive_env env = { .dt = 1, .user_hz = 100, .ulong_bits = 64 };
 	const struct raw_instance *cur[2];
 	const struct field_deltas *dp[2];
-	struct field_deltas d[2];
+	FIELD_DELTAS_ARRAY(d, 2);
 	uint8_t pair[2] = { ST_OK, ST_OK };
 	struct raw_set a, b;
 

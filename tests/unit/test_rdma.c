@@ -141,7 +141,7 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 				  .ulong_bits = 64 };
 	const struct raw_instance *cur = find_inst(&s->rs[i], inst);
 	const struct raw_instance *prev = find_inst(&s->rs[i - 1], inst);
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", inst, i);

@@ -113,7 +113,7 @@ static struct value
 value_of(const struct series *s, size_t i, const struct counter_desc *c)
 {
 	struct derive_env env = { dt_at(s, i), 0, 100, 64 };
-	struct field_deltas d;
+	FIELD_DELTAS_DECLARE(d);
 
 	if (i == 0)
 		return derive_value(s->prov->set, c, &s->rs[0].inst[0], NULL, ST_FIRST, &env);
