@@ -270,7 +270,7 @@ main(int argc, char **argv)
 	void *ost = NULL;
 	FILE *devnull = NULL;
 	if (format) {
-		struct output_opts oo = { -1, 0, 0, 0 };
+		struct output_opts oo = { .precision = -1 };
 		out = output_find(format);
 		devnull = fopen("/dev/null", "w");
 		if (!out || !devnull || !(ost = out->open(devnull, &oo, &err))) {
