@@ -71,9 +71,8 @@ void time_zone_at(int64_t wall_ns, int utc, char *name, size_t n, int *bias_minu
  * < 0 gives the shortest form that reads back exactly. */
 void format_double(char *buf, size_t n, double v, int precision);
 
-/* A value for a person (table, list): precision decimals when >= 0, else
- * an integer when the value is integral and at least 1000, 2 decimals
- * otherwise. */
+/* A value for a person (the table): precision decimals when >= 0, else 2
+ * decimals, or 3 significant digits below 1 (0.0015). */
 void format_value_human(char *buf, size_t n, double v, int precision);
 /* Bytes of the valid UTF-8 sequence at s (1 for ASCII), or 0 when the
  * bytes there are not valid UTF-8. */
@@ -83,8 +82,13 @@ size_t text_columns(const char *s);
 /* Write s with control characters shown as '?', so that a name cannot
  * drive the terminal. */
 void put_text(FILE *out, const char *s);
-/* "instance counter", or "counter" for a single-instance set. */
-void row_short_name(char *buf, size_t n, const struct frame_row *r);
+/* "instance counter", or "counter" for a single-instance set; with_set,
+ * "Set(instance) counter" or "Set counter" (needed as soon as a frame holds
+ * two sets: \Processor(_Total)\% Idle Time and \PhysicalDisk(_Total)\% Idle
+ * Time would look alike). */
+void row_short_name(char *buf, size_t n, const struct frame_row *r, int with_set);
+/* Nonzero when f's rows come from more than one counter set. */
+int frame_spans_sets(const struct frame *f);
 
 /* Per-column minimum, average and maximum of the values shown, kept for
  * the table and list summaries. Zero-initialize; free with summary_free. */
@@ -106,7 +110,7 @@ struct summary {
 
 /* Record the row's column (even without a value) and its value, if shown.
  * Allocates only when a column is first seen. */
-void summary_add(struct summary *s, const struct frame_row *r);
+void summary_add(struct summary *s, const struct frame_row *r, int with_set);
 /* The column's record, or NULL. */
 const struct summary_col *summary_find(const struct summary *s, uint32_t column);
 void summary_free(struct summary *s);

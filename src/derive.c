@@ -355,12 +355,14 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 			r.status = ST_BAD_TIME; /* a snapshot: no interval */
 		return r;
 	}
-	if (deltas->status == ST_RESET) {
-		r.status = ST_RESET;
-		return r;
-	}
+	/* No interval (or time went back: roots in the wrong order): every
+	 * decrease is meaningless then, so BAD_TIME before RESET. */
 	if (!(env->dt > 0)) {
 		r.status = ST_BAD_TIME;
+		return r;
+	}
+	if (deltas->status == ST_RESET) {
+		r.status = ST_RESET;
 		return r;
 	}
 	if (instance_nb(c, cur, deltas, &nb) < 0 || unsupported(c, &nb))
@@ -397,6 +399,8 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 					fresh++;
 				continue;
 			}
+			if (!(env->dt > 0))
+				continue; /* BAD_TIME below, whatever the pair says */
 			if (deltas[i]->status == ST_RESET) {
 				resets++;
 				continue;

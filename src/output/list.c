@@ -51,14 +51,15 @@ list_write(void *state, const struct frame *f, struct err *err)
 		put_text(l->out, r->path);
 		fputs(" :\n" INDENT, l->out);
 		if (frame_row_has_value(r)) {
-			format_value_human(buf, sizeof(buf), r->value, l->precision);
+			/* Get-Counter's list shows the value in full */
+			format_double(buf, sizeof(buf), r->value, l->precision);
 			fputs(buf, l->out);
 		} else {
 			fputs(status_name((enum value_status)r->status), l->out);
 		}
 		fputc('\n', l->out);
 		if (l->summary)
-			summary_add(&l->sum, r);
+			summary_add(&l->sum, r, 1);
 	}
 	l->printed = 1;
 	return output_flush(l->out, "list", err);
@@ -80,11 +81,11 @@ list_summary(struct list *l)
 			fputs("no values\n", l->out);
 			continue;
 		}
-		format_value_human(buf, sizeof(buf), c->min, l->precision);
+		format_double(buf, sizeof(buf), c->min, l->precision);
 		fprintf(l->out, "minimum %s", buf);
-		format_value_human(buf, sizeof(buf), c->sum / (double)c->n, l->precision);
+		format_double(buf, sizeof(buf), c->sum / (double)c->n, l->precision);
 		fprintf(l->out, "  average %s", buf);
-		format_value_human(buf, sizeof(buf), c->max, l->precision);
+		format_double(buf, sizeof(buf), c->max, l->precision);
 		fprintf(l->out, "  maximum %s\n", buf);
 	}
 }

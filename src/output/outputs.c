@@ -148,12 +148,26 @@ format_double(char *buf, size_t n, double v, int precision)
 void
 format_value_human(char *buf, size_t n, double v, int precision)
 {
-	if (precision >= 0)
+	int decimals = 2;
+
+	if (precision >= 0) {
 		format_double(buf, n, v, precision);
-	else if (v == trunc(v) && fabs(v) >= 1000)
-		format_double(buf, n, v, 0);
-	else
-		format_double(buf, n, v, 2);
+		return;
+	}
+	/* Below 1, three significant digits (a 1.5 ms latency is 0.0015,
+	 * not 0.00), trailing zeros dropped down to two decimals. */
+	if (v != 0 && fabs(v) < 1 && isfinite(v)) {
+		decimals = 2 - (int)floor(log10(fabs(v)));
+		if (decimals > 12)
+			decimals = 12;
+	}
+	format_double(buf, n, v, decimals);
+	if (decimals > 2) {
+		size_t len = strlen(buf);
+		char *dot = strchr(buf, '.');
+		while (dot && len > (size_t)(dot - buf) + 3 && buf[len - 1] == '0')
+			buf[--len] = '\0';
+	}
 }
 
 /* Bytes in the UTF-8 sequence starting at s, or 0 when it is not valid
@@ -219,16 +233,29 @@ put_text(FILE *out, const char *s)
 }
 
 void
-row_short_name(char *buf, size_t n, const struct frame_row *r)
+row_short_name(char *buf, size_t n, const struct frame_row *r, int with_set)
 {
-	if (r->instance)
+	if (with_set && r->instance)
+		snprintf(buf, n, "%s(%s) %s", r->set->name, r->instance, r->counter->name);
+	else if (with_set)
+		snprintf(buf, n, "%s %s", r->set->name, r->counter->name);
+	else if (r->instance)
 		snprintf(buf, n, "%s %s", r->instance, r->counter->name);
 	else
 		snprintf(buf, n, "%s", r->counter->name);
 }
 
+int
+frame_spans_sets(const struct frame *f)
+{
+	for (size_t i = 1; i < f->nrows; i++)
+		if (f->rows[i].set != f->rows[0].set)
+			return 1;
+	return 0;
+}
+
 void
-summary_add(struct summary *s, const struct frame_row *r)
+summary_add(struct summary *s, const struct frame_row *r, int with_set)
 {
 	struct summary_col *c;
 	char name[512];
@@ -238,7 +265,7 @@ summary_add(struct summary *s, const struct frame_row *r)
 	if (s->index[r->column] == 0) {
 		xgrow((void **)&s->cols, &s->cap, s->ncols + 1, sizeof(*s->cols));
 		c = &s->cols[s->ncols++];
-		row_short_name(name, sizeof(name), r);
+		row_short_name(name, sizeof(name), r, with_set);
 		c->path = xstrdup(r->path);
 		c->name = xstrdup(name);
 		c->unit = r->counter->unit ? r->counter->unit : "";

@@ -27,6 +27,7 @@ struct table {
 	int utc;
 	int summary;
 	size_t time_cols; /* TIME_COLUMNS, or TIME_COLUMNS_MS */
+	int with_set;     /* short names carry the set: the frame has several */
 	size_t limit;     /* columns a one-line sample may take */
 	int dim;          /* a terminal: show '-' dim */
 	int printed;      /* anything was written */
@@ -180,7 +181,7 @@ line_width(const struct table *t, const struct frame *f)
 	char name[512];
 
 	for (size_t i = 0; i < f->nrows; i++) {
-		row_short_name(name, sizeof(name), &f->rows[i]);
+		row_short_name(name, sizeof(name), &f->rows[i], t->with_set);
 		w += 2 + cell_width(name, unit_of(f->rows[i].counter));
 	}
 	return w;
@@ -212,7 +213,7 @@ write_header(struct table *t, const struct frame *f)
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
 
-		row_short_name(name, sizeof(name), r);
+		row_short_name(name, sizeof(name), r, t->with_set);
 		line_pad(&l, 2);
 		line_cell(&l, name, cell_width(name, unit_of(r->counter)), 1);
 		t->header[i] = r->column;
@@ -243,7 +244,7 @@ write_line(struct table *t, const struct frame *f)
 		const char *unit = unit_of(r->counter);
 		int shown = frame_row_has_value(r);
 
-		row_short_name(name, sizeof(name), r);
+		row_short_name(name, sizeof(name), r, t->with_set);
 		if (shown)
 			format_value_human(buf, sizeof(buf), r->value, t->precision);
 		line_pad(&l, 2);
@@ -309,6 +310,7 @@ table_write(void *state, const struct frame *f, struct err *err)
 {
 	struct table *t = state;
 
+	t->with_set = frame_spans_sets(f);
 	if (line_width(t, f) <= t->limit) {
 		write_line(t, f);
 		t->line_mode = 1;
@@ -319,7 +321,7 @@ table_write(void *state, const struct frame *f, struct err *err)
 	t->printed = 1;
 	if (t->summary)
 		for (size_t i = 0; i < f->nrows; i++)
-			summary_add(&t->sum, &f->rows[i]);
+			summary_add(&t->sum, &f->rows[i], t->with_set);
 	return output_flush(t->out, "table", err);
 }
 

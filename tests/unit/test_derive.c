@@ -207,6 +207,24 @@ test_edges(void **state)
 		if (counter_type_needs_two(counters[k].type))
 			assert_int_equal(v.status, ST_BAD_TIME);
 	}
+	/* time going back (roots in the wrong order) with a decrease: BAD_TIME,
+	 * not RESET, for an instance and for a total */
+	{
+		uint64_t hi[NF] = { [F_A] = 500 }, lo[NF] = { [F_A] = 400 };
+		struct derive_env back = env2;
+		back.dt = -2;
+		inst_init(&p, hi, ALL);
+		inst_init(&c, lo, ALL);
+		derive_deltas(&set, &p.ri, &c.ri, &back, &d);
+		assert_int_equal(d.status, ST_RESET);
+		v = derive_value(&set, &counters[C_RATE], &c.ri, &d, ST_OK, &back);
+		assert_int_equal(v.status, ST_BAD_TIME);
+		const struct raw_instance *ci[1] = { &c.ri };
+		const struct field_deltas *di[1] = { &d };
+		uint8_t pi[1] = { ST_OK };
+		v = derive_total(&set, &counters[C_RATE], ci, di, pi, 1, &back);
+		assert_int_equal(v.status, ST_BAD_TIME);
+	}
 	/* negative dt, huge values: never NaN or infinite */
 	zero.dt = -1;
 	uint64_t huge[NF];

@@ -408,14 +408,16 @@ test_table_width_edge(void **state)
 	char *buf;
 
 	(void)state;
-	/* 8 (time) + 2+25 "a "quoted" name Bytes/sec" + 2+27 "back\slash (x)
-	 * Queue Length" + 2+19 "café ?ctl Bytes/sec" + 2+12 (Uptime: 10 for
-	 * the value, 1 + 1 for " s") + 2+15 "eth 0 Bytes/sec" = 116. */
-	buf = render(&output_table, &(struct output_opts){ .precision = -1, .width = 116 },
+	/* Two sets in the frame, so names carry the set: 8 (time) + 2+35
+	 * "Test Set(a "quoted" name) Bytes/sec" + 2+37 "Test Set(back\slash
+	 * (x)) Queue Length" + 2+29 "Test Set(café ?ctl) Bytes/sec" + 2+12
+	 * ("Solo Uptime" is 11; the value "12345.25 s" takes 10 + 1 + 1) +
+	 * 2+25 "Test Set(eth 0) Bytes/sec" = 156. */
+	buf = render(&output_table, &(struct output_opts){ .precision = -1, .width = 156 },
 		     two_frames, 1, &len);
 	assert_true(strncmp(buf, "Time      ", 10) == 0);
 	free(buf);
-	buf = render(&output_table, &(struct output_opts){ .precision = -1, .width = 115 },
+	buf = render(&output_table, &(struct output_opts){ .precision = -1, .width = 155 },
 		     two_frames, 1, &len);
 	assert_true(strncmp(buf, "2023-11-14 22:13:20\n", 20) == 0);
 	free(buf);
@@ -539,8 +541,14 @@ test_helpers(void **state)
 	(void)state;
 	format_value_human(buf, sizeof(buf), 3, -1); /* integral but small */
 	assert_string_equal(buf, "3.00");
-	format_value_human(buf, sizeof(buf), 1234, -1); /* integral and large */
-	assert_string_equal(buf, "1234");
+	format_value_human(buf, sizeof(buf), 1234, -1); /* 2 decimals from 1 up */
+	assert_string_equal(buf, "1234.00");
+	format_value_human(buf, sizeof(buf), 0.0015, -1); /* 3 significant below 1 */
+	assert_string_equal(buf, "0.0015");
+	format_value_human(buf, sizeof(buf), 0.25, -1); /* ... at least 2 decimals */
+	assert_string_equal(buf, "0.25");
+	format_value_human(buf, sizeof(buf), 0, -1);
+	assert_string_equal(buf, "0.00");
 	format_value_human(buf, sizeof(buf), 1234.5678, -1);
 	assert_string_equal(buf, "1234.57");
 	format_value_human(buf, sizeof(buf), 1234, 1);
