@@ -705,9 +705,10 @@ disk_open(const struct provider_ctx *ctx, struct err *err)
 	(void)err;
 	st->fs = ctx->fs;
 	st->diskstats = procfs_file(ctx->fs, "proc/diskstats");
-	st->put = ctx->needed ? (uint32_t)ctx->needed & ALL_FIELDS : ALL_FIELDS;
-	if (st->put & DISK_MS_FIELDS)
-		st->put |= 1u << F_INFLIGHT;
+	/* Every field of the line is parsed anyway, so all are recorded: a
+	 * reset seen in any field resets the whole instance (COUNTERS.md 1),
+	 * whichever counters were asked for. */
+	st->put = ALL_FIELDS;
 	st->sysblock = -1;
 	return st;
 }

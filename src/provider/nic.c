@@ -715,7 +715,9 @@ live_link(const struct nic_link *link, void *arg, struct err *err)
 			raw_set_add(st->out, ni->name, link->name_len, (uint64_t)link->ifindex);
 		ni->slot = st->out->ninstances - 1;
 		ri->in_total = ni->in_total;
-		put_stats(ri, &link->stats, st->ctx->needed);
+		/* the dump carries every statistic: record them all, so a
+		 * reset in any field resets the instance whatever was asked */
+		put_stats(ri, &link->stats, NIC_STATS_MASK);
 		put_link(ri, ni, st->ctx->needed);
 		put_bql(st, ni, ri);
 	}
@@ -904,7 +906,7 @@ read_proc_net_dev(struct nic_state *st, struct raw_set *out, struct err *err)
 			continue;
 		ri = raw_set_add(out, name, name_len, name_hash(name, name_len));
 		ri->in_total = !(name_len == 2 && memcmp(name, "lo", 2) == 0);
-		put_stats(ri, &s, st->ctx->needed);
+		put_stats(ri, &s, NIC_STATS_MASK); /* the whole line is parsed anyway */
 	}
 	return 0;
 }
