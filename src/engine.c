@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdio_ext.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1148,6 +1150,9 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	int rc, snapshot = cfg->nroots == 1;
 	uint64_t reads, interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
 	struct sigaction sa;
+	struct stat st;
+	int regular = 0;
+	off_t record_start = -1;
 
 	if (isatty(fileno(out))) {
 		struct winsize ws;
@@ -1169,6 +1174,11 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/* Where the current record starts in a regular file: a write that
+	 * fails part way (a full disk) is cut back to it, so the file never
+	 * ends in half a line. */
+	regular = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
+
 	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
 	uint64_t deadline = now_mono_ns();
 	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
@@ -1188,10 +1198,12 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
+		record_start = regular ? ftello(out) : -1;
 		if (f && output->write(ost, f, err) < 0) {
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
+		record_start = -1;
 		if (stop_requested)
 			break;
 	}
@@ -1203,6 +1215,13 @@ done:
 			*err = cerr;
 			rc = EXIT_RUNTIME;
 		}
+	}
+	if (record_start >= 0) {
+		/* drop what stdio still holds of the failed record, then cut
+		 * the file back to the last whole record */
+		__fpurge(out);
+		if (ftruncate(fileno(out), record_start) != 0)
+			(void)0; /* the error already reported stands */
 	}
 	if (cfg->verbose && e->skipped)
 		fprintf(stderr, "getcounter: %llu reads skipped: a read overran its deadline\n",
