@@ -16,6 +16,7 @@ enum cli_mode { MODE_SAMPLE, MODE_LIST_SETS, MODE_LIST_PATHS, MODE_HELP, MODE_VE
 struct config {
 	enum cli_mode mode;
 	char **paths;        /* counter paths (from -c, bare words, --counter-file) */
+	char **path_origins; /* per path: "FILE:LINE" for a counter file, else NULL */
 	size_t npaths;
 	char **patterns;     /* -l / -q patterns */
 	size_t npatterns;

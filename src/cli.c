@@ -108,11 +108,23 @@ push(char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = xstrdup(s);
 }
 
+/* Add a counter path; origin ("FILE:LINE") may be NULL. */
+static void
+push_path(struct config *cfg, const char *path, const char *origin)
+{
+	cfg->path_origins = xrealloc(cfg->path_origins, (cfg->npaths + 1) * sizeof(char *));
+	cfg->path_origins[cfg->npaths] = origin ? xstrdup(origin) : NULL;
+	push(&cfg->paths, &cfg->npaths, path);
+}
+
 void
 config_free(struct config *cfg)
 {
-	for (size_t i = 0; i < cfg->npaths; i++)
+	for (size_t i = 0; i < cfg->npaths; i++) {
 		free(cfg->paths[i]);
+		free(cfg->path_origins[i]);
+	}
+	free(cfg->path_origins);
 	for (size_t i = 0; i < cfg->npatterns; i++)
 		free(cfg->patterns[i]);
 	for (size_t i = 0; i < cfg->nroots; i++)
@@ -150,6 +162,10 @@ parse_interval(const char *s, double *out, struct err *err)
 			goto bad;
 		p = end + 1;
 	}
+	/* in [[hh:]mm:]ss, minutes and seconds are below 60 */
+	for (int k = 1; k < n; k++)
+		if (parts[k] >= 60)
+			goto bad;
 	if (n == 1)
 		*out = parts[0];
 	else if (n == 2)
@@ -173,6 +189,8 @@ parse_count(const char *opt, const char *s, long min, long *out, struct err *err
 
 	errno = 0;
 	v = strtol(s, &end, 10);
+	if (errno == ERANGE && *end == '\0' && *s != '-')
+		return err_set(err, "%s '%s' is too large", opt, s);
 	if (*s == '\0' || *end != '\0' || errno || v < min || *s == '+' || *s == ' ')
 		return err_set(err, "%s '%s' is not a whole number of at least %ld", opt, s, min);
 	*out = v;
@@ -185,7 +203,7 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 	FILE *f = fopen(file, "r");
 	char line[8192];
 	unsigned lineno = 0;
-	size_t total = 0;
+	size_t total = 0, before = cfg->npaths;
 
 	if (!f)
 		return err_set(err, "cannot read counter file %s: %s", file, strerror(errno));
@@ -207,6 +225,9 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 			continue;
 		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
 			*--e = '\0';
+		/* a byte-order mark, as Windows editors write them */
+		if (lineno == 1 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+			s += 3;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '\0' || *s == '#')
@@ -216,7 +237,9 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 			e[-1] = '\0';
 			s++;
 		}
-		push(&cfg->paths, &cfg->npaths, s);
+		char origin[512];
+		snprintf(origin, sizeof(origin), "%s:%u", file, lineno);
+		push_path(cfg, s, origin);
 		if (cfg->npaths > 100000) {
 			fclose(f);
 			return err_set(err, "%s: more than 100000 counter paths", file);
@@ -228,6 +251,9 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 		return err_set(err, "cannot read counter file %s: %s", file, strerror(e));
 	}
 	fclose(f);
+	if (cfg->npaths == before)
+		return err_set(err, "counter file %s has no counter paths (only blank lines "
+				    "and # comments)", file);
 	return 0;
 }
 
@@ -268,7 +294,7 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 
 	switch (o->id) {
 	case O_COUNTER:
-		push(&cfg->paths, &cfg->npaths, arg);
+		push_path(cfg, arg, NULL);
 		break;
 	case O_COUNTER_FILE:
 		return read_counter_file(cfg, arg, err);
@@ -406,7 +432,7 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 		if (mode == MODE_LIST_SETS || mode == MODE_LIST_PATHS)
 			push(&cfg->patterns, &cfg->npatterns, bare[k]);
 		else
-			push(&cfg->paths, &cfg->npaths, bare[k]);
+			push_path(cfg, bare[k], NULL);
 	}
 	if (mode == MODE_HELP || mode == MODE_VERSION) {
 		rc = 0;

@@ -84,6 +84,8 @@ struct item {
 	struct eset *es;
 	const struct counter_desc *c;
 	char *pattern; /* NULL for a single-instance set */
+	char *path;       /* a copy of the path it came from */
+	size_t path_index; /* which path: items of one path share it */
 	int wildcard;
 	int want_total;
 	int built;
@@ -124,6 +126,8 @@ struct engine {
 	int sets_primed;
 	uint64_t nframes;
 	struct frame frame;
+	const char *resolving;  /* the path resolve_path is on */
+	size_t npaths_resolved; /* its index */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -225,6 +229,8 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	/* the eset array may move: store its index, fixed up after resolving */
 	it->es = (struct eset *)(uintptr_t)(eset_for(e, prov) - e->sets);
 	it->c = c;
+	it->path = xstrdup(e->resolving);
+	it->path_index = e->npaths_resolved;
 	if (c->rows_set) {
 		const struct provider *rp = provider_find(c->rows_set);
 		/* a table error, caught by test_engine: every rows_set exists */
@@ -250,6 +256,7 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 
 	if (path_parse(text, &p, err) < 0)
 		return -1;
+	e->resolving = text;
 	if (p.host && !path_host_is_local(p.host, e->host)) {
 		err_set(err, "'%s' names host '%s': getcounter reads this machine only (%s, '.' "
 			     "or localhost)", text, p.host, e->host);
@@ -289,6 +296,7 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 		path_free(&p);
 		return -1;
 	}
+	e->npaths_resolved++;
 	if (e->nitems == before) {
 		err_set(err, "no counter matches '%s' in '%s' (getcounter -q '%s' lists them)",
 			p.counter, text, p.set);
@@ -974,6 +982,7 @@ engine_free_parts(struct engine *e)
 		item_clear(&e->items[k]);
 		free(e->items[k].refs);
 		free(e->items[k].rows);
+		free(e->items[k].path);
 		free(e->items[k].pattern);
 	}
 	free(e->items);
@@ -1024,8 +1033,16 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	e->cfg = cfg;
 	engine_hostname(cfg, e->host, sizeof(e->host));
 	for (size_t i = 0; i < npaths; i++)
-		if (resolve_path(e, paths[i], err) < 0)
+		if (resolve_path(e, paths[i], err) < 0) {
+			/* a path from a counter file: say where it stands */
+			if (paths == (const char *const *)cfg->paths && cfg->path_origins &&
+			    cfg->path_origins[i]) {
+				char msg[sizeof(err->msg)];
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				err_set(err, "%s: %s", cfg->path_origins[i], msg);
+			}
 			return EXIT_USAGE;
+		}
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		it->es = &e->sets[(uintptr_t)it->es];
@@ -1080,6 +1097,27 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	return EXIT_OK;
 }
 
+/* After the first frame: name each path whose wildcards matched nothing,
+ * since csv and tsv keep the first sample's columns. */
+static void
+warn_empty_paths(const struct engine *e)
+{
+	for (size_t k = 0; k < e->nitems; k++) {
+		const char *path = e->items[k].path;
+		int rows = 0, first = 1;
+		for (size_t j = 0; j < e->nitems; j++) {
+			if (e->items[j].path_index != e->items[k].path_index)
+				continue;
+			if (j < k)
+				first = 0;
+			rows += e->items[j].nrefs > 0;
+		}
+		if (first && !rows && path)
+			fprintf(stderr, "getcounter: '%s' matches no instance now (csv and tsv "
+					"keep the columns of the first sample)\n", path);
+	}
+}
+
 struct engine *
 engine_open(const struct config *cfg, const char *const *paths, size_t npaths, int *status,
 	    struct err *err)
@@ -1118,6 +1156,8 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 	}
 	engine_frame(e, snapshot, &e->frame);
 	e->frame.index = ++e->nframes;
+	if (e->nframes == 1 && e->cfg->mode == MODE_SAMPLE)
+		warn_empty_paths(e);
 	*out = &e->frame;
 	return 0;
 }
@@ -1138,6 +1178,19 @@ sleep_until(uint64_t deadline_ns)
 			       (long)(deadline_ns % 1000000000u) };
 	while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* An output's write error (the reason) as "cannot write FILE: reason". */
+static void
+output_error(const struct config *cfg, struct err *err)
+{
+	char reason[sizeof(err->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", err->msg);
+	err_set(err, "cannot write %s: %s",
+		cfg->output_file && strcmp(cfg->output_file, "-") != 0 ? cfg->output_file
+								      : "standard output",
+		reason);
 }
 
 int
@@ -1200,6 +1253,7 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 		}
 		record_start = regular ? ftello(out) : -1;
 		if (f && output->write(ost, f, err) < 0) {
+			output_error(cfg, err);
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
@@ -1213,6 +1267,7 @@ done:
 		struct err cerr;
 		if (output->close(ost, &cerr) < 0 && rc == EXIT_OK) {
 			*err = cerr;
+			output_error(cfg, err);
 			rc = EXIT_RUNTIME;
 		}
 	}

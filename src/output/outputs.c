@@ -309,6 +309,7 @@ output_flush(FILE *out, const char *format, struct err *err)
 	errno = 0;
 	if (fflush(out) == 0 && !ferror(out))
 		return 0;
-	return err_set(err, "cannot write the %s output: %s", format,
-		       errno ? strerror(errno) : "write error");
+	/* the reason only: the engine, which knows the file, says which */
+	(void)format;
+	return err_set(err, "%s", errno ? strerror(errno) : "write error");
 }

@@ -105,7 +105,10 @@ table_open(FILE *out, const struct output_opts *opts, struct err *err)
 	t->summary = opts->summary;
 	t->time_cols = opts->subsecond ? TIME_COLUMNS_MS : TIME_COLUMNS;
 	t->limit = opts->width > 0 ? (size_t)opts->width : NO_TERMINAL_WIDTH;
-	t->dim = opts->width > 0 && isatty(fileno(out));
+	/* dim only on a terminal that can, and unless NO_COLOR asks not to */
+	const char *term = getenv("TERM");
+	t->dim = opts->width > 0 && isatty(fileno(out)) && !getenv("NO_COLOR") &&
+		 !(term && strcmp(term, "dumb") == 0);
 	return t;
 }
 

@@ -171,6 +171,20 @@ expect_exit 0 "$GETCOUNTER" -l Memory -o "$tmp/sets.txt"
 [ -z "$out" ] || fail "-l -o also printed to stdout"
 grep -q '^CounterSetName : Memory' "$tmp/sets.txt" || fail "-l -o wrote: $(cat "$tmp/sets.txt")"
 
+# A write error names the file it was writing.
+set +e
+"$GETCOUNTER" -y -o /proc/version '\Memory\Free Bytes' 2>"$tmp/err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "-o /proc/version: exit $rc"
+grep -q '^getcounter: cannot write /proc/version: ' "$tmp/err" || fail "-o /proc/version: $(cat "$tmp/err")"
+# A path whose wildcard matches nothing is named on stderr (csv keeps the
+# first sample's columns, so it would never show).
+"$GETCOUNTER" --root "$F/t0" -f csv '\Network Adapter(nosuch*)\Bytes Total/sec' \
+	'\Memory\Free Bytes' >/dev/null 2>"$tmp/err"
+grep -qF 'Adapter(nosuch*)\Bytes Total/sec'"'"' matches no instance' "$tmp/err" ||
+	fail "no warning for an empty wildcard: $(cat "$tmp/err")"
+
 # Every usage error above left stdout empty; a good run after them still works.
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv '\Memory\Available MBytes'
 echo ok

@@ -131,6 +131,29 @@ test_counter_file(void **state)
 	remove(name);
 	assert_int_equal(parse(&c, &e, "--counter-file", name, NULL), -1);
 	assert_non_null(strstr(e.msg, name));
+
+	/* a byte-order mark is skipped; each path remembers FILE:LINE */
+	strcpy(name, "/tmp/gc-cf-XXXXXX");
+	fd = mkstemp(name);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("\xef\xbb\xbf\\Memory\\Free Bytes\n# x\n\\System\\Threads\n", f);
+	fclose(f);
+	assert_int_equal(parse(&c, &e, "-cf", name, "\\Memory\\Cache Bytes", NULL), 0);
+	assert_int_equal(c.npaths, 3);
+	assert_string_equal(c.paths[0], "\\Memory\\Free Bytes");
+	char where[600];
+	snprintf(where, sizeof(where), "%s:3", name);
+	assert_string_equal(c.path_origins[1], where);
+	assert_null(c.path_origins[2]); /* from the command line */
+	config_free(&c);
+	/* comments only: an error naming the file, not the default counters */
+	f = fopen(name, "w");
+	fputs("# nothing\n\n", f);
+	fclose(f);
+	assert_int_equal(parse(&c, &e, "-cf", name, NULL), -1);
+	assert_non_null(strstr(e.msg, "no counter paths"));
+	remove(name);
 }
 
 static void
@@ -165,6 +188,9 @@ test_errors(void **state)
 	assert_int_equal(parse(&c, &e, "-n", "0", NULL), -1);
 	assert_int_equal(parse(&c, &e, "-n", "3x", NULL), -1);
 	assert_int_equal(parse(&c, &e, "-n", "99999999999999999999999", NULL), -1);
+	assert_non_null(strstr(e.msg, "too large"));
+	assert_int_equal(parse(&c, &e, "-si", "00:60", NULL), -1);  /* seconds < 60 */
+	assert_int_equal(parse(&c, &e, "-si", "1:60:00", NULL), -1); /* minutes < 60 */
 	assert_int_equal(parse(&c, &e, "-n", NULL), -1);
 	assert_non_null(strstr(e.msg, "needs a value"));
 	assert_int_equal(parse(&c, &e, "--bogus", NULL), -1);
