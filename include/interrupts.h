@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "provider.h"
+
 /*
  * The header line at *pp ("   CPU0   CPU3 ..."): the CPU number of each
  * column into cpus[0 .. max), in order. Returns the number of columns, which
@@ -107,5 +109,14 @@ void softnet_cpulist_begin(struct softnet_cpulist *it, const char *list);
 /* The next CPU of the list into *cpu: 1, or 0 at its end or at malformed
  * text. */
 int softnet_cpulist_next(struct softnet_cpulist *it, unsigned *cpu);
+
+/* The per-CPU table of /proc/interrupts or /proc/softirqs as a provider
+ * state: one instance "ROW/CPU" per cell (field 0, the count), a system-wide
+ * row (ERR, MIS) as "ROW/_Total" outside _Total, each cell's identity the
+ * row's number and action names. The file is read only when ctx->needed
+ * asks for field 0. Owned by the caller: percpu_rows_close. */
+void *percpu_rows_open(const struct provider_ctx *ctx, const char *relpath);
+int percpu_rows_read(void *state, struct raw_set *out, struct err *err);
+void percpu_rows_close(void *state);
 
 #endif

@@ -274,7 +274,7 @@ interrupts_column_of(const unsigned *cpus, size_t n, unsigned cpu)
 	return n;
 }
 
-struct interrupt_state {
+struct percpu_rows {
 	struct pfile *pf; /* NULL when no requested counter needs the file */
 	unsigned *cpus;   /* the header's CPU of each column */
 	size_t cpus_cap;
@@ -282,24 +282,20 @@ struct interrupt_state {
 	size_t vals_cap;
 };
 
-/* Open: the file, only when a requested counter needs the count. */
-static void *
-interrupt_open(const struct provider_ctx *ctx, struct err *err)
+void *
+percpu_rows_open(const struct provider_ctx *ctx, const char *relpath)
 {
-	struct interrupt_state *st = xcalloc(1, sizeof(*st));
+	struct percpu_rows *st = xcalloc(1, sizeof(*st));
 
-	(void)err;
 	if (ctx->needed & ((uint64_t)1 << F_COUNT))
-		st->pf = procfs_file(ctx->fs, "proc/interrupts");
+		st->pf = procfs_file(ctx->fs, relpath);
 	return st;
 }
 
-/* Read: one instance per cell, in the file's order. A missing file gives
- * no instances. */
-static int
-interrupt_read(void *state, struct raw_set *out, struct err *err)
+int
+percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 {
-	struct interrupt_state *st = state;
+	struct percpu_rows *st = state;
 	struct interrupts_row row;
 	const char *buf, *p, *end;
 	size_t len, ncols;
@@ -341,19 +337,27 @@ interrupt_read(void *state, struct raw_set *out, struct err *err)
 	return 0;
 }
 
-static void
-interrupt_close(void *state)
+void
+percpu_rows_close(void *state)
 {
-	struct interrupt_state *st = state;
+	struct percpu_rows *st = state;
 
 	free(st->cpus);
 	free(st->vals);
 	free(st);
 }
 
+/* Open: /proc/interrupts, only when a requested counter needs the count. */
+static void *
+interrupt_open(const struct provider_ctx *ctx, struct err *err)
+{
+	(void)err;
+	return percpu_rows_open(ctx, "proc/interrupts");
+}
+
 const struct provider provider_interrupt = {
 	.set = &interrupt_set,
 	.open = interrupt_open,
-	.read = interrupt_read,
-	.close = interrupt_close,
+	.read = percpu_rows_read,
+	.close = percpu_rows_close,
 };

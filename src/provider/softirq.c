@@ -47,73 +47,20 @@ static const struct counter_set softirq_set = {
 	.ncounters = ARRAY_SIZE(counters),
 };
 
-struct softirq_state {
-	struct pfile *pf; /* NULL when no requested counter needs the file */
-	unsigned *cpus;   /* the header's CPU of each column */
-	size_t cpus_cap;
-	uint64_t *vals;   /* one row's counts */
-	size_t vals_cap;
-};
-
-/* Open: the shared file, only when a requested counter needs the count. */
+/* Open: /proc/softirqs (shared with Per Processor Network Activity), only
+ * when a requested counter needs the count. Its rows are read exactly as
+ * /proc/interrupts' are (percpu_rows in interrupts.c); a missing file
+ * (before 2.6.31) gives no instances. */
 static void *
 softirq_open(const struct provider_ctx *ctx, struct err *err)
 {
-	struct softirq_state *st = xcalloc(1, sizeof(*st));
-
 	(void)err;
-	if (ctx->needed & ((uint64_t)1 << F_COUNT))
-		st->pf = procfs_file(ctx->fs, "proc/softirqs");
-	return st;
-}
-
-/* Read: one instance per cell, in the file's order. A missing file (before
- * 2.6.31) gives no instances. */
-static int
-softirq_read(void *state, struct raw_set *out, struct err *err)
-{
-	struct softirq_state *st = state;
-	struct interrupts_row row;
-	const char *buf, *p, *end;
-	size_t len, ncols;
-	char name[64];
-
-	if (!st->pf)
-		return 0;
-	buf = pfile_read(st->pf, &len, err);
-	if (!buf)
-		return errno == ENOENT ? 0 : -1;
-	p = buf;
-	end = buf + len;
-	ncols = interrupts_header(&p, end, st->cpus, st->cpus_cap);
-	if (ncols > st->cpus_cap || ncols > st->vals_cap) {
-		xgrow((void **)&st->cpus, &st->cpus_cap, ncols, sizeof(*st->cpus));
-		xgrow((void **)&st->vals, &st->vals_cap, ncols, sizeof(*st->vals));
-		p = buf;
-		interrupts_header(&p, end, st->cpus, st->cpus_cap);
-	}
-	while (interrupts_row_next(&p, end, st->vals, ncols, &row)) {
-		for (size_t i = 0; i < row.ncells; i++) {
-			len = interrupts_instance_name(name, sizeof(name), &row, st->cpus[i]);
-			raw_put(raw_set_add(out, name, len, 0), F_COUNT, st->vals[i]);
-		}
-	}
-	return 0;
-}
-
-static void
-softirq_close(void *state)
-{
-	struct softirq_state *st = state;
-
-	free(st->cpus);
-	free(st->vals);
-	free(st);
+	return percpu_rows_open(ctx, "proc/softirqs");
 }
 
 const struct provider provider_softirq = {
 	.set = &softirq_set,
 	.open = softirq_open,
-	.read = softirq_read,
-	.close = softirq_close,
+	.read = percpu_rows_read,
+	.close = percpu_rows_close,
 };
