@@ -33,6 +33,12 @@ struct provider {
 	 * written, 0 for nothing to add. */
 	size_t (*describe)(void *state, const struct counter_desc *c, const char *instance,
 			   char *buf, size_t n);
+	/* Optional, for counters that total another set's rows (rows_set):
+	 * nonzero when the row named row ("24/3") belongs to this set's
+	 * instance ("eth0/3"). Without it, a row belongs to an instance when
+	 * its child part is the instance's CPU part ("3", "0,3"). Called only
+	 * when either set's instances change. */
+	int (*rows_match)(void *state, const char *instance, const char *row);
 };
 
 /* Every provider, in the order sets are listed. */

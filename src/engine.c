@@ -739,18 +739,26 @@ cpu_part(const char *name)
 	return comma ? comma + 1 : name;
 }
 
-/* Append to it->rows every row of rows whose child is cpu. */
+/* Append to it->rows the rows instance sums: by the provider's rows_match
+ * when it has one, else every row whose child is the instance's CPU part
+ * (instance NULL: every row with a CPU child). */
 static size_t
-add_rows_of(struct item *it, const struct raw_set *rows, const char *cpu)
+add_rows_of(struct item *it, const struct raw_set *rows, const char *instance)
 {
+	const struct provider *prov = it->es->prov;
+	const char *cpu = instance ? cpu_part(instance) : NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; i < rows->ninstances; i++) {
 		const char *child = row_child(rows->inst[i].name);
 		if (!child || strcmp(child, "_Total") == 0)
 			continue;
-		if (cpu && strcmp(child, cpu) != 0)
+		if (instance && prov->rows_match) {
+			if (!prov->rows_match(it->es->state, instance, rows->inst[i].name))
+				continue;
+		} else if (cpu && strcmp(child, cpu) != 0) {
 			continue;
+		}
 		if (it->nrows == it->rows_cap) {
 			it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
 			it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
@@ -761,9 +769,9 @@ add_rows_of(struct item *it, const struct raw_set *rows, const char *cpu)
 	return n;
 }
 
-/* For a counter over another set's rows: which rows each ref sums (a CPU's
- * column; every CPU's for _Total; the group's CPUs for a node total). Runs
- * when either set's instance list changed. */
+/* For a counter over another set's rows: which rows each ref sums (an
+ * instance's; every instance's for _Total; the group's for a group total).
+ * Runs when either set's instance list changed. */
 static void
 item_build_rows(struct item *it)
 {
@@ -779,14 +787,18 @@ item_build_rows(struct item *it)
 		ref->rows_first = it->nrows;
 		ref->rows_n = 0;
 		if (ref->kind == REF_CUR) {
-			ref->rows_n = add_rows_of(it, rows, cpu_part(ref->instance));
-		} else if (ref->kind == REF_TOTAL) {
+			ref->rows_n = add_rows_of(it, rows, ref->instance);
+		} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
 			ref->rows_n = add_rows_of(it, rows, NULL);
+		} else if (ref->kind == REF_TOTAL) {
+			for (size_t i = 0; i < es->cur->ninstances; i++)
+				if (es->cur->inst[i].in_total)
+					ref->rows_n += add_rows_of(it, rows, es->cur->inst[i].name);
 		} else if (ref->kind == REF_GROUP) {
 			const struct group *g = &es->groups[ref->idx];
 			for (size_t k = 0; k < g->n; k++) {
 				const char *name = es->cur->inst[es->members[g->first + k]].name;
-				ref->rows_n += add_rows_of(it, rows, cpu_part(name));
+				ref->rows_n += add_rows_of(it, rows, name);
 			}
 		}
 	}
@@ -800,7 +812,9 @@ rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int sna
 	struct derive_env env = { rs->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
 	struct value v = { 0, ST_UNSUPPORTED };
 
-	if (!it->rows_c || !rs->cur->valid)
+	/* no source set, or an instance none of whose rows exist: nothing
+	 * this machine can supply (never a made-up 0) */
+	if (!it->rows_c || !rs->cur->valid || ref->rows_n == 0)
 		return v;
 	if (rs->ntot + ref->rows_n > rs->tot_cap) {
 		rs->tot_cap = next_cap(rs->tot_cap, rs->ntot + ref->rows_n);
