@@ -46,9 +46,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+# tests/unit/series.c: the fixture-series helper the provider tests share
+$(BUILD)/tests/series.o: tests/unit/series.c tests/unit/series.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJ) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(BUILD)/tests/series.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/tests/series.o $(LIB_OBJ) \
+		$(CMOCKA_LIBS) $(LDLIBS)
 
 check: unit cli bench-build
 

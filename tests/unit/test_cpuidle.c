@@ -21,121 +21,15 @@
 
 #include <cmocka.h>
 
+#include "series.h"
+
 #include "cpuidle.h"
 #include "derive.h"
 #include "provider.h"
 
 extern const struct provider provider_processor_idle_state;
 
-#define MAX_ROOTS 8
 #define MAX_INST 32
-
-/* A fixture series read through a provider, one raw_set per root. */
-struct series {
-	struct procfs *fs;
-	struct provider_ctx ctx;
-	const struct provider *prov;
-	void *state;
-	size_t n;
-	double uptime[MAX_ROOTS];
-	struct raw_set rs[MAX_ROOTS];
-};
-
-/* Read roots ../fixtures/CASE/t0 .. t(n-1) with provider p. */
-static void
-series_load(struct series *s, const struct provider *p, const char *fixture, size_t n,
-	    uint64_t needed)
-{
-	char paths[MAX_ROOTS][256];
-	const char *roots[MAX_ROOTS];
-	struct err err = { "" };
-
-	assert_true(n <= MAX_ROOTS);
-	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; i < n; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", fixture, i);
-		roots[i] = paths[i];
-	}
-	s->fs = procfs_new(roots, n);
-	s->ctx.fs = s->fs;
-	s->ctx.needed = needed;
-	s->prov = p;
-	s->n = n;
-	for (size_t i = 0; i < n; i++) {
-		char buf[64];
-
-		assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
-		if (i == 0) {
-			s->state = p->open(&s->ctx, &err);
-			assert_non_null(s->state);
-		}
-		raw_set_init(&s->rs[i], p->set);
-		raw_set_begin(&s->rs[i]);
-		if (p->read(s->state, &s->rs[i], &err) != 0)
-			fail_msg("%s: %s", paths[i], err.msg);
-		assert_true(procfs_read_small(s->fs, "proc/uptime", buf, sizeof(buf)) > 0);
-		s->uptime[i] = strtod(buf, NULL);
-	}
-}
-
-static void
-series_free(struct series *s)
-{
-	s->prov->close(s->state);
-	for (size_t i = 0; i < s->n; i++)
-		raw_set_free(&s->rs[i]);
-	procfs_free(s->fs);
-}
-
-static const struct raw_instance *
-find(const struct raw_set *rs, const char *name)
-{
-	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
-			return &rs->inst[i];
-	return NULL;
-}
-
-static struct derive_env
-env_at(const struct series *s, size_t i)
-{
-	struct derive_env env = { 0, 0, 100, 64 };
-
-	if (i > 0)
-		env.dt = s->uptime[i] - s->uptime[i - 1];
-	return env;
-}
-
-static const struct counter_desc *
-counter(const struct series *s, const char *name)
-{
-	const struct counter_desc *c = counter_set_find(s->prov->set, name);
-
-	if (!c)
-		fail_msg("no counter '%s' in %s", name, s->prov->set->name);
-	return c;
-}
-
-/* The value of one instance over the interval ending at read i (i = 0:
- * the first read). */
-static struct value
-value_at(const struct series *s, size_t i, const char *name, const char *instance)
-{
-	const struct counter_desc *c = counter(s, name);
-	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
-	struct derive_env env = env_at(s, i);
-	FIELD_DELTAS_DECLARE(d);
-
-	if (!cur)
-		fail_msg("no instance '%s' in read %zu", instance, i);
-	if (i == 0)
-		return derive_value(s->prov->set, c, cur, NULL, ST_FIRST, &env);
-	prev = find(&s->rs[i - 1], instance);
-	if (!prev)
-		return derive_value(s->prov->set, c, cur, NULL, ST_NEW, &env);
-	derive_deltas(s->prov->set, prev, cur, &env, &d);
-	return derive_value(s->prov->set, c, cur, &d, ST_OK, &env);
-}
 
 /* The total over the instances of read i whose names match pattern (NULL:
  * every instance in _Total), over the interval ending at read i, through
@@ -143,18 +37,18 @@ value_at(const struct series *s, size_t i, const char *name, const char *instanc
 static struct value
 group_at(const struct series *s, size_t i, const char *name, const char *pattern)
 {
-	const struct counter_desc *c = counter(s, name);
+	const struct counter_desc *c = series_counter(s, name);
 	const struct raw_set *rs = &s->rs[i];
 	const struct raw_instance *cur[MAX_INST];
 	const struct field_deltas *dp[MAX_INST];
 	FIELD_DELTAS_ARRAY(d, MAX_INST);
 	uint8_t pair[MAX_INST];
-	struct derive_env env = env_at(s, i);
+	struct derive_env env = series_env(s, i);
 	size_t n = 0;
 
 	assert_true(i > 0);
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
-		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
 		if (!rs->inst[k].in_total ||
 		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
@@ -172,35 +66,12 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
 }
 
-/* One expected value: status ST_OK (0) unless st says otherwise. */
-struct want {
-	const char *counter;
-	double v;
-	uint8_t st;
-};
-
-#define OKV(name, v) { (name), (v), ST_OK }
-#define NOV(name, st) { (name), 0, (st) }
-
-static void
-check(struct value got, const struct want *w, const char *instance, size_t i)
-{
-	if (got.status != w->st)
-		fail_msg("read %zu %s(%s): status %s, want %s", i, w->counter, instance,
-			 status_name(got.status), status_name(w->st));
-	if (w->st != ST_OK)
-		return;
-	if (!isfinite(got.v) || fabs(got.v - w->v) > 1e-9 * fmax(1.0, fabs(w->v)))
-		fail_msg("read %zu %s(%s): %.12g, want %.12g", i, w->counter, instance, got.v,
-			 w->v);
-}
-
 /* Check a table of values of one instance at read i. */
 static void
 check_all(const struct series *s, size_t i, const char *instance, const struct want *w, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
-		check(value_at(s, i, w[k].counter, instance), &w[k], instance, i);
+		series_check(series_value(s, i, w[k].counter, instance), &w[k], instance, i);
 }
 
 /* Check a table of values of the total of the instances matching pattern. */
@@ -209,7 +80,7 @@ check_group(const struct series *s, size_t i, const char *pattern, const struct 
 	    size_t n)
 {
 	for (size_t k = 0; k < n; k++)
-		check(group_at(s, i, w[k].counter, pattern), &w[k], pattern ? pattern : "_Total",
+		series_check(group_at(s, i, w[k].counter, pattern), &w[k], pattern ? pattern : "_Total",
 		      i);
 }
 
@@ -484,7 +355,7 @@ test_idle_state_basic(void **unused)
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++)
 			assert_string_equal(s.rs[i].inst[k].name, names[k]);
 	}
-	assert_int_equal(value_at(&s, 0, "% Time in State", "0/C6").status, ST_FIRST);
+	assert_int_equal(series_value(&s, 0, "% Time in State", "0/C6").status, ST_FIRST);
 	CHECK_ALL(&s, 1, "0/POLL", poll0);
 	CHECK_ALL(&s, 1, "0/C6", c6_0);
 	CHECK_ALL(&s, 1, "0/C10", c10_0);
@@ -508,8 +379,8 @@ test_idle_state_needed(void **unused)
 	assert_int_equal(s.rs[1].ninstances, 10);
 	for (size_t k = 0; k < 10; k++)
 		assert_int_equal(s.rs[1].inst[k].present, 1u << 1);
-	assert_int_equal(value_at(&s, 1, "% Time in State", "0/C6").status, ST_UNSUPPORTED);
-	assert_true(fabs(value_at(&s, 1, "Transitions/sec", "0/C6").v - 20) < 1e-9); /* 40 / 2 */
+	assert_int_equal(series_value(&s, 1, "% Time in State", "0/C6").status, ST_UNSUPPORTED);
+	assert_true(fabs(series_value(&s, 1, "Transitions/sec", "0/C6").v - 20) < 1e-9); /* 40 / 2 */
 	series_free(&s);
 }
 
@@ -547,7 +418,7 @@ test_idle_state_old(void **unused)
 	assert_string_equal(s.rs[1].inst[2].name, "2/POLL");
 	assert_string_equal(s.rs[1].inst[3].name, "3/POLL");
 	assert_string_equal(s.rs[1].inst[14].name, "3/S11");
-	assert_null(find(&s.rs[1], "1/C1"));
+	assert_null(series_find(&s.rs[1], "1/C1"));
 	CHECK_ALL(&s, 1, "0/C1", c1_0);
 	CHECK_ALL(&s, 1, "2/POLL", poll2);
 	CHECK_ALL(&s, 1, "3/S11", s11);
@@ -573,7 +444,7 @@ test_idle_state_hotplug(void **unused)
 	series_load(&s, &provider_processor_idle_state, "cpufreq-hotplug", 3, ~(uint64_t)0);
 	assert_int_equal(s.rs[0].ninstances, 4);
 	assert_int_equal(s.rs[1].ninstances, 2);
-	assert_null(find(&s.rs[1], "1/C1"));
+	assert_null(series_find(&s.rs[1], "1/C1"));
 	assert_int_equal(s.rs[2].ninstances, 4);
 	CHECK_ALL(&s, 1, "0/C1", c1_0);
 	CHECK_GROUP(&s, 1, "*/C1", c1_0); /* cpu0 alone */

@@ -23,121 +23,15 @@
 
 #include <cmocka.h>
 
+#define SERIES_NO_WANT /* its want names an instance, not a counter */
+#include "series.h"
+
 #include "derive.h"
 #include "interrupts.h"
 #include "provider.h"
 
 extern const struct provider provider_per_processor_network_activity;
 #define PROV (&provider_per_processor_network_activity)
-
-#define MAX_ROOTS 4
-
-/* A fixture series read through a provider, one raw_set per root. */
-struct series {
-	struct procfs *fs;
-	struct provider_ctx ctx;
-	const struct provider *prov;
-	void *state;
-	size_t n;
-	double uptime[MAX_ROOTS];
-	struct raw_set rs[MAX_ROOTS];
-};
-
-/* Read roots ../fixtures/CASE/t0 .. t(n-1) with provider p. */
-static void
-series_load(struct series *s, const struct provider *p, const char *fixture, size_t n,
-	    uint64_t needed)
-{
-	char paths[MAX_ROOTS][256];
-	const char *roots[MAX_ROOTS];
-	struct err err = { "" };
-
-	assert_true(n <= MAX_ROOTS);
-	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; i < n; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "../fixtures/%s/t%zu", fixture, i);
-		roots[i] = paths[i];
-	}
-	s->fs = procfs_new(roots, n);
-	s->ctx.fs = s->fs;
-	s->ctx.needed = needed;
-	s->prov = p;
-	s->n = n;
-	for (size_t i = 0; i < n; i++) {
-		char buf[64];
-
-		assert_int_equal(procfs_begin_read(s->fs, i, &err), 0);
-		if (i == 0) {
-			s->state = p->open(&s->ctx, &err);
-			assert_non_null(s->state);
-		}
-		raw_set_init(&s->rs[i], p->set);
-		raw_set_begin(&s->rs[i]);
-		if (p->read(s->state, &s->rs[i], &err) != 0)
-			fail_msg("%s: %s", paths[i], err.msg);
-		assert_true(procfs_read_small(s->fs, "proc/uptime", buf, sizeof(buf)) > 0);
-		s->uptime[i] = strtod(buf, NULL);
-	}
-}
-
-static void
-series_free(struct series *s)
-{
-	s->prov->close(s->state);
-	for (size_t i = 0; i < s->n; i++)
-		raw_set_free(&s->rs[i]);
-	procfs_free(s->fs);
-}
-
-static const struct raw_instance *
-find(const struct raw_set *rs, const char *name)
-{
-	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
-			return &rs->inst[i];
-	return NULL;
-}
-
-static struct derive_env
-env_at(const struct series *s, size_t i)
-{
-	struct derive_env env = { 0, 0, 100, 64 };
-
-	if (i > 0)
-		env.dt = s->uptime[i] - s->uptime[i - 1];
-	return env;
-}
-
-static const struct counter_desc *
-counter(const struct series *s, const char *name)
-{
-	const struct counter_desc *c = counter_set_find(s->prov->set, name);
-
-	if (!c)
-		fail_msg("no counter '%s' in %s", name, s->prov->set->name);
-	return c;
-}
-
-/* The value of one instance over the interval ending at read i (i = 0:
- * the first read). */
-static struct value
-value_at(const struct series *s, size_t i, const char *name, const char *instance)
-{
-	const struct counter_desc *c = counter(s, name);
-	const struct raw_instance *cur = find(&s->rs[i], instance), *prev;
-	struct derive_env env = env_at(s, i);
-	FIELD_DELTAS_DECLARE(d);
-
-	if (!cur)
-		fail_msg("no instance '%s' in read %zu", instance, i);
-	if (i == 0)
-		return derive_value(s->prov->set, c, cur, NULL, ST_FIRST, &env);
-	prev = find(&s->rs[i - 1], instance);
-	if (!prev)
-		return derive_value(s->prov->set, c, cur, NULL, ST_NEW, &env);
-	derive_deltas(s->prov->set, prev, cur, &env, &d);
-	return derive_value(s->prov->set, c, cur, &d, ST_OK, &env);
-}
 
 /* One expected value of one instance: status ST_OK (0) unless st says
  * otherwise. */
@@ -156,7 +50,7 @@ static void
 check_all(const struct series *s, size_t i, const char *name, const struct want *w, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
-		struct value got = value_at(s, i, name, w[k].instance);
+		struct value got = series_value(s, i, name, w[k].instance);
 
 		if (got.status != w[k].st)
 			fail_msg("read %zu %s(%s): status %s, want %s", i, name, w[k].instance,
@@ -176,18 +70,18 @@ check_all(const struct series *s, size_t i, const char *name, const struct want 
 static struct value
 total_at(const struct series *s, size_t i, const char *name)
 {
-	const struct counter_desc *c = counter(s, name);
+	const struct counter_desc *c = series_counter(s, name);
 	const struct raw_set *rs = &s->rs[i];
 	const struct raw_instance *cur[16];
 	const struct field_deltas *dp[16];
 	FIELD_DELTAS_ARRAY(d, 16);
 	uint8_t pair[16];
-	struct derive_env env = env_at(s, i);
+	struct derive_env env = series_env(s, i);
 	size_t n = 0;
 
 	assert_true(rs->ninstances <= 16);
 	for (size_t k = 0; k < rs->ninstances; k++) {
-		const struct raw_instance *prev = i ? find(&s->rs[i - 1], rs->inst[k].name) : NULL;
+		const struct raw_instance *prev = i ? series_find(&s->rs[i - 1], rs->inst[k].name) : NULL;
 
 		if (!rs->inst[k].in_total)
 			continue;
