@@ -1,0 +1,466 @@
+/*
+ * nicirq.c - the Per Processor Network Interface Card Activity set
+ * (COUNTERS.md section 6): instances "IF/CPU", one per interface with a
+ * device (include/nicdev.h) and per CPU column of /proc/interrupts' header.
+ * Its one counter, Interrupts/sec, is a total over rows of the Interrupt set
+ * (the engine sums them, COUNTERS.md 1): this provider reads no count, it
+ * only lists the instances and answers rows_match, which Interrupt row
+ * ("38/1") belongs to which instance ("eth0/1"): same CPU, and an IRQ of the
+ * interface. The engine forms "eth0/_Total" (GROUP_PARENT).
+ *
+ * An interface's IRQs are the numbers in its device's msi_irqs/ directory;
+ * without one (or with it empty), the /proc/interrupts rows whose action
+ * names name the interface (nicirq_action_match: the interface as a token,
+ * or for virtio the virtio device's name followed by '-').
+ *
+ * Discovery lists sys/class/net and works out each interface's IRQs: under
+ * --root every read (each root is its own tree); live at most once a
+ * second, the IRQs only for an interface that is new or whose ifindex
+ * changed, with the directory stream kept open and the records kept in name
+ * order, so a steady state allocates nothing. /proc/interrupts is the
+ * pfile the Interrupt set reads too, so it is read once per sample.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupts.h"
+#include "nicdev.h"
+#include "nicirq.h"
+#include "provider.h"
+
+#define RESCAN_NS 1000000000ull
+
+enum {
+	F_CPU, /* never put: the counter totals Interrupt rows, no field */
+	F_NFIELDS,
+};
+
+static const struct field_desc fields[F_NFIELDS] = {
+	[F_CPU] = { "cpu", FW_64, FK_GAUGE, FB_NONE },
+};
+
+static const struct counter_desc counters[] = {
+	{
+		/* The interface's IRQ rows of \Interrupt(IRQ/CPU), summed. */
+		.name = "Interrupts/sec",
+		.type = CT_RATE,
+		.rows_set = "Interrupt",
+		.rows_counter = "Interrupts/sec",
+		.unit = "/s",
+		.help = "Hardware interrupts of the interface's device that this processor "
+			"handled per second (its IRQs' cells of /proc/interrupts).",
+	},
+};
+
+static const struct counter_set set = {
+	.name = "Per Processor Network Interface Card Activity",
+	.help = "Interrupts of each network interface's device per processor, as "
+		"instances IF/CPU, for interfaces that have a device.",
+	.multi_instance = 1,
+	.group = GROUP_PARENT, /* IF/_Total per interface */
+	.fields = fields,
+	.nfields = F_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+};
+
+/* One interface with a device, as the last discovery found it. */
+struct ni_if {
+	char name[64];
+	uint64_t seen;     /* the discovery that last listed it */
+	uint64_t identity; /* ifindex, else a hash of the name */
+	int from_msi;      /* the IRQs came from msi_irqs/ */
+	unsigned *irqs;    /* its IRQ numbers, ascending, no repeats */
+	size_t nirqs, irqs_cap;
+};
+
+struct ni_state {
+	struct procfs *fs;
+	struct pfile *pf;   /* proc/interrupts */
+	struct ni_if *ifs;  /* in name order (strverscmp) */
+	size_t nifs, cap;
+	DIR *net_dir;        /* live: sys/class/net, kept open */
+	uint64_t scans;      /* discoveries run */
+	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
+	unsigned *cpus;      /* the header's CPU of each column */
+	size_t cpus_cap, ncols;
+	uint64_t *vals;      /* one row's counts (discovery by names) */
+	size_t vals_cap;
+	const char *rows;    /* this read's rows (after the header) .. end */
+	const char *end;
+	char path[256];
+};
+
+/* A letter or a digit. */
+static int
+is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Nonzero when ifname occurs in name[0 .. len) as a token (nicirq.h). */
+static int
+has_token(const char *name, size_t len, const char *ifname, size_t iflen)
+{
+	for (size_t k = 0; k + iflen <= len; k++) {
+		char before = k ? name[k - 1] : ' ';
+		char after = k + iflen < len ? name[k + iflen] : '\0';
+		if (memcmp(name + k, ifname, iflen) != 0)
+			continue;
+		if (is_alnum(before) || before == '.' || before == '_')
+			continue;
+		if (after == '-' || after == ':' || after == '\0')
+			return 1;
+	}
+	return 0;
+}
+
+int
+nicirq_action_match(const char *actions, size_t len, const char *ifname, const char *virtio)
+{
+	const char *p = actions, *e = actions + len;
+	size_t vlen = virtio ? strlen(virtio) : 0, iflen = strlen(ifname);
+
+	while (p < e) {
+		const char *q = memchr(p, ',', (size_t)(e - p)), *ne;
+		ne = q ? q : e;
+		while (p < ne && (*p == ' ' || *p == '\t'))
+			p++;
+		const char *te = ne;
+		while (te > p && (te[-1] == ' ' || te[-1] == '\t'))
+			te--;
+		size_t n = (size_t)(te - p);
+		if (vlen) {
+			if (n > vlen && memcmp(p, virtio, vlen) == 0 && p[vlen] == '-')
+				return 1;
+		} else if (iflen && has_token(p, n, ifname, iflen)) {
+			return 1;
+		}
+		p = q ? q + 1 : e;
+	}
+	return 0;
+}
+
+/* FNV-1a of an interface name: its identity where no ifindex is known. */
+static uint64_t
+name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* Append IRQ irq to ni's list. */
+static void
+add_irq(struct ni_if *ni, unsigned irq)
+{
+	xgrow((void **)&ni->irqs, &ni->irqs_cap, ni->nirqs + 1, sizeof(*ni->irqs));
+	ni->irqs[ni->nirqs++] = irq;
+}
+
+/* qsort order of IRQ numbers. */
+static int
+irq_cmp(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The decimal number that is all of [p, p + n), into *v: 0, or -1. */
+static int
+parse_irq(const char *p, size_t n, unsigned *v)
+{
+	uint64_t x = 0;
+
+	if (n == 0 || n > 9)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	}
+	*v = (unsigned)x;
+	return 0;
+}
+
+/* Work out ni's IRQs from its device dev: msi_irqs/, else the rows of this
+ * read's /proc/interrupts whose action names name it. */
+static void
+find_irqs(struct ni_state *st, struct ni_if *ni, const struct nicdev *dev)
+{
+	struct interrupts_row row;
+	struct dirent *de;
+	const char *p;
+	unsigned irq;
+	DIR *d;
+
+	ni->nirqs = 0;
+	ni->from_msi = 0;
+	snprintf(st->path, sizeof(st->path), "%s/msi_irqs", dev->dir);
+	d = procfs_opendir(st->fs, st->path);
+	while (d && (de = readdir(d)))
+		if (parse_irq(de->d_name, strlen(de->d_name), &irq) == 0)
+			add_irq(ni, irq);
+	if (d)
+		closedir(d);
+	if (ni->nirqs) {
+		ni->from_msi = 1;
+	} else {
+		p = st->rows;
+		while (p && interrupts_row_next(&p, st->end, st->vals, st->ncols, &row))
+			if (row.numbered && parse_irq(row.name, row.name_len, &irq) == 0 &&
+			    nicirq_action_match(row.actions, row.actions_len, ni->name,
+						dev->virtio))
+				add_irq(ni, irq);
+	}
+	if (ni->nirqs > 1)
+		qsort(ni->irqs, ni->nirqs, sizeof(*ni->irqs), irq_cmp);
+	size_t j = 0;
+	for (size_t i = 0; i < ni->nirqs; i++)
+		if (j == 0 || ni->irqs[j - 1] != ni->irqs[i])
+			ni->irqs[j++] = ni->irqs[i];
+	ni->nirqs = j;
+}
+
+/* The interface named name (NUL-terminated, shorter than the name field),
+ * or NULL. *at gets where it would go in name order. */
+static struct ni_if *
+find_if(struct ni_state *st, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = st->nifs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strverscmp(st->ifs[mid].name, name);
+		if (c == 0)
+			return &st->ifs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return NULL;
+}
+
+/* The interface named name (len bytes, shorter than its name field):
+ * found, or inserted in name order (*is_new set). */
+static struct ni_if *
+lookup_if(struct ni_state *st, const char *name, size_t len, int *is_new)
+{
+	size_t lo = 0;
+	struct ni_if *ni = find_if(st, name, &lo);
+
+	*is_new = !ni;
+	if (ni)
+		return ni;
+	xgrow((void **)&st->ifs, &st->cap, st->nifs + 1, sizeof(*st->ifs));
+	memmove(&st->ifs[lo + 1], &st->ifs[lo], (st->nifs - lo) * sizeof(*st->ifs));
+	st->nifs++;
+	ni = &st->ifs[lo];
+	memset(ni, 0, sizeof(*ni));
+	memcpy(ni->name, name, len + 1);
+	return ni;
+}
+
+/* sys/class/net to list: live, one directory stream kept and rewound;
+ * under --root, opened in each root. */
+static DIR *
+open_net_dir(struct ni_state *st)
+{
+	if (!procfs_is_live(st->fs))
+		return procfs_opendir(st->fs, "sys/class/net");
+	if (st->net_dir)
+		rewinddir(st->net_dir);
+	else
+		st->net_dir = procfs_opendir(st->fs, "sys/class/net");
+	return st->net_dir;
+}
+
+/* List sys/class/net again: every interface with a device, in name order,
+ * the others forgotten; the IRQs of each new or changed one (every one
+ * under --root). No sys/class/net gives no interfaces. */
+static void
+discover(struct ni_state *st)
+{
+	DIR *d = open_net_dir(st);
+	int live = procfs_is_live(st->fs), is_new;
+	struct dirent *de;
+	struct nicdev dev;
+	uint64_t ifindex, id;
+	size_t len, j = 0;
+
+	st->scans++;
+	while (d && (de = readdir(d))) {
+		struct ni_if *ni;
+		if (de->d_name[0] == '.' || de->d_type == DT_REG)
+			continue; /* ".", "..", bonding_masters */
+		len = strlen(de->d_name);
+		if (len >= sizeof(st->ifs->name))
+			continue; /* longer than any interface name */
+		if (nicdev_find(st->fs, de->d_name, &dev) < 0)
+			continue; /* virtual: no instance */
+		snprintf(st->path, sizeof(st->path), "sys/class/net/%.64s/ifindex",
+			 de->d_name);
+		id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex
+								       : name_hash(de->d_name);
+		ni = lookup_if(st, de->d_name, len, &is_new);
+		ni->seen = st->scans;
+		if (is_new || !live || ni->identity != id) {
+			ni->identity = id;
+			find_irqs(st, ni, &dev);
+		}
+	}
+	if (d && d != st->net_dir)
+		closedir(d);
+	for (size_t i = 0; i < st->nifs; i++) {
+		if (st->ifs[i].seen == st->scans)
+			st->ifs[j++] = st->ifs[i];
+		else
+			free(st->ifs[i].irqs);
+	}
+	st->nifs = j;
+}
+
+/* Prepare; discovery waits for the first read. Interrupts/sec needs no raw
+ * field of this set, so the file is always wanted. */
+static void *
+nicirq_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct ni_state *st = xcalloc(1, sizeof(*st));
+
+	(void)err;
+	st->fs = ctx->fs;
+	st->pf = procfs_file(ctx->fs, "proc/interrupts");
+	return st;
+}
+
+/* One read: the header's CPUs, discovery when due, then IF/CPU for every
+ * interface with a device and every CPU column. */
+static int
+nicirq_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct ni_state *st = state;
+	const char *buf, *p;
+	size_t len;
+	char name[96];
+
+	buf = pfile_read(st->pf, &len, err);
+	if (!buf)
+		return errno == ENOENT ? 0 : -1;
+	p = buf;
+	st->end = buf + len;
+	st->ncols = interrupts_header(&p, st->end, st->cpus, st->cpus_cap);
+	if (st->ncols > st->cpus_cap || st->ncols > st->vals_cap) {
+		xgrow((void **)&st->cpus, &st->cpus_cap, st->ncols, sizeof(*st->cpus));
+		xgrow((void **)&st->vals, &st->vals_cap, st->ncols, sizeof(*st->vals));
+		p = buf;
+		interrupts_header(&p, st->end, st->cpus, st->cpus_cap);
+	}
+	st->rows = p;
+	if (!procfs_is_live(st->fs) || st->scanned_ns == 0 ||
+	    now_mono_ns() - st->scanned_ns >= RESCAN_NS) {
+		discover(st);
+		st->scanned_ns = now_mono_ns();
+	}
+	for (size_t i = 0; i < st->nifs; i++) {
+		const struct ni_if *ni = &st->ifs[i];
+		for (size_t c = 0; c < st->ncols; c++) {
+			int n = snprintf(name, sizeof(name), "%s/%u", ni->name, st->cpus[c]);
+			struct raw_instance *ri = raw_set_add(out, name, (size_t)n, ni->identity);
+			ri->in_total = 0; /* no set-wide _Total; IF/_Total is a group */
+		}
+	}
+	st->rows = NULL;
+	return 0;
+}
+
+/* The interface of instance "IF/CPU" (its IF part is [inst, sep)), or NULL. */
+static const struct ni_if *
+instance_if(struct ni_state *st, const char *inst, const char *sep)
+{
+	char name[sizeof(st->ifs->name)];
+	size_t len = (size_t)(sep - inst), at;
+
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, inst, len);
+	name[len] = '\0';
+	return find_if(st, name, &at);
+}
+
+/* Nonzero when Interrupt row "IRQ/CPU" is one of instance "IF/CPU"'s: the
+ * same CPU, and IRQ among the interface's IRQs. */
+static int
+nicirq_rows_match(void *state, const char *instance, const char *row)
+{
+	struct ni_state *st = state;
+	const char *isep = strrchr(instance, '/'), *rsep = strrchr(row, '/');
+	const struct ni_if *ni;
+	unsigned irq;
+
+	if (!isep || !rsep || strcmp(isep + 1, rsep + 1) != 0)
+		return 0;
+	if (parse_irq(row, (size_t)(rsep - row), &irq) < 0)
+		return 0; /* NMI, LOC, ...: no device's */
+	ni = instance_if(st, instance, isep);
+	return ni && ni->nirqs && bsearch(&irq, ni->irqs, ni->nirqs, sizeof(*ni->irqs), irq_cmp);
+}
+
+/* -l -v / -q -v: the IRQs an instance's interface has here. */
+static size_t
+nicirq_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+		size_t n)
+{
+	struct ni_state *st = state;
+	const char *sep = instance ? strrchr(instance, '/') : NULL;
+	const struct ni_if *ni = sep ? instance_if(st, instance, sep) : NULL;
+	size_t len;
+	int k;
+
+	(void)c;
+	if (!ni || n == 0)
+		return 0;
+	k = snprintf(buf, n, "here %s IRQs%s", ni->from_msi ? "msi_irqs" : "named",
+		     ni->nirqs ? ":" : ": none");
+	len = k > 0 ? (size_t)k : 0;
+	for (size_t i = 0; i < ni->nirqs && len + 1 < n; i++) {
+		k = snprintf(buf + len, n - len, " %u", ni->irqs[i]);
+		len += k > 0 ? (size_t)k : 0;
+	}
+	return len < n ? len : n - 1;
+}
+
+/* Free the state (the pfile belongs to the procfs). */
+static void
+nicirq_close(void *state)
+{
+	struct ni_state *st = state;
+
+	if (!st)
+		return;
+	if (st->net_dir)
+		closedir(st->net_dir);
+	for (size_t i = 0; i < st->nifs; i++)
+		free(st->ifs[i].irqs);
+	free(st->ifs);
+	free(st->cpus);
+	free(st->vals);
+	free(st);
+}
+
+const struct provider provider_per_processor_nic_activity = {
+	.set = &set,
+	.open = nicirq_open,
+	.read = nicirq_read,
+	.close = nicirq_close,
+	.describe = nicirq_describe,
+	.rows_match = nicirq_rows_match,
+};
