@@ -69,6 +69,14 @@ uint64_t interrupts_row_identity(const struct interrupts_row *row);
 size_t interrupts_instance_name(char *buf, size_t n, const struct interrupts_row *row,
 				unsigned cpu);
 
+/* A row's help text for the Interrupt set into buf (size n), cut to fit:
+ * "(IRQ 24: PCI-MSI 512000-edge ahci[0000:00:1f.2])" for a numbered row
+ * (runs of blanks squeezed to one), "(Local timer interrupts)" for others,
+ * "(IRQ 24)" for a numbered row with no description. Returns its length; 0
+ * for an unnumbered row with no description (ERR) or n < 2. */
+size_t interrupts_describe_row(char *buf, size_t n, const char *name, size_t name_len,
+			       int numbered, const char *desc, size_t desc_len);
+
 /* The column of cpu among cpus[0 .. n) (a header, ascending as the kernel
  * prints it; any order works), or n when it has none. */
 size_t interrupts_column_of(const unsigned *cpus, size_t n, unsigned cpu);

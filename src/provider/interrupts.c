@@ -6,7 +6,10 @@
  * CPU comes from the header line, never from its position: the kernel
  * prints online CPUs only, and a row may have fewer cells than the header.
  * Each cell carries its row's identity (number plus action names), so a
- * reused IRQ number with another device is a RESET, not a rate.
+ * reused IRQ number with another device is a RESET, not a rate. The help
+ * text of an instance (-q -x -v) ends with its row's description, "(IRQ 24:
+ * PCI-MSI 512000-edge ahci[0000:00:1f.2])" or "(Local timer interrupts)",
+ * kept from the last read and copied again only when a row changes.
  *
  * The per-row _Total ("24/_Total") needs a grouped total from the engine
  * and is not made here: providers never combine raw fields.
@@ -41,7 +44,8 @@ static const struct counter_desc counters[] = {
 		.type = CT_RATE,
 		.num = { { F_COUNT, 1 } },
 		.unit = "/s",
-		.help = "Interrupts of this source handled by this processor per second.",
+		.help = "Interrupts of this source handled per second by this processor (by all "
+			"of them for ROW/_Total).",
 	},
 };
 
@@ -274,13 +278,71 @@ interrupts_column_of(const unsigned *cpus, size_t n, unsigned cpu)
 	return n;
 }
 
+/* A row's name and description as the last read saw them, for describe:
+ * offsets into percpu_rows.text. */
+struct row_text {
+	size_t name_off, name_len;
+	size_t desc_off, desc_len; /* the parser's desc, inner blanks kept */
+	uint8_t numbered;
+};
+
 struct percpu_rows {
 	struct pfile *pf; /* NULL when no requested counter needs the file */
 	unsigned *cpus;   /* the header's CPU of each column */
 	size_t cpus_cap;
 	uint64_t *vals;   /* one row's counts */
 	size_t vals_cap;
+	/* Interrupt only (keep_desc): each row's name and description, in
+	 * file order. Compared with the file's rows at each read and rewritten
+	 * from the first row that differs, so an unchanged file allocates and
+	 * copies nothing. */
+	int keep_desc;
+	struct row_text *rows;
+	size_t nrows, rows_cap;
+	char *text; /* names and descriptions, back to back */
+	size_t text_len, text_cap;
 };
+
+/* Append [p, p + n) to the kept text; returns its offset. */
+static size_t
+text_append(struct percpu_rows *st, const char *p, size_t n)
+{
+	size_t off = st->text_len;
+
+	if (off + n > st->text_cap)
+		xgrow((void **)&st->text, &st->text_cap, off + n, 1);
+	if (n)
+		memcpy(st->text + off, p, n);
+	st->text_len = off + n;
+	return off;
+}
+
+/* Keep row as the k-th row of the file: nothing to do when the k-th kept
+ * row has the same name and description (the steady state); otherwise
+ * forget rows k and later and store this one. */
+static void
+keep_row(struct percpu_rows *st, size_t k, const struct interrupts_row *row)
+{
+	struct row_text *rt = k < st->nrows ? &st->rows[k] : NULL;
+
+	if (rt && rt->name_len == row->name_len && rt->desc_len == row->desc_len &&
+	    memcmp(st->text + rt->name_off, row->name, row->name_len) == 0 &&
+	    memcmp(st->text + rt->desc_off, row->desc, row->desc_len) == 0)
+		return;
+	if (k < st->nrows) {
+		st->text_len = st->rows[k].name_off;
+		st->nrows = k;
+	}
+	if (k + 1 > st->rows_cap)
+		xgrow((void **)&st->rows, &st->rows_cap, k + 1, sizeof(*st->rows));
+	rt = &st->rows[k];
+	rt->name_off = text_append(st, row->name, row->name_len);
+	rt->name_len = row->name_len;
+	rt->desc_off = text_append(st, row->desc, row->desc_len);
+	rt->desc_len = row->desc_len;
+	rt->numbered = row->numbered;
+	st->nrows = k + 1;
+}
 
 void *
 percpu_rows_open(const struct provider_ctx *ctx, const char *relpath)
@@ -298,14 +360,17 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 	struct percpu_rows *st = state;
 	struct interrupts_row row;
 	const char *buf, *p, *end;
-	size_t len, ncols;
+	size_t len, ncols, nrows = 0;
 	char name[64];
 
 	if (!st->pf)
 		return 0;
 	buf = pfile_read(st->pf, &len, err);
-	if (!buf)
+	if (!buf) {
+		st->nrows = 0;
+		st->text_len = 0;
 		return errno == ENOENT ? 0 : -1;
+	}
 	p = buf;
 	end = buf + len;
 	ncols = interrupts_header(&p, end, st->cpus, st->cpus_cap);
@@ -319,6 +384,8 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 		uint64_t id = interrupts_row_identity(&row);
 		struct raw_instance *ri;
 
+		if (st->keep_desc)
+			keep_row(st, nrows++, &row);
 		if (row.system_wide) {
 			if (row.ncells == 0)
 				continue;
@@ -334,6 +401,10 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 			raw_put(ri, F_COUNT, st->vals[i]);
 		}
 	}
+	if (st->keep_desc && nrows < st->nrows) {
+		st->text_len = st->rows[nrows].name_off;
+		st->nrows = nrows;
+	}
 	return 0;
 }
 
@@ -344,15 +415,90 @@ percpu_rows_close(void *state)
 
 	free(st->cpus);
 	free(st->vals);
+	free(st->rows);
+	free(st->text);
 	free(st);
 }
 
-/* Open: /proc/interrupts, only when a requested counter needs the count. */
+/* Append ch to buf (size n) at *len, keeping room for ')' and the NUL. */
+static void
+put_char(char *buf, size_t n, size_t *len, char ch)
+{
+	if (*len + 2 < n)
+		buf[(*len)++] = ch;
+}
+
+size_t
+interrupts_describe_row(char *buf, size_t n, const char *name, size_t name_len, int numbered,
+			const char *desc, size_t desc_len)
+{
+	size_t len = 0;
+	int blank = 0;
+
+	if (n < 2 || (!numbered && desc_len == 0))
+		return 0;
+	put_char(buf, n, &len, '(');
+	if (numbered) {
+		for (const char *c = "IRQ "; *c; c++)
+			put_char(buf, n, &len, *c);
+		for (size_t i = 0; i < name_len; i++)
+			put_char(buf, n, &len, name[i]);
+		if (desc_len) {
+			put_char(buf, n, &len, ':');
+			put_char(buf, n, &len, ' ');
+		}
+	}
+	for (size_t i = 0; i < desc_len; i++) {
+		if (is_blank(desc[i])) {
+			blank = 1;
+			continue;
+		}
+		if (blank)
+			put_char(buf, n, &len, ' ');
+		blank = 0;
+		put_char(buf, n, &len, desc[i]);
+	}
+	buf[len++] = ')';
+	buf[len] = '\0';
+	return len;
+}
+
+/* -q -x -v: the description of the instance's row ("24/3", "24/_Total") as
+ * the last read saw it; nothing for the set as a whole or a row without
+ * one (ERR, MIS). */
+static size_t
+interrupt_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+		   size_t n)
+{
+	struct percpu_rows *st = state;
+	const char *sep = instance ? strrchr(instance, '/') : NULL;
+	size_t name_len;
+
+	(void)c;
+	if (!sep)
+		return 0;
+	name_len = (size_t)(sep - instance);
+	for (size_t k = 0; k < st->nrows; k++) {
+		const struct row_text *rt = &st->rows[k];
+
+		if (rt->name_len == name_len &&
+		    memcmp(st->text + rt->name_off, instance, name_len) == 0)
+			return interrupts_describe_row(buf, n, instance, name_len, rt->numbered,
+						       st->text + rt->desc_off, rt->desc_len);
+	}
+	return 0;
+}
+
+/* Open: /proc/interrupts, only when a requested counter needs the count;
+ * the rows' descriptions are kept for describe. */
 static void *
 interrupt_open(const struct provider_ctx *ctx, struct err *err)
 {
+	struct percpu_rows *st = percpu_rows_open(ctx, "proc/interrupts");
+
 	(void)err;
-	return percpu_rows_open(ctx, "proc/interrupts");
+	st->keep_desc = 1;
+	return st;
 }
 
 const struct provider provider_interrupt = {
@@ -360,4 +506,5 @@ const struct provider provider_interrupt = {
 	.open = interrupt_open,
 	.read = percpu_rows_read,
 	.close = percpu_rows_close,
+	.describe = interrupt_describe,
 };

@@ -9,8 +9,18 @@
  * Each counter file is looked for in that order (the first that exists);
  * only named counters are opened, so hw_counters/lifespan (a setting) never
  * is. A counter with no file is UNSUPPORTED and its bit is set in the port's
- * Missing Counter Mask, computed at discovery. RDMA Active Connections would
- * need the rdma netlink cm_id count: not read, so always UNSUPPORTED.
+ * Missing Counter Mask, computed at discovery.
+ *
+ * RDMA Active Connections is live only: the rdma netlink socket opened at
+ * open (where ib_core offers none, the counter stays UNSUPPORTED), and at
+ * each read that wants it an RDMA_NLDEV_CMD_RES_GET dump, whose per-device
+ * resource summary has a "cm_id" entry: the device's RDMA CM IDs. A
+ * one-port device's port gets that count; a device with more ports gets,
+ * per port, the entries of an RDMA_NLDEV_CMD_RES_CM_ID_GET dump of the
+ * device bound to that port (an ID listening on every port counts in the
+ * summary but on no port). Its mask bit is clear while it has a value. The
+ * kernel shows the IDs of getcounter's PID namespace (all in the initial
+ * one).
  *
  * port_rcv_data and port_xmit_data count units of 4 octets (the counters'
  * scale). Where the port has the extended (IETF) counters, shown by
@@ -27,9 +37,16 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include "provider.h"
 #include "rdma.h"
@@ -39,6 +56,9 @@
 #define RESCAN_NS 1000000000ull
 #define IB_CLASS "sys/class/infiniband"
 #define IB_CM_CLASS "sys/class/infiniband_cm"
+#define NL_BUF_SIZE 65536 /* a dump message is at most 32 KiB */
+#define NL_TIMEOUT_US 500000
+#define NL_MAX_PORTS 256  /* per-port counts kept for ports below this */
 
 static const struct field_desc fields[RD_NFIELDS] = {
 	[RD_CM_TX_REQ] = { "cm_tx_msgs/req", FW_ULONG, FK_COUNTER, FB_NONE },
@@ -136,8 +156,9 @@ static const struct counter_desc counters[] = {
 		.type = CT_RAW,
 		.num = { { RD_ACTIVE_CONNECTIONS, 1 } },
 		.unit = "",
-		.help = "Connections open now; not read yet (it needs the rdma netlink cm_id "
-			"count), so always unsupported.",
+		.help = "RDMA CM IDs open now, from the rdma netlink resource count: the "
+			"device's on a one-port device, else those bound to this port (a "
+			"listener on every port counts on none); live only.",
 	},
 	{
 		.name = "RDMA Completion Queue Errors",
@@ -209,6 +230,8 @@ struct rd_port {
 	uint64_t identity;    /* the device's node GUID and the port number */
 	uint64_t missing;     /* the Missing Counter Mask */
 	uint8_t saturating;   /* legacy 32-bit port counters */
+	uint8_t cm_have;      /* cm_ids holds this read's count */
+	uint64_t cm_ids;      /* RDMA Active Connections */
 	struct pfile *pf[RD_MISSING_MASK]; /* NULL: not needed, or no file */
 };
 
@@ -231,6 +254,14 @@ struct rd_state {
 	uint64_t scanned_ns;  /* live: when discovery last ran; 0 never */
 	int rescan;           /* a file failed: discover again */
 	char path[256];
+	/* RDMA Active Connections (live): the rdma netlink socket, -1 when
+	 * none; one receive buffer and the dump's devices, kept. */
+	int nl_fd;
+	uint32_t nl_seq;
+	unsigned char *nl_buf;
+	struct rdma_nl_dev *nl_devs;
+	size_t nl_cap;
+	uint64_t nl_ports[NL_MAX_PORTS];
 };
 
 /* The Missing Counter Mask of a port (see rdma.h). */
@@ -465,6 +496,312 @@ discover(struct rd_state *st)
 	st->ndevs = j;
 }
 
+/* One netlink attribute at *p (before end): its type (flags masked), data
+ * and length; moves *p past it. Returns 1, or 0 at the end or at one that
+ * does not fit. */
+static int
+nl_attr_next(const unsigned char **p, const unsigned char *end, uint16_t *type,
+	     const unsigned char **data, size_t *dlen)
+{
+	struct nlattr a;
+	size_t left = (size_t)(end - *p), step;
+
+	if (left < sizeof(a))
+		return 0;
+	memcpy(&a, *p, sizeof(a));
+	if (a.nla_len < sizeof(a) || a.nla_len > left)
+		return 0;
+	*type = a.nla_type & NLA_TYPE_MASK;
+	*data = *p + NLA_HDRLEN;
+	*dlen = (size_t)a.nla_len - NLA_HDRLEN;
+	step = (size_t)NLA_ALIGN(a.nla_len);
+	*p += step < left ? step : left;
+	return 1;
+}
+
+/* An attribute's u32 or u64 value (by its length); 0 for another size. */
+static uint64_t
+nl_uint(const unsigned char *data, size_t dlen)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	if (dlen == sizeof(v64)) {
+		memcpy(&v64, data, sizeof(v64));
+		return v64;
+	}
+	if (dlen == sizeof(v32)) {
+		memcpy(&v32, data, sizeof(v32));
+		return v32;
+	}
+	return 0;
+}
+
+/* The "cm_id" entry of a RES_SUMMARY table into dev. */
+static void
+summary_cm_ids(const unsigned char *p, const unsigned char *end, struct rdma_nl_dev *dev)
+{
+	const unsigned char *d, *q, *qend, *ed;
+	size_t dlen, elen;
+	uint16_t type, etype;
+
+	while (nl_attr_next(&p, end, &type, &d, &dlen)) {
+		int is_cm = 0, has_curr = 0;
+		uint64_t curr = 0;
+
+		if (type != RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY)
+			continue;
+		q = d;
+		qend = d + dlen;
+		while (nl_attr_next(&q, qend, &etype, &ed, &elen)) {
+			if (etype == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME)
+				is_cm = strnlen((const char *)ed, elen) == 5 &&
+					memcmp(ed, "cm_id", 5) == 0;
+			else if (etype == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR) {
+				curr = nl_uint(ed, elen);
+				has_curr = 1;
+			}
+		}
+		if (is_cm && has_curr) {
+			dev->cm_ids = curr;
+			dev->has_cm_ids = 1;
+		}
+	}
+}
+
+/* The cm_id entries of a RES_CM_ID table, counted by port into ports. */
+static void
+count_entries(const unsigned char *p, const unsigned char *end, uint64_t *ports, size_t nports)
+{
+	const unsigned char *d, *q, *ed;
+	size_t dlen, elen;
+	uint16_t type, etype;
+
+	while (nl_attr_next(&p, end, &type, &d, &dlen)) {
+		if (type != RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY)
+			continue;
+		q = d;
+		while (nl_attr_next(&q, d + dlen, &etype, &ed, &elen))
+			if (etype == RDMA_NLDEV_ATTR_PORT_INDEX) {
+				uint64_t port = nl_uint(ed, elen);
+				if (port < nports)
+					ports[port]++;
+				break;
+			}
+	}
+}
+
+/* What a dump's messages are parsed into: a device list (summary) or
+ * per-port counts (ports). */
+struct nl_sink {
+	int summary; /* else ports */
+	struct rdma_nl_dev *devs;
+	size_t max, *ndevs;
+	uint64_t *ports;
+	size_t nports;
+};
+
+/* Walk the messages of buf: see rdma_nl_parse_summary. */
+static int
+nl_walk(const void *buf, size_t len, uint32_t seq, uint16_t want, struct nl_sink *sink, int *done)
+{
+	const unsigned char *p = buf, *end = p + len;
+
+	while ((size_t)(end - p) >= NLMSG_HDRLEN) {
+		struct nlmsghdr h;
+		const unsigned char *a, *aend, *d;
+		size_t dlen, step;
+		uint16_t type;
+
+		memcpy(&h, p, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > (size_t)(end - p))
+			return -EBADMSG;
+		a = p + NLMSG_HDRLEN;
+		aend = p + h.nlmsg_len;
+		step = (size_t)NLMSG_ALIGN(h.nlmsg_len);
+		p += step < (size_t)(end - p) ? step : (size_t)(end - p);
+		if (seq && h.nlmsg_seq != seq)
+			continue;
+		if (h.nlmsg_type == NLMSG_DONE || h.nlmsg_type == NLMSG_ERROR) {
+			int e = 0;
+
+			if (aend - a >= (ptrdiff_t)sizeof(e))
+				memcpy(&e, a, sizeof(e));
+			if (h.nlmsg_type == NLMSG_DONE)
+				*done = 1;
+			if (e < 0)
+				return e;
+			if (h.nlmsg_type == NLMSG_DONE)
+				return 0;
+			continue; /* an acknowledgement */
+		}
+		if (h.nlmsg_type != want)
+			continue;
+		if (sink->summary) {
+			struct rdma_nl_dev dev = { "", 0, 0, 0 };
+
+			while (nl_attr_next(&a, aend, &type, &d, &dlen)) {
+				if (type == RDMA_NLDEV_ATTR_DEV_INDEX) {
+					dev.index = (uint32_t)nl_uint(d, dlen);
+				} else if (type == RDMA_NLDEV_ATTR_DEV_NAME) {
+					size_t n = strnlen((const char *)d, dlen);
+					if (n >= sizeof(dev.name))
+						n = sizeof(dev.name) - 1;
+					memcpy(dev.name, d, n);
+					dev.name[n] = '\0';
+				} else if (type == RDMA_NLDEV_ATTR_RES_SUMMARY) {
+					summary_cm_ids(d, d + dlen, &dev);
+				}
+			}
+			if (*sink->ndevs < sink->max)
+				sink->devs[*sink->ndevs] = dev;
+			(*sink->ndevs)++;
+		} else {
+			while (nl_attr_next(&a, aend, &type, &d, &dlen))
+				if (type == RDMA_NLDEV_ATTR_RES_CM_ID)
+					count_entries(d, d + dlen, sink->ports, sink->nports);
+		}
+	}
+	return 0;
+}
+
+/* An RDMA_NLDEV_CMD_RES_GET dump's devices (see rdma.h). */
+int
+rdma_nl_parse_summary(const void *buf, size_t len, uint32_t seq, struct rdma_nl_dev *devs,
+		      size_t max, size_t *ndevs, int *done)
+{
+	struct nl_sink sink = { 1, devs, devs ? max : 0, ndevs, NULL, 0 };
+
+	return nl_walk(buf, len, seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET),
+		       &sink, done);
+}
+
+/* An RDMA_NLDEV_CMD_RES_CM_ID_GET dump's entries by port (see rdma.h). */
+int
+rdma_nl_count_cm_ids(const void *buf, size_t len, uint32_t seq, uint64_t *ports, size_t nports,
+		     int *done)
+{
+	struct nl_sink sink = { 0, NULL, 0, NULL, ports, nports };
+
+	return nl_walk(buf, len, seq,
+		       RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_CM_ID_GET), &sink, done);
+}
+
+/* Send a dump request of command cmd (for device index dev_index when
+ * with_dev) and parse the answer into sink. Returns 0, or -1 (the counts
+ * are then unknown for this read). */
+static int
+nl_dump(struct rd_state *st, uint16_t cmd, int with_dev, uint32_t dev_index,
+	struct nl_sink *sink)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nlattr a;
+		uint32_t index;
+	} req;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	uint16_t type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	int done = 0;
+
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = NLMSG_HDRLEN + (with_dev ? NLA_HDRLEN + sizeof(uint32_t) : 0);
+	req.h.nlmsg_type = type;
+	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.h.nlmsg_seq = ++st->nl_seq ? st->nl_seq : ++st->nl_seq;
+	req.a.nla_len = NLA_HDRLEN + sizeof(uint32_t);
+	req.a.nla_type = RDMA_NLDEV_ATTR_DEV_INDEX;
+	req.index = dev_index;
+	if (sendto(st->nl_fd, &req, req.h.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return -1;
+	while (!done) {
+		ssize_t n = recv(st->nl_fd, st->nl_buf, NL_BUF_SIZE, MSG_TRUNC);
+		int rc;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || (size_t)n > NL_BUF_SIZE)
+			return -1; /* timeout, error or truncated: unknown */
+		rc = nl_walk(st->nl_buf, (size_t)n, req.h.nlmsg_seq, type, sink, &done);
+		/* on an error, the dump's remaining messages, if any, are
+		 * skipped by their sequence number at the next dump */
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The device named name among st->devs, or NULL. */
+static struct rd_dev *
+find_dev(struct rd_state *st, const char *name)
+{
+	size_t lo = 0, hi = st->ndevs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strverscmp(st->devs[mid].name, name);
+		if (c == 0)
+			return &st->devs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* This read's cm_id count of each port (cm_have), from the netlink dumps:
+ * a port keeps none where a dump fails. */
+static void
+cm_refresh(struct rd_state *st)
+{
+	size_t ndevs = 0;
+	struct nl_sink sink = { 1, st->nl_devs, st->nl_cap, &ndevs, NULL, 0 };
+
+	for (size_t i = 0; i < st->ndevs; i++)
+		for (size_t k = 0; k < st->devs[i].nports; k++)
+			st->devs[i].ports[k].cm_have = 0;
+	if (st->ndevs == 0)
+		return; /* no port to give a count to */
+	if (nl_dump(st, RDMA_NLDEV_CMD_RES_GET, 0, 0, &sink) < 0)
+		return;
+	if (ndevs > st->nl_cap) {
+		/* more devices than ever: grow, then ask again */
+		xgrow((void **)&st->nl_devs, &st->nl_cap, ndevs, sizeof(*st->nl_devs));
+		sink.devs = st->nl_devs;
+		sink.max = st->nl_cap;
+		ndevs = 0;
+		if (nl_dump(st, RDMA_NLDEV_CMD_RES_GET, 0, 0, &sink) < 0 || ndevs > st->nl_cap)
+			return;
+	}
+	for (size_t i = 0; i < ndevs; i++) {
+		const struct rdma_nl_dev *nd = &st->nl_devs[i];
+		struct rd_dev *dev = nd->has_cm_ids ? find_dev(st, nd->name) : NULL;
+		struct nl_sink ports = { 0, NULL, 0, NULL, st->nl_ports, NL_MAX_PORTS };
+
+		if (!dev || dev->nports == 0)
+			continue;
+		if (dev->nports == 1 || nd->cm_ids == 0) {
+			/* the device's count is the port's (0 on every port) */
+			for (size_t k = 0; k < dev->nports; k++) {
+				dev->ports[k].cm_ids = nd->cm_ids;
+				dev->ports[k].cm_have = 1;
+			}
+			continue;
+		}
+		memset(st->nl_ports, 0, sizeof(st->nl_ports));
+		if (nl_dump(st, RDMA_NLDEV_CMD_RES_CM_ID_GET, 1, nd->index, &ports) < 0)
+			continue;
+		for (size_t k = 0; k < dev->nports; k++) {
+			struct rd_port *p = &dev->ports[k];
+			if (p->num < NL_MAX_PORTS) {
+				p->cm_ids = st->nl_ports[p->num];
+				p->cm_have = 1;
+			}
+		}
+	}
+}
+
 /* Read one port's needed files into a new instance of out. */
 static void
 read_port(struct rd_state *st, const struct rd_port *p, struct raw_set *out)
@@ -488,8 +825,44 @@ read_port(struct rd_state *st, const struct rd_port *p, struct raw_set *out)
 				       &v) == 0)
 			raw_put(ri, f, v);
 	}
+	if ((needed & BIT(RD_ACTIVE_CONNECTIONS)) && p->cm_have)
+		raw_put(ri, RD_ACTIVE_CONNECTIONS, p->cm_ids);
 	if (needed & BIT(RD_MISSING_MASK))
-		raw_put(ri, RD_MISSING_MASK, p->missing);
+		raw_put(ri, RD_MISSING_MASK, p->cm_have ? p->missing & ~BIT(4) : p->missing);
+}
+
+/* Live, when RDMA Active Connections (or the mask) is wanted: the rdma
+ * netlink socket, or -1 where the kernel has none (no ib_core). */
+static int
+nl_open(void)
+{
+	struct timeval tv = { 0, NL_TIMEOUT_US };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* For tests: fd as the netlink socket (see rdma.h). */
+void
+rdma_use_netlink_fd(void *state, int fd)
+{
+	struct rd_state *st = state;
+	struct timeval tv = { 0, NL_TIMEOUT_US };
+
+	if (st->nl_fd >= 0)
+		close(st->nl_fd);
+	st->nl_fd = fd;
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (!st->nl_buf)
+		st->nl_buf = xmalloc(NL_BUF_SIZE);
+	if (st->nl_cap < 8)
+		xgrow((void **)&st->nl_devs, &st->nl_cap, 8, sizeof(*st->nl_devs));
 }
 
 /* Prepare; discovery waits for the first read. */
@@ -501,6 +874,15 @@ rdma_open(const struct provider_ctx *ctx, struct err *err)
 	(void)err;
 	st->ctx = ctx;
 	st->fs = ctx->fs;
+	st->nl_fd = -1;
+	if (procfs_is_live(ctx->fs) &&
+	    (ctx->needed & (BIT(RD_ACTIVE_CONNECTIONS) | BIT(RD_MISSING_MASK)))) {
+		st->nl_fd = nl_open();
+		if (st->nl_fd >= 0) {
+			st->nl_buf = xmalloc(NL_BUF_SIZE);
+			xgrow((void **)&st->nl_devs, &st->nl_cap, 8, sizeof(*st->nl_devs));
+		}
+	}
 	return st;
 }
 
@@ -516,6 +898,8 @@ rdma_read(void *state, struct raw_set *out, struct err *err)
 		discover(st);
 		st->scanned_ns = now_mono_ns();
 	}
+	if (st->nl_fd >= 0)
+		cm_refresh(st);
 	for (size_t i = 0; i < st->ndevs; i++)
 		for (size_t k = 0; k < st->devs[i].nports; k++)
 			read_port(st, &st->devs[i].ports[k], out);
@@ -532,6 +916,10 @@ rdma_close(void *state)
 		return;
 	if (st->ib_dir)
 		closedir(st->ib_dir);
+	if (st->nl_fd >= 0)
+		close(st->nl_fd);
+	free(st->nl_buf);
+	free(st->nl_devs);
 	for (size_t i = 0; i < st->ndevs; i++)
 		free(st->devs[i].ports);
 	free(st->devs);

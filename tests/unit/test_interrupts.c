@@ -5,7 +5,8 @@
  * Interrupt and Softirq providers end to end through derive over
  * tests/fixtures/irq-basic: CPUs 0 and 3 online (header "CPU0 CPU3"), an
  * IRQ number reused by another driver (RESET), a row that appears (NEW), a
- * 32-bit count that wraps (WRAPPED); softirqs of 4 possible CPUs.
+ * 32-bit count that wraps (WRAPPED); softirqs of 4 possible CPUs. And
+ * the Interrupt help text of each row (describe) as reads change the rows.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -510,6 +511,109 @@ test_softirq_provider(void **unused)
 	series_free(&s);
 }
 
+/* The help text of one row, squeezed, cut to fit, or nothing. */
+static void
+test_describe_row(void **unused)
+{
+	static const char desc[] = "PCI-MSI 512000-edge      ahci[0000:00:1f.2]";
+	char buf[64];
+	size_t len;
+
+	(void)unused;
+	len = interrupts_describe_row(buf, sizeof(buf), "27", 2, 1, desc, strlen(desc));
+	assert_string_equal(buf, "(IRQ 27: PCI-MSI 512000-edge ahci[0000:00:1f.2])");
+	assert_int_equal(len, strlen(buf));
+	len = interrupts_describe_row(buf, sizeof(buf), "LOC", 3, 0, "Local  timer\tinterrupts",
+				      23);
+	assert_string_equal(buf, "(Local timer interrupts)");
+	assert_int_equal(len, 24); /* 22 squeezed + 2 parentheses */
+	/* a numbered row with nothing after its counts */
+	interrupts_describe_row(buf, sizeof(buf), "5", 1, 1, "", 0);
+	assert_string_equal(buf, "(IRQ 5)");
+	/* ERR: nothing to say */
+	assert_int_equal(interrupts_describe_row(buf, sizeof(buf), "ERR", 3, 0, "", 0), 0);
+	/* cut to fit, still closed: 9 bytes = "(IRQ 27" + ")" + NUL */
+	len = interrupts_describe_row(buf, 9, "27", 2, 1, desc, strlen(desc));
+	assert_string_equal(buf, "(IRQ 27)");
+	assert_int_equal(len, 8);
+	assert_int_equal(interrupts_describe_row(buf, 1, "27", 2, 1, desc, strlen(desc)), 0);
+}
+
+/* The describe of instance inst by the Interrupt provider's state st. */
+static const char *
+describe_of(void *st, const char *inst, char *buf, size_t n)
+{
+	size_t len = provider_interrupt.describe(st, &provider_interrupt.set->counters[0], inst,
+						 buf, n);
+
+	if (len == 0)
+		return NULL;
+	assert_int_equal(len, strlen(buf));
+	return buf;
+}
+
+/* describe on irq-basic: each instance's row as the last read saw it,
+ * through reads t0, t1, t0 again (rows 16 and 30 change and go). */
+static void
+test_interrupt_describe(void **unused)
+{
+	const char *roots[] = { "../fixtures/irq-basic/t0", "../fixtures/irq-basic/t1",
+				"../fixtures/irq-basic/t0" };
+	struct procfs *fs = procfs_new(roots, 3);
+	struct provider_ctx ctx = { fs, ~(uint64_t)0 };
+	struct err err = { "" };
+	struct raw_set rs;
+	char buf[256];
+	void *st;
+
+	(void)unused;
+	assert_non_null(provider_interrupt.describe);
+	assert_null(provider_softirq.describe); /* softirq rows have no text */
+	raw_set_init(&rs, provider_interrupt.set);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = provider_interrupt.open(&ctx, &err);
+	assert_non_null(st);
+	for (size_t i = 0; i < 3; i++) {
+		if (i)
+			assert_int_equal(procfs_begin_read(fs, i, &err), 0);
+		raw_set_begin(&rs);
+		assert_int_equal(provider_interrupt.read(st, &rs, &err), 0);
+		/* the same in every read */
+		assert_string_equal(describe_of(st, "27/3", buf, sizeof(buf)),
+				    "(IRQ 27: PCI-MSI 512000-edge ahci[0000:00:1f.2])");
+		assert_string_equal(describe_of(st, "LOC/0", buf, sizeof(buf)),
+				    "(Local timer interrupts)");
+		assert_string_equal(describe_of(st, "LOC/_Total", buf, sizeof(buf)),
+				    "(Local timer interrupts)");
+		assert_string_equal(describe_of(st, "PMI/0", buf, sizeof(buf)),
+				    "(Performance monitoring interrupts)");
+		assert_string_equal(describe_of(st, "0/_Total", buf, sizeof(buf)),
+				    "(IRQ 0: IO-APIC 2-edge timer)");
+		/* t1 prints four blanks before 9-fasteoi: squeezed alike */
+		assert_string_equal(describe_of(st, "9/3", buf, sizeof(buf)),
+				    "(IRQ 9: IO-APIC 9-fasteoi acpi, i801_smbus)");
+		assert_null(describe_of(st, "ERR/_Total", buf, sizeof(buf)));
+		assert_null(describe_of(st, NULL, buf, sizeof(buf)));
+		assert_null(describe_of(st, "77/0", buf, sizeof(buf)));
+		assert_null(describe_of(st, "LOC", buf, sizeof(buf)));
+		if (i == 1) {
+			assert_string_equal(describe_of(st, "16/0", buf, sizeof(buf)),
+					    "(IRQ 16: IO-APIC 16-fasteoi snd_hda_intel:card0)");
+			assert_string_equal(describe_of(st, "30/_Total", buf, sizeof(buf)),
+					    "(IRQ 30: PCI-MSI 524288-edge eth0)");
+		} else {
+			assert_string_equal(describe_of(st, "16/3", buf, sizeof(buf)),
+					    "(IRQ 16: IO-APIC 16-fasteoi ehci_hcd:usb1)");
+			assert_null(describe_of(st, "30/0", buf, sizeof(buf)));
+		}
+	}
+	/* a small buffer: cut, still closed */
+	assert_string_equal(describe_of(st, "LOC/0", buf, 8), "(Local)");
+	provider_interrupt.close(st);
+	raw_set_free(&rs);
+	procfs_free(fs);
+}
+
 /* Set shapes: names exactly as COUNTERS.md spells them, help everywhere. */
 static void
 test_set_shape(void **unused)
@@ -545,6 +649,8 @@ main(void)
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_interrupt_provider),
 		cmocka_unit_test(test_softirq_provider),
+		cmocka_unit_test(test_describe_row),
+		cmocka_unit_test(test_interrupt_describe),
 		cmocka_unit_test(test_set_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,11 @@
  * units, a saturated legacy 32-bit counter giving no rate, a device that
  * appears and one that vanishes; what is read when few counters are
  * wanted; and no instances where there is no sys/class/infiniband (this
- * machine has none).
+ * machine has none). The rdma netlink dump parsers behind RDMA Active
+ * Connections on hand-built messages: nested summary tables, several
+ * devices, a device without a summary or without a cm_id entry, other
+ * sequence numbers, error and failed-dump messages, a cut message, and the
+ * per-port count of cm_id entries.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -19,7 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include <cmocka.h>
 
@@ -409,6 +418,509 @@ test_needed(void **unused)
 	series_free(&s);
 }
 
+/* A buffer of hand-built netlink messages, as one recv() gives them. */
+struct nlb {
+	union {
+		unsigned char b[4096];
+		uint64_t align;
+	} u;
+	size_t len, msg;
+};
+
+/* Append n bytes of data (padded to 4) to b. */
+static void
+nlb_put(struct nlb *b, const void *data, size_t n)
+{
+	assert_true(b->len + NLA_ALIGN(n) <= sizeof(b->u.b));
+	memcpy(b->u.b + b->len, data, n);
+	memset(b->u.b + b->len + n, 0, NLA_ALIGN(n) - n);
+	b->len += NLA_ALIGN(n);
+}
+
+/* Start a message of type with sequence number seq. */
+static void
+msg_begin(struct nlb *b, uint16_t type, uint32_t seq)
+{
+	struct nlmsghdr h = { 0, type, NLM_F_MULTI, seq, 0 };
+
+	b->msg = b->len;
+	nlb_put(b, &h, sizeof(h));
+}
+
+/* End the message begun last: its length. */
+static void
+msg_end(struct nlb *b)
+{
+	uint32_t len = (uint32_t)(b->len - b->msg);
+
+	memcpy(b->u.b + b->msg, &len, sizeof(len));
+}
+
+/* An attribute of type with n bytes of data. */
+static void
+attr(struct nlb *b, uint16_t type, const void *data, size_t n)
+{
+	struct nlattr a = { (uint16_t)(NLA_HDRLEN + n), type };
+
+	nlb_put(b, &a, sizeof(a));
+	if (n)
+		nlb_put(b, data, n);
+}
+
+static void
+attr_str(struct nlb *b, uint16_t type, const char *s)
+{
+	attr(b, type, s, strlen(s) + 1);
+}
+
+static void
+attr_u32(struct nlb *b, uint16_t type, uint32_t v)
+{
+	attr(b, type, &v, sizeof(v));
+}
+
+/* Begin a nested attribute (NLA_F_NESTED, as nla_nest_start sets it);
+ * returns its offset for nest_end. */
+static size_t
+nest_begin(struct nlb *b, uint16_t type)
+{
+	size_t off = b->len;
+
+	attr(b, type | NLA_F_NESTED, NULL, 0);
+	return off;
+}
+
+static void
+nest_end(struct nlb *b, size_t off)
+{
+	uint16_t len = (uint16_t)(b->len - off);
+
+	memcpy(b->u.b + off, &len, sizeof(len));
+}
+
+/* One RES_SUMMARY entry; pad puts an RDMA_NLDEV_ATTR_PAD before the u64, as
+ * nla_put_u64_64bit does where unaligned access is slow. */
+static void
+summary_entry(struct nlb *b, const char *name, uint64_t curr, int pad)
+{
+	size_t e = nest_begin(b, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+
+	attr_str(b, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, name);
+	if (pad)
+		attr(b, RDMA_NLDEV_ATTR_PAD, NULL, 0);
+	attr(b, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, &curr, sizeof(curr));
+	nest_end(b, e);
+}
+
+#define RES_GET RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET)
+#define CM_ID_GET RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_CM_ID_GET)
+
+/* A RES_GET dump message of device index/name with a summary of pd, cq,
+ * cm_id (when cm >= 0) and qp. */
+static void
+res_dev(struct nlb *b, uint32_t seq, uint32_t index, const char *name, int64_t cm, int pad)
+{
+	size_t t;
+
+	msg_begin(b, RES_GET, seq);
+	attr_u32(b, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+	attr_str(b, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	t = nest_begin(b, RDMA_NLDEV_ATTR_RES_SUMMARY);
+	summary_entry(b, "pd", 3, pad);
+	summary_entry(b, "cq", 2, pad);
+	if (cm >= 0)
+		summary_entry(b, "cm_id", (uint64_t)cm, pad);
+	summary_entry(b, "qp", 1, pad);
+	nest_end(b, t);
+	msg_end(b);
+}
+
+/* NLMSG_DONE or NLMSG_ERROR carrying error e. */
+static void
+msg_status(struct nlb *b, uint16_t type, uint32_t seq, int e)
+{
+	struct nlmsgerr err;
+
+	memset(&err, 0, sizeof(err));
+	err.error = e;
+	msg_begin(b, type, seq);
+	if (type == NLMSG_ERROR)
+		nlb_put(b, &err, sizeof(err));
+	else
+		nlb_put(b, &e, sizeof(e));
+	msg_end(b);
+}
+
+/* Several devices, nested tables, a device without a summary and one
+ * without a cm_id entry, messages of another dump, then DONE. */
+static void
+test_nl_summary(void **unused)
+{
+	struct nlb b = { .len = 0 };
+	struct rdma_nl_dev devs[8];
+	size_t n = 0, t;
+	int done = 0;
+
+	(void)unused;
+	res_dev(&b, 7, 0, "mlx5_0", 12, 0);
+	res_dev(&b, 6, 9, "stale0", 99, 0); /* an earlier dump's: skipped */
+	res_dev(&b, 7, 1, "rxe0", 0, 1);
+	res_dev(&b, 7, 2, "siw0", -1, 1);   /* no cm_id entry */
+	msg_begin(&b, RES_GET, 7);          /* no summary at all */
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	attr_str(&b, RDMA_NLDEV_ATTR_DEV_NAME, "qib0");
+	msg_end(&b);
+	msg_begin(&b, RES_GET, 7);          /* an empty summary */
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 4);
+	attr_str(&b, RDMA_NLDEV_ATTR_DEV_NAME, "hfi1_0");
+	t = nest_begin(&b, RDMA_NLDEV_ATTR_RES_SUMMARY);
+	nest_end(&b, t);
+	msg_end(&b);
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 7, devs, 8, &n, &done), 0);
+	assert_int_equal(done, 0); /* no DONE yet: the caller receives again */
+	assert_int_equal(n, 5);
+	assert_string_equal(devs[0].name, "mlx5_0");
+	assert_int_equal(devs[0].index, 0);
+	assert_int_equal(devs[0].has_cm_ids, 1);
+	assert_int_equal(devs[0].cm_ids, 12);
+	assert_string_equal(devs[1].name, "rxe0");
+	assert_int_equal(devs[1].index, 1);
+	assert_int_equal(devs[1].has_cm_ids, 1);
+	assert_int_equal(devs[1].cm_ids, 0); /* 0 is a value, not missing */
+	assert_string_equal(devs[2].name, "siw0");
+	assert_int_equal(devs[2].has_cm_ids, 0);
+	assert_string_equal(devs[3].name, "qib0");
+	assert_int_equal(devs[3].has_cm_ids, 0);
+	assert_string_equal(devs[4].name, "hfi1_0");
+	assert_int_equal(devs[4].index, 4);
+	assert_int_equal(devs[4].has_cm_ids, 0);
+
+	/* The next recv(): the last device and DONE; *ndevs goes on. */
+	b.len = 0;
+	res_dev(&b, 7, 5, "bnxt_re0", 4294967296ll, 1); /* 2^32: a u64 */
+	msg_status(&b, NLMSG_DONE, 7, 0);
+	res_dev(&b, 7, 6, "after_done", 1, 0);           /* never looked at */
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 7, devs, 8, &n, &done), 0);
+	assert_int_equal(done, 1);
+	assert_int_equal(n, 6);
+	assert_string_equal(devs[5].name, "bnxt_re0");
+	assert_true(devs[5].cm_ids == 4294967296ull);
+
+	/* More devices than room: counted, the first max stored. */
+	b.len = 0;
+	res_dev(&b, 1, 0, "a0", 1, 0);
+	res_dev(&b, 1, 1, "a1", 2, 0);
+	res_dev(&b, 1, 2, "a2", 3, 0);
+	msg_status(&b, NLMSG_DONE, 1, 0);
+	n = 0;
+	done = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 1, devs, 2, &n, &done), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(devs[1].name, "a1");
+	assert_int_equal(devs[1].cm_ids, 2);
+	/* seq 0 takes every message */
+	n = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 0, NULL, 0, &n, &done), 0);
+	assert_int_equal(n, 3);
+	/* no device at all (no RDMA hardware): DONE only */
+	b.len = 0;
+	msg_status(&b, NLMSG_DONE, 2, 0);
+	n = 0;
+	done = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 2, devs, 8, &n, &done), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(done, 1);
+}
+
+/* Error messages, a failed dump's DONE, a cut message, a long name. */
+static void
+test_nl_errors(void **unused)
+{
+	struct nlb b = { .len = 0 };
+	struct rdma_nl_dev devs[4];
+	char longname[100];
+	size_t n = 0;
+	int done = 0;
+
+	(void)unused;
+	msg_status(&b, NLMSG_ERROR, 3, -EOPNOTSUPP);
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 3, devs, 4, &n, &done),
+			 -EOPNOTSUPP);
+	assert_int_equal(n, 0);
+	/* an acknowledgement (error 0) is no error; another dump's error is
+	 * not ours */
+	b.len = 0;
+	msg_status(&b, NLMSG_ERROR, 3, 0);
+	msg_status(&b, NLMSG_ERROR, 2, -EPERM);
+	res_dev(&b, 3, 0, "mlx5_0", 5, 0);
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 3, devs, 4, &n, &done), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(devs[0].cm_ids, 5);
+	/* a dump that failed midway ends with DONE carrying the error */
+	b.len = 0;
+	msg_status(&b, NLMSG_DONE, 3, -EMSGSIZE);
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 3, devs, 4, &n, &done), -EMSGSIZE);
+	assert_int_equal(done, 1);
+	/* a message longer than the buffer */
+	b.len = 0;
+	res_dev(&b, 3, 0, "mlx5_0", 5, 0);
+	n = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len - 4, 3, devs, 4, &n, &done),
+			 -EBADMSG);
+	assert_int_equal(n, 0);
+	/* an attribute running past its message: the message's device is
+	 * kept, the rest of its attributes ignored */
+	b.len = 0;
+	msg_begin(&b, RES_GET, 3);
+	attr_str(&b, RDMA_NLDEV_ATTR_DEV_NAME, "cut0");
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 8);
+	msg_end(&b);
+	{
+		uint16_t bad = 200;
+		memcpy(b.u.b + NLMSG_HDRLEN + 12, &bad, sizeof(bad)); /* DEV_INDEX's length */
+	}
+	n = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 3, devs, 4, &n, &done), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(devs[0].name, "cut0");
+	assert_int_equal(devs[0].index, 0);
+	/* a name longer than the field: cut to 63 bytes */
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	b.len = 0;
+	res_dev(&b, 3, 0, longname, 1, 0);
+	n = 0;
+	assert_int_equal(rdma_nl_parse_summary(b.u.b, b.len, 3, devs, 4, &n, &done), 0);
+	assert_int_equal(strlen(devs[0].name), 63);
+}
+
+/* A cm_id entry bound to port (0: none). */
+static void
+cm_entry(struct nlb *b, uint32_t port)
+{
+	size_t e = nest_begin(b, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+
+	attr_u32(b, RDMA_NLDEV_ATTR_RES_PS, 0x106);
+	if (port)
+		attr_u32(b, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	attr_u32(b, RDMA_NLDEV_ATTR_RES_CM_IDN, 1);
+	nest_end(b, e);
+}
+
+/* Per-port counts of a RES_CM_ID_GET dump over two messages. */
+static void
+test_nl_cm_ids(void **unused)
+{
+	struct nlb b = { .len = 0 };
+	uint64_t ports[4] = { 0 };
+	size_t t;
+	int done = 0;
+
+	(void)unused;
+	msg_begin(&b, CM_ID_GET, 5);
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	attr_str(&b, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_0");
+	t = nest_begin(&b, RDMA_NLDEV_ATTR_RES_CM_ID);
+	cm_entry(&b, 1);
+	cm_entry(&b, 2);
+	cm_entry(&b, 0); /* a listener on every port: none */
+	cm_entry(&b, 2);
+	cm_entry(&b, 9); /* beyond ports[]: none */
+	nest_end(&b, t);
+	msg_end(&b);
+	msg_begin(&b, CM_ID_GET, 4); /* another dump's */
+	t = nest_begin(&b, RDMA_NLDEV_ATTR_RES_CM_ID);
+	cm_entry(&b, 1);
+	nest_end(&b, t);
+	msg_end(&b);
+	msg_begin(&b, CM_ID_GET, 5);
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	t = nest_begin(&b, RDMA_NLDEV_ATTR_RES_CM_ID);
+	cm_entry(&b, 2);
+	nest_end(&b, t);
+	msg_end(&b);
+	msg_status(&b, NLMSG_DONE, 5, 0);
+	assert_int_equal(rdma_nl_count_cm_ids(b.u.b, b.len, 5, ports, 4, &done), 0);
+	assert_int_equal(done, 1);
+	assert_int_equal(ports[0], 0);
+	assert_int_equal(ports[1], 1); /* one entry on port 1 */
+	assert_int_equal(ports[2], 3); /* two in the first message, one in the second */
+	assert_int_equal(ports[3], 0);
+	/* the kernel refuses (no such device) */
+	b.len = 0;
+	msg_status(&b, NLMSG_ERROR, 6, -ENODEV);
+	assert_int_equal(rdma_nl_count_cm_ids(b.u.b, b.len, 6, ports, 4, &done), -ENODEV);
+}
+
+/* Queue b as one datagram to the provider's end of the socketpair. */
+static void
+nlb_send(int fd, struct nlb *b)
+{
+	assert_int_equal(send(fd, b->u.b, b->len, 0), (ssize_t)b->len);
+	b->len = 0;
+}
+
+/* The next request the provider sent: its type, sequence number and
+ * DEV_INDEX (-1 without). */
+static void
+expect_request(int fd, uint16_t type, uint32_t seq, int64_t dev_index)
+{
+	unsigned char buf[256];
+	struct nlmsghdr h;
+	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+	assert_true(n >= (ssize_t)NLMSG_HDRLEN);
+	memcpy(&h, buf, sizeof(h));
+	assert_int_equal(h.nlmsg_len, n);
+	assert_int_equal(h.nlmsg_type, type);
+	assert_int_equal(h.nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+	assert_int_equal(h.nlmsg_seq, seq);
+	if (dev_index < 0) {
+		assert_int_equal(n, NLMSG_HDRLEN);
+	} else {
+		struct nlattr a;
+		uint32_t v;
+
+		assert_int_equal(n, NLMSG_HDRLEN + NLA_HDRLEN + 4);
+		memcpy(&a, buf + NLMSG_HDRLEN, sizeof(a));
+		memcpy(&v, buf + NLMSG_HDRLEN + NLA_HDRLEN, sizeof(v));
+		assert_int_equal(a.nla_type, RDMA_NLDEV_ATTR_DEV_INDEX);
+		assert_int_equal(v, dev_index);
+	}
+}
+
+/* RDMA Active Connections end to end over rdma-basic/t0 (mlx4_0 one port,
+ * mlx5_0 ports 1 and 2, qib0 one port) with a socketpair answering as the
+ * kernel would: a one-port device takes the summary's cm_id count; mlx5_0's
+ * ports count the entries of its cm_id dump; a device without the entry,
+ * or whose dump fails, has none and keeps bit 4 of its mask. */
+static void
+test_active_connections(void **unused)
+{
+	const char *root = "../fixtures/rdma-basic/t0";
+	struct procfs *fs = procfs_new(&root, 1);
+	struct provider_ctx ctx = { fs, BIT(RD_ACTIVE_CONNECTIONS) | BIT(RD_MISSING_MASK) };
+	struct err err = { "" };
+	struct nlb b = { .len = 0 };
+	struct raw_set rs;
+	const struct raw_instance *ri;
+	int sv[2];
+	size_t t;
+	void *st;
+
+	(void)unused;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = PROV.open(&ctx, &err);
+	assert_non_null(st);
+	rdma_use_netlink_fd(st, sv[1]);
+	raw_set_init(&rs, PROV.set);
+
+	/* Read 1: the summary over two datagrams, then mlx5_0's cm_ids. */
+	res_dev(&b, 1, 0, "mlx4_0", 3, 0);
+	res_dev(&b, 1, 1, "mlx5_0", 5, 1);
+	nlb_send(sv[0], &b);
+	res_dev(&b, 1, 2, "qib0", -1, 0);
+	res_dev(&b, 1, 3, "gone0", 8, 0); /* not in sysfs: ignored */
+	msg_status(&b, NLMSG_DONE, 1, 0);
+	nlb_send(sv[0], &b);
+	msg_begin(&b, CM_ID_GET, 2);
+	attr_u32(&b, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	t = nest_begin(&b, RDMA_NLDEV_ATTR_RES_CM_ID);
+	cm_entry(&b, 1);
+	cm_entry(&b, 2);
+	cm_entry(&b, 0); /* listening on both ports */
+	cm_entry(&b, 2);
+	cm_entry(&b, 2);
+	nest_end(&b, t);
+	msg_end(&b);
+	msg_status(&b, NLMSG_DONE, 2, 0);
+	nlb_send(sv[0], &b);
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	expect_request(sv[0], RES_GET, 1, -1);
+	expect_request(sv[0], CM_ID_GET, 2, 1); /* only the two-port device's */
+	ri = find_inst(&rs, "mlx4_0/1");
+	assert_true(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 3); /* the device's count */
+	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	ri = find_inst(&rs, "mlx5_0/1");
+	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 1); /* one entry on port 1 */
+	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	ri = find_inst(&rs, "mlx5_0/2");
+	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 3); /* three on port 2 (of 5) */
+	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	ri = find_inst(&rs, "qib0/1");
+	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
+	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+
+	/* Read 2: mlx5_0 has none (no per-port dump needed: 0 on both);
+	 * read 3: mlx5_0's dump fails (its ports have none), mlx4_0 keeps its
+	 * value. */
+	res_dev(&b, 3, 0, "mlx4_0", 0, 0);
+	res_dev(&b, 3, 1, "mlx5_0", 0, 0);
+	msg_status(&b, NLMSG_DONE, 3, 0);
+	nlb_send(sv[0], &b);
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	expect_request(sv[0], RES_GET, 3, -1);
+	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 0);
+	assert_int_equal(find_inst(&rs, "mlx5_0/1")->values[RD_ACTIVE_CONNECTIONS], 0);
+	assert_int_equal(find_inst(&rs, "mlx5_0/2")->values[RD_ACTIVE_CONNECTIONS], 0);
+	assert_true(find_inst(&rs, "mlx5_0/2")->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_false(find_inst(&rs, "qib0/1")->present & BIT(RD_ACTIVE_CONNECTIONS));
+
+	res_dev(&b, 4, 0, "mlx4_0", 2, 0);
+	res_dev(&b, 4, 1, "mlx5_0", 6, 0);
+	msg_status(&b, NLMSG_DONE, 4, 0);
+	nlb_send(sv[0], &b);
+	msg_status(&b, NLMSG_ERROR, 5, -ENOENT);
+	nlb_send(sv[0], &b);
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	expect_request(sv[0], RES_GET, 4, -1);
+	expect_request(sv[0], CM_ID_GET, 5, 1);
+	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 2);
+	ri = find_inst(&rs, "mlx5_0/1");
+	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+
+	/* Read 4: the summary dump itself fails: no port has a count. */
+	msg_status(&b, NLMSG_ERROR, 6, -EPERM);
+	nlb_send(sv[0], &b);
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	expect_request(sv[0], RES_GET, 6, -1);
+	for (size_t i = 0; i < rs.ninstances; i++) {
+		assert_false(rs.inst[i].present & BIT(RD_ACTIVE_CONNECTIONS));
+		assert_int_equal(rs.inst[i].values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	}
+
+	/* Read 5: more devices than the state has room for (8): it grows and
+	 * dumps again. */
+	for (int round = 7; round <= 8; round++) {
+		char name[32];
+
+		for (int k = 0; k < 10; k++) {
+			snprintf(name, sizeof(name), "extra%d", k);
+			res_dev(&b, (uint32_t)round, (uint32_t)(10 + k), name, 1, 0);
+		}
+		res_dev(&b, (uint32_t)round, 0, "mlx4_0", round == 7 ? 70 : 80, 0);
+		msg_status(&b, NLMSG_DONE, (uint32_t)round, 0);
+		nlb_send(sv[0], &b);
+	}
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	expect_request(sv[0], RES_GET, 7, -1);
+	expect_request(sv[0], RES_GET, 8, -1);
+	/* the second dump's count */
+	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 80);
+	raw_set_free(&rs);
+	PROV.close(st); /* closes sv[1] */
+	close(sv[0]);
+	procfs_free(fs);
+}
+
 /* No sys/class/infiniband under a root: no instances, no error. */
 static void
 test_no_devices(void **unused)
@@ -450,6 +962,15 @@ test_live(void **unused)
 		assert_int_equal(PROV.read(st, &rs, &err), 0);
 		assert_int_equal(rs.ninstances, 0);
 	}
+	PROV.close(st);
+	/* RDMA Active Connections alone: the rdma netlink socket is opened
+	 * where the kernel has one, and still no port to give a count to */
+	ctx.needed = BIT(RD_ACTIVE_CONNECTIONS);
+	st = PROV.open(&ctx, &err);
+	assert_non_null(st);
+	raw_set_begin(&rs);
+	assert_int_equal(PROV.read(st, &rs, &err), 0);
+	assert_int_equal(rs.ninstances, 0);
 	raw_set_free(&rs);
 	PROV.close(st);
 	procfs_free(fs);
@@ -469,6 +990,10 @@ main(void)
 		cmocka_unit_test(test_needed),
 		cmocka_unit_test(test_no_devices),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_nl_summary),
+		cmocka_unit_test(test_nl_errors),
+		cmocka_unit_test(test_nl_cm_ids),
+		cmocka_unit_test(test_active_connections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
