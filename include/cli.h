@@ -6,6 +6,7 @@
 #define GETCOUNTER_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util.h"
@@ -33,12 +34,27 @@ struct config {
 	int verbose;
 	int yes;             /* -y: replace a non-empty output file */
 	int utc;
+	int interval_given;
+	/* the binary log */
+	const char *log_file; /* --log: record beside the display */
+	char **inputs;        /* --input: replay these logs */
+	size_t ninputs;
+	const char *begin, *end; /* --begin, --end */
+	unsigned every;       /* --every N */
+	int summary;          /* --summary of the inputs */
+	uint64_t max_size;    /* --max-size, 0 for none */
+	int circular;
+	int append;
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or
  * value (a usage error: exit 2). */
 int cli_parse(int argc, char **argv, struct config *cfg, struct err *err);
 void config_free(struct config *cfg);
+
+/* Nonzero when the output itself is the binary log (-f gcl, -f BIN, or -o
+ * NAME.gcl without -f). */
+int config_logs_to_output(const struct config *cfg);
 
 /* The --help text. */
 void cli_usage(FILE *out);

@@ -27,15 +27,22 @@ struct engine *engine_open(const struct config *cfg, const char *const *paths, s
 /* One read (of root read_index of a --root series; 0 live). The first read
  * only primes: *f is NULL. After that *f is the frame of the interval just
  * ended, owned by the engine and valid until the next step. With snapshot,
- * every read gives a frame whose two-read counters are BAD_TIME. 0 or -1. */
+ * every read gives a frame whose two-read counters are BAD_TIME. 0; 1 at
+ * the end of a replay (or when a full log is the only output); -1. */
 int engine_step(struct engine *e, size_t read_index, int snapshot, const struct frame **f,
 		struct err *err);
 
 void engine_close(struct engine *e);
 
-/* Sample e's counters on cfg's schedule into the output on out (borrowed;
- * e is not closed). Returns an exit status; on failure err names the
- * problem. */
+/* Record every read of e to the gcl log on fd (borrowed; name for
+ * messages), as cfg says (--max-size, --circular, --append). only: the log
+ * is the run's only output, so a full log ends the run. 0, or -1 with err. */
+int engine_log_open(struct engine *e, int fd, const char *name, int only, struct err *err);
+
+/* Sample e's counters on cfg's schedule (a replay: through the logs, with
+ * no sleeping) into the output on out (borrowed; e is not closed; output
+ * may be NULL when the log is the only output). Returns an exit status; on
+ * failure err names the problem. */
 int engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err);
 
 /* -l and -q: list sets or counter paths matching cfg->patterns to out. */

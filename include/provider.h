@@ -39,6 +39,11 @@ struct provider {
 	 * its child part is the instance's CPU part ("3", "0,3"). Called only
 	 * when either set's instances change. */
 	int (*rows_match)(void *state, const char *instance, const char *row);
+	/* With rows_match: the row parents of instance's rows, space-separated
+	 * ("24 25 26": its IRQs), written to buf (size n); the length. A log
+	 * records it, so that a replay matches rows as rows_match did: a row
+	 * "P/C" is instance "X/C"'s when P is listed. */
+	size_t (*instance_key)(void *state, const char *instance, char *buf, size_t n);
 };
 
 /* Every provider, in the order sets are listed. */

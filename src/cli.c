@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "replay.h"
 
 enum opt_id {
 	O_COUNTER,
@@ -33,6 +34,15 @@ enum opt_id {
 	O_VERSION,
 	O_YES,
 	O_UTC,
+	O_LOG,
+	O_INPUT,
+	O_BEGIN,
+	O_END,
+	O_EVERY,
+	O_SUMMARY,
+	O_MAX_SIZE,
+	O_CIRCULAR,
+	O_APPEND,
 };
 
 struct option_spec {
@@ -62,6 +72,15 @@ static const struct option_spec options[] = {
 	{ O_VERSION, 'V', "version", { 0 }, 0 },
 	{ O_YES, 'y', "yes", { "y" }, 0 },
 	{ O_UTC, 0, "utc", { 0 }, 0 },
+	{ O_LOG, 0, "log", { 0 }, 1 },
+	{ O_INPUT, 0, "input", { 0 }, 1 },
+	{ O_BEGIN, 0, "begin", { 0 }, 1 },
+	{ O_END, 0, "end", { 0 }, 1 },
+	{ O_EVERY, 0, "every", { 0 }, 1 },
+	{ O_SUMMARY, 0, "summary", { 0 }, 0 },
+	{ O_MAX_SIZE, 0, "max-size", { 0 }, 1 },
+	{ O_CIRCULAR, 0, "circular", { 0 }, 0 },
+	{ O_APPEND, 0, "append", { 0 }, 0 },
 };
 
 void
@@ -76,9 +95,20 @@ cli_usage(FILE *out)
 	      "  -i, --interval SECONDS   sample interval (at least 0.01, or [[hh:]mm:]ss); default 1\n"
 	      "  -n, --samples N          number of samples to print; default 1\n"
 	      "      --continuous         sample until interrupted (SIGINT or SIGTERM)\n"
-	      "  -f, --format FORMAT      table (default), list, csv, tsv, json\n"
+	      "  -f, --format FORMAT      table (default), list, csv, tsv, json, gcl (binary log;\n"
+	      "                           BIN too); -o NAME.gcl/.csv/.tsv/.json implies the format\n"
 	      "  -o, --output FILE        write to FILE instead of standard output\n"
-	      "  -y, --yes                replace a non-empty output file\n"
+	      "  -y, --yes                replace a non-empty output or log file\n"
+	      "      --log FILE           also record the raw samples to FILE (.gcl) while showing\n"
+	      "      --max-size SIZE      stop a log at SIZE bytes (K, M, G suffixes)\n"
+	      "      --circular           with --max-size: a ring that overwrites the oldest samples\n"
+	      "      --append             continue an existing gcl log after its last good record\n"
+	      "      --input FILE         replay a gcl log as the source (repeatable: merged in time)\n"
+	      "      --begin TIME         with --input: from TIME (2026-11-22T10:00:00 or\n"
+	      "                           11/22/2026 10:00:00)\n"
+	      "      --end TIME           with --input: up to TIME\n"
+	      "      --every N            with --input: keep every Nth sample, derived over the span\n"
+	      "      --summary            with --input: what the logs hold, and any damage\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
@@ -96,6 +126,7 @@ cli_usage(FILE *out)
 	      "  getcounter '\\Processor(_Total)\\% Processor Time' -i 2 -n 5\n"
 	      "  getcounter '\\Network Adapter(*)\\Bytes Total/sec' -f csv -o net.csv --continuous\n"
 	      "  getcounter -l            (the counter sets)      getcounter -q PhysicalDisk\n"
+	      "  getcounter -i 5 --continuous -o base.gcl;  getcounter --input base.gcl -f csv\n"
 	      "\n"
 	      "Exit status: 0 success, 1 runtime error, 2 usage error. See getcounter(1).\n",
 	      out);
@@ -129,6 +160,9 @@ config_free(struct config *cfg)
 		free(cfg->patterns[i]);
 	for (size_t i = 0; i < cfg->nroots; i++)
 		free(cfg->roots[i]);
+	for (size_t i = 0; i < cfg->ninputs; i++)
+		free(cfg->inputs[i]);
+	free(cfg->inputs);
 	free(cfg->paths);
 	free(cfg->patterns);
 	free(cfg->roots);
@@ -197,6 +231,37 @@ parse_count(const char *opt, const char *s, long min, long *out, struct err *err
 	return 0;
 }
 
+/* A size in bytes: digits with an optional K, M, G or T (powers of 1024),
+ * optionally followed by B or iB. */
+static int
+parse_size(const char *opt, const char *s, uint64_t *out, struct err *err)
+{
+	const char *p = s;
+	uint64_t v = 0, mul = 1;
+
+	if (parse_u64(&p, &v) < 0 || v == UINT64_MAX)
+		goto bad;
+	switch (*p) {
+	case 'k': case 'K': mul = 1ull << 10; p++; break;
+	case 'm': case 'M': mul = 1ull << 20; p++; break;
+	case 'g': case 'G': mul = 1ull << 30; p++; break;
+	case 't': case 'T': mul = 1ull << 40; p++; break;
+	default: break;
+	}
+	if (mul > 1 && (*p == 'i' || *p == 'I'))
+		p++;
+	if (*p == 'b' || *p == 'B')
+		p++;
+	if (*p || v == 0)
+		goto bad;
+	if (v > UINT64_MAX / mul)
+		return err_set(err, "%s '%s' is too large", opt, s);
+	*out = v * mul;
+	return 0;
+bad:
+	return err_set(err, "%s '%s' is not a size (like 500K, 10M or 1G)", opt, s);
+}
+
 static int
 read_counter_file(struct config *cfg, const char *file, struct err *err)
 {
@@ -257,6 +322,57 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 	return 0;
 }
 
+/* The binary log is the format (-f gcl/BIN, or -o NAME.gcl). */
+int
+config_logs_to_output(const struct config *cfg)
+{
+	if (cfg->format)
+		return strcasecmp(cfg->format, "gcl") == 0 || strcasecmp(cfg->format, "bin") == 0;
+	if (cfg->output_file) {
+		const char *dot = strrchr(cfg->output_file, '.');
+		return dot && strcasecmp(dot, ".gcl") == 0;
+	}
+	return 0;
+}
+
+/* The options of recording and replaying that need each other. */
+static int
+cli_check_log_options(const struct config *cfg, struct err *err)
+{
+	int logs = cfg->log_file || config_logs_to_output(cfg);
+
+	if (cfg->ninputs && cfg->nroots)
+		return err_set(err, "--input and --root are both sources: give one");
+	if (cfg->ninputs && cfg->interval_given)
+		return err_set(err, "-i has no meaning with --input: a log keeps its own times "
+				    "(--every N keeps every Nth sample)");
+	if (cfg->ninputs && cfg->continuous)
+		return err_set(err, "--continuous has no meaning with --input: a replay ends with "
+				    "the log");
+	if (!cfg->ninputs && (cfg->begin || cfg->end || cfg->every || cfg->summary))
+		return err_set(err, "%s goes with --input (it cuts or describes a replayed log)",
+			       cfg->begin ? "--begin" : cfg->end ? "--end" :
+			       cfg->every ? "--every" : "--summary");
+	if ((cfg->max_size || cfg->circular || cfg->append) && !logs)
+		return err_set(err, "%s goes with a gcl log (--log FILE, or -o FILE.gcl / -f gcl)",
+			       cfg->max_size ? "--max-size" : cfg->circular ? "--circular"
+									  : "--append");
+	if (cfg->circular && !cfg->max_size && !cfg->append)
+		return err_set(err, "--circular needs --max-size SIZE (the size of the ring)");
+	if (cfg->circular && cfg->max_size && cfg->max_size < 64 * 1024)
+		return err_set(err, "--max-size %llu is too small for a circular log: give at least "
+				    "64K", (unsigned long long)cfg->max_size);
+	if (cfg->append && cfg->yes)
+		return err_set(err, "--append and --yes contradict each other: --append keeps "
+				    "the log, --yes replaces it");
+	if (cfg->log_file && config_logs_to_output(cfg))
+		return err_set(err, "--log records beside a display: with -f gcl or -o FILE.gcl the "
+				    "output is already the log");
+	if (cfg->summary && (cfg->mode == MODE_LIST_SETS || cfg->mode == MODE_LIST_PATHS))
+		return err_set(err, "--summary and -l/-q both list a log: give one");
+	return 0;
+}
+
 static const struct option_spec *
 find_long(const char *name, size_t len)
 {
@@ -299,6 +415,7 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 	case O_COUNTER_FILE:
 		return read_counter_file(cfg, arg, err);
 	case O_INTERVAL:
+		cfg->interval_given = 1;
 		return parse_interval(arg, &cfg->interval, err);
 	case O_SAMPLES:
 		if (parse_count(name, arg, 1, &v, err) < 0)
@@ -354,6 +471,44 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		break;
 	case O_UTC:
 		cfg->utc = 1;
+		break;
+	case O_LOG:
+		if (*arg == '\0')
+			return err_set(err, "%s needs a file name", name);
+		cfg->log_file = arg;
+		break;
+	case O_INPUT:
+		if (*arg == '\0')
+			return err_set(err, "%s needs a file name", name);
+		push(&cfg->inputs, &cfg->ninputs, arg);
+		break;
+	case O_BEGIN:
+	case O_END:
+		if (!replay_time_valid(arg))
+			return err_set(err, "%s '%s' is not a time (2026-11-22T10:00:00, "
+					    "2026-11-22 10:00:00Z or 11/22/2026 10:00:00 AM)", name, arg);
+		if (o->id == O_BEGIN)
+			cfg->begin = arg;
+		else
+			cfg->end = arg;
+		break;
+	case O_EVERY:
+		if (parse_count(name, arg, 1, &v, err) < 0)
+			return -1;
+		if (v > 1000000000L)
+			return err_set(err, "%s '%s' is too large", name, arg);
+		cfg->every = (unsigned)v;
+		break;
+	case O_SUMMARY:
+		cfg->summary = 1;
+		break;
+	case O_MAX_SIZE:
+		return parse_size(name, arg, &cfg->max_size, err);
+	case O_CIRCULAR:
+		cfg->circular = 1;
+		break;
+	case O_APPEND:
+		cfg->append = 1;
 		break;
 	}
 	return 0;
@@ -439,17 +594,15 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 		goto out;
 	}
 	if (cfg->format && strcasecmp(cfg->format, "bin") != 0 &&
+	    strcasecmp(cfg->format, "gcl") != 0 &&
 	    strcasecmp(cfg->format, "table") != 0 && strcasecmp(cfg->format, "list") != 0 &&
 	    strcasecmp(cfg->format, "csv") != 0 && strcasecmp(cfg->format, "tsv") != 0 &&
 	    strcasecmp(cfg->format, "json") != 0) {
-		err_set(err, "unknown format '%s' (table, list, csv, tsv or json)", cfg->format);
+		err_set(err, "unknown format '%s' (table, list, csv, tsv, json or gcl)", cfg->format);
 		goto out;
 	}
-	if (cfg->format && strcasecmp(cfg->format, "bin") == 0) {
-		err_set(err, "format '%s' (the binary log) is not built yet: use csv, tsv or json",
-			cfg->format);
+	if (cli_check_log_options(cfg, err) < 0)
 		goto out;
-	}
 	if (cfg->continuous && cfg->samples_given) {
 		err_set(err, "--continuous and --samples contradict each other: give one");
 		goto out;

@@ -25,8 +25,10 @@
 
 #include "derive.h"
 #include "engine.h"
+#include "gclog.h"
 #include "path.h"
 #include "provider.h"
+#include "replay.h"
 
 /* A group total: its name and its members (cur indices) in members[]. */
 struct group {
@@ -66,6 +68,8 @@ struct eset {
 	size_t *hash;
 	struct err read_err;
 	int read_failed_reported;
+	int absent;      /* a replayed read that does not hold this set */
+	size_t cat;      /* its index in the catalogue */
 };
 
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
@@ -108,7 +112,24 @@ struct column_map {
 struct engine {
 	const struct config *cfg;
 	char host[256];
-	struct procfs *fs;
+	struct procfs *fs;       /* NULL for a replay */
+	struct replay *replay;   /* --input, else NULL */
+	/* the sets paths resolve against: providers[], or the logs' */
+	const struct provider *const *catalog;
+	size_t ncatalog;
+	const struct provider **catalog_own;
+	const char *const *paths; /* as given (or the defaults) */
+	size_t npaths;
+	char **own_paths;         /* a replay's "every set" paths */
+	size_t nown_paths;
+	/* recording (-f gcl, --log) */
+	struct gclog_writer *log;
+	int log_only;            /* the log is the only output */
+	int log_stopped;
+	int log_started;
+	uint64_t *log_mono;
+	const struct raw_set **log_sets;
+	size_t *log_index; /* eset -> the writer's set */
 	size_t nsets;
 	struct eset *sets;
 	size_t nitems;
@@ -121,6 +142,9 @@ struct engine {
 	/* --root series clock */
 	int64_t uptime_ns_prev, uptime_ns_cur;
 	int uptime_prev_ok, uptime_cur_ok;
+	uint64_t series_ns;
+	int64_t series_step;
+	int series_started;
 	int64_t wall_ns;
 	uint64_t skipped;
 	int sets_primed;
@@ -211,6 +235,18 @@ eset_for(struct engine *e, const struct provider *prov)
 	return es;
 }
 
+/* The catalogue's provider of the set named name (or its alias), or NULL. */
+static const struct provider *
+catalog_find(const struct engine *e, const char *name)
+{
+	for (size_t i = 0; i < e->ncatalog; i++) {
+		const struct counter_set *s = e->catalog[i]->set;
+		if (strcasecmp(s->name, name) == 0 || (s->alias && strcasecmp(s->alias, name) == 0))
+			return e->catalog[i];
+	}
+	return NULL;
+}
+
 static int
 has_wildcard(const char *s)
 {
@@ -232,7 +268,7 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	it->path = xstrdup(e->resolving);
 	it->path_index = e->npaths_resolved;
 	if (c->rows_set) {
-		const struct provider *rp = provider_find(c->rows_set);
+		const struct provider *rp = catalog_find(e, c->rows_set);
 		/* a table error, caught by test_engine: every rows_set exists */
 		if (rp) {
 			it->rows_es = (struct eset *)(uintptr_t)(eset_for(e, rp) - e->sets + 1);
@@ -263,8 +299,8 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 		path_free(&p);
 		return -1;
 	}
-	for (size_t i = 0; i < nproviders; i++) {
-		const struct counter_set *s = providers[i]->set;
+	for (size_t i = 0; i < e->ncatalog; i++) {
+		const struct counter_set *s = e->catalog[i]->set;
 		if (!glob_match_ci(p.set, s->name) && !(s->alias && glob_match_ci(p.set, s->alias)))
 			continue;
 		any_set = 1;
@@ -288,11 +324,15 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 		}
 		for (size_t k = 0; k < s->ncounters; k++)
 			if (glob_match_ci(p.counter, s->counters[k].name))
-				add_item(e, providers[i], &s->counters[k], p.instance);
+				add_item(e, e->catalog[i], &s->counters[k], p.instance);
 	}
 	if (!any_set) {
-		err_set(err, "no counter set matches '%s' in '%s' (getcounter -l lists them)", p.set,
-			text);
+		if (e->replay)
+			err_set(err, "no counter set matches '%s' in '%s': the log does not hold it "
+				     "(getcounter --input FILE -l lists what it holds)", p.set, text);
+		else
+			err_set(err, "no counter set matches '%s' in '%s' (getcounter -l lists them)",
+				p.set, text);
 		path_free(&p);
 		return -1;
 	}
@@ -393,6 +433,7 @@ eset_grow(struct eset *es, size_t n)
 }
 
 static void eset_group(struct eset *es);
+static int engine_setup_sets(struct engine *e, struct err *err);
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
  * and rebuilds the groups when the instance list changed. */
@@ -632,10 +673,50 @@ root_wall_ns(struct engine *e, int uptime_ok, int64_t uptime_ns)
 	return (int64_t)bt * 1000000000 + uptime_ns;
 }
 
-/* Read every set once; read_index selects the root of a series. */
+/* A replay's read: the next kept read of the logs. 0, or 1 at the end. */
+static int
+engine_read_replay(struct engine *e)
+{
+	if (!replay_next(e->replay))
+		return 1;
+	e->wall_ns = replay_wall(e->replay);
+	e->user_hz = replay_user_hz(e->replay);
+	e->ulong_bits = replay_ulong_bits(e->replay);
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		struct raw_set *t = es->prev;
+		int gap = 0;
+		if (!replay_read(e->replay, es->cat, t, &gap)) {
+			es->absent = 1;
+			continue;
+		}
+		es->absent = 0;
+		es->prev = es->cur;
+		es->cur = t;
+		if (gap)
+			es->have_prev = 0;
+		es->dt = (double)(int64_t)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
+	}
+	return 0;
+}
+
+/* Only the fields some requested counter needs count as read: a replay
+ * then derives exactly what was derived live (a log stores those). */
+static void
+mask_present(struct raw_set *rs, uint64_t needed)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		rs->inst[i].present &= needed;
+}
+
+/* Read every set once; read_index selects the root of a series. 0, 1 at
+ * the end of a replay, or -1 with err. */
 static int
 engine_read(struct engine *e, size_t read_index, struct err *err)
 {
+	if (e->replay)
+		return engine_read_replay(e);
+
 	int live = procfs_is_live(e->fs);
 
 	if (procfs_begin_read(e->fs, read_index, err) < 0)
@@ -660,6 +741,7 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 					es->read_err.msg);
 			es->read_failed_reported = 1;
 		}
+		mask_present(es->cur, es->ctx.needed);
 		es->cur->mono_ns = now_mono_ns();
 	}
 	if (!live) {
@@ -670,13 +752,24 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 		e->uptime_ns_cur = up;
 		e->wall_ns = root_wall_ns(e, e->uptime_cur_ok, up);
 	}
+	if (!live) {
+		/* a series' clock, advanced by each root's uptime (else by the
+		 * interval): the stamp a log of the series records */
+		int64_t step = e->uptime_cur_ok && e->uptime_prev_ok
+			? e->uptime_ns_cur - e->uptime_ns_prev
+			: (int64_t)(e->cfg->interval * 1e9 + 0.5);
+		if (read_index == 0 || !e->series_started)
+			e->series_ns = e->uptime_cur_ok ? (uint64_t)e->uptime_ns_cur : 0;
+		else
+			e->series_ns += (uint64_t)step;
+		e->series_started = 1;
+		e->series_step = step;
+	}
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		if (!live) {
-			if (e->uptime_cur_ok && e->uptime_prev_ok)
-				es->dt = (double)(e->uptime_ns_cur - e->uptime_ns_prev) / 1e9;
-			else
-				es->dt = e->cfg->interval;
+			es->dt = (double)e->series_step / 1e9;
+			es->cur->mono_ns = e->series_ns;
 		} else {
 			es->dt = (double)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
 		}
@@ -908,10 +1001,9 @@ static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
 	e->nrows = 0;
-	for (size_t s = 0; s < e->nsets; s++) {
-		eset_pair(&e->sets[s]);
-		eset_derive_pairs(e, &e->sets[s], snapshot);
-	}
+	for (size_t s = 0; s < e->nsets; s++)
+		if (!e->sets[s].absent)
+			eset_derive_pairs(e, &e->sets[s], snapshot);
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
@@ -919,6 +1011,9 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
+		/* a replayed read without this set: no rows for it */
+		if (es->absent || (it->rows_es && it->rows_es->absent))
+			continue;
 		if (!it->built || es->changed || it->has_gone)
 			item_build(e, it);
 		else if (it->rows_es && it->rows_es->changed)
@@ -981,7 +1076,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		}
 	}
 	for (size_t s = 0; s < e->nsets; s++)
-		e->sets[s].have_prev = 1;
+		if (!e->sets[s].absent)
+			e->sets[s].have_prev = 1;
 	f->wall_ns = e->wall_ns;
 	f->nrows = e->nrows;
 	f->rows = e->rows;
@@ -1002,7 +1098,7 @@ engine_free_parts(struct engine *e)
 	free(e->items);
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
-		if (es->state)
+		if (es->state && !e->replay)
 			es->prov->close(es->state);
 		raw_set_free(&es->a);
 		raw_set_free(&es->b);
@@ -1025,7 +1121,20 @@ engine_free_parts(struct engine *e)
 	free(e->cols.keys);
 	free(e->cols.ids);
 	free(e->rows);
-	procfs_free(e->fs);
+	if (e->fs)
+		procfs_free(e->fs);
+	if (e->log) {
+		struct err ignored;
+		gclog_writer_close(e->log, &ignored);
+	}
+	free(e->log_mono);
+	free(e->log_sets);
+	free(e->log_index);
+	replay_close(e->replay);
+	free(e->catalog_own);
+	for (size_t i = 0; i < e->nown_paths; i++)
+		free(e->own_paths[i]);
+	free(e->own_paths);
 }
 
 static uint8_t
@@ -1045,7 +1154,46 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 {
 	memset(e, 0, sizeof(*e));
 	e->cfg = cfg;
-	engine_hostname(cfg, e->host, sizeof(e->host));
+	e->catalog = providers;
+	e->ncatalog = nproviders;
+	if (cfg->ninputs) {
+		struct replay_opts ro = { cfg->begin, cfg->end, cfg->every, cfg->utc };
+		int rc;
+		e->replay = replay_open((const char *const *)cfg->inputs, cfg->ninputs, &ro, &rc, err);
+		if (!e->replay)
+			return rc;
+		e->ncatalog = replay_ncatalog(e->replay);
+		e->catalog_own = xcalloc(e->ncatalog ? e->ncatalog : 1, sizeof(*e->catalog_own));
+		for (size_t i = 0; i < e->ncatalog; i++)
+			e->catalog_own[i] = replay_provider(e->replay, i);
+		e->catalog = e->catalog_own;
+		snprintf(e->host, sizeof(e->host), "%s", replay_host(e->replay));
+		if (!paths) {
+			/* what was being watched, else all the logs hold */
+			paths = replay_paths(e->replay, &npaths);
+			if (!npaths) {
+				e->own_paths = xcalloc(e->ncatalog ? e->ncatalog : 1, sizeof(char *));
+				for (size_t i = 0; i < e->ncatalog; i++) {
+					char buf[512];
+					const struct counter_set *cs = e->catalog[i]->set;
+					snprintf(buf, sizeof(buf), "\\%s%s\\*", cs->name,
+						 cs->multi_instance ? "(*)" : "");
+					e->own_paths[i] = xstrdup(buf);
+				}
+				e->nown_paths = e->ncatalog;
+				paths = (const char *const *)e->own_paths;
+				npaths = e->nown_paths;
+			}
+		}
+	} else {
+		engine_hostname(cfg, e->host, sizeof(e->host));
+		if (!paths) {
+			paths = default_paths;
+			npaths = ARRAY_SIZE(default_paths);
+		}
+	}
+	e->paths = paths;
+	e->npaths = npaths;
 	for (size_t i = 0; i < npaths; i++)
 		if (resolve_path(e, paths[i], err) < 0) {
 			/* a path from a counter file: say where it stands */
@@ -1062,6 +1210,13 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		it->es = &e->sets[(uintptr_t)it->es];
 		if (it->rows_es)
 			it->rows_es = &e->sets[(uintptr_t)it->rows_es - 1];
+	}
+	if (e->replay) {
+		if (!e->nitems) {
+			err_set(err, "the log holds no counters: nothing to replay");
+			return EXIT_USAGE;
+		}
+		return engine_setup_sets(e, err);
 	}
 	e->fs = procfs_new((const char *const *)cfg->roots, cfg->nroots);
 	if (procfs_begin_read(e->fs, 0, err) < 0)
@@ -1085,6 +1240,14 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		e->user_hz = hz > 0 ? (uint32_t)hz : 100;
 		e->ulong_bits = kernel_word_bits();
 	}
+	return engine_setup_sets(e, err);
+}
+
+/* Work out what each set must read, and open its provider (a replay's
+ * sets take the replay's state). Returns an exit status. */
+static int
+engine_setup_sets(struct engine *e, struct err *err)
+{
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		uint64_t needed = 0;
@@ -1100,6 +1263,13 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		raw_set_init(&es->b, es->prov->set);
 		es->cur = &es->a;
 		es->prev = &es->b;
+		if (e->replay) {
+			for (size_t i = 0; i < e->ncatalog; i++)
+				if (e->catalog[i] == es->prov)
+					es->cat = i;
+			es->state = replay_state(e->replay, es->cat);
+			continue;
+		}
 		es->state = es->prov->open(&es->ctx, err);
 		if (!es->state) {
 			char msg[sizeof(err->msg)];
@@ -1138,10 +1308,8 @@ engine_open(const struct config *cfg, const char *const *paths, size_t npaths, i
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
 
-	if (!paths || npaths == 0) {
-		paths = default_paths;
-		npaths = ARRAY_SIZE(default_paths);
-	}
+	if (npaths == 0)
+		paths = NULL;
 	*status = engine_setup(e, cfg, paths, npaths, err);
 	if (*status != EXIT_OK) {
 		engine_free_parts(e);
@@ -1151,18 +1319,54 @@ engine_open(const struct config *cfg, const char *const *paths, size_t npaths, i
 	return e;
 }
 
+/* Record the read just taken to the log. 0, 1 when the log is full and
+ * the only output (the run ends), or -1 with err. */
+static int
+engine_log_read(struct engine *e, struct err *err)
+{
+	int gap = 0;
+
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		e->log_sets[e->log_index[s]] = es->absent ? NULL : es->cur;
+		e->log_mono[e->log_index[s]] = es->cur->mono_ns;
+		gap |= !es->absent && !es->have_prev && e->log_started;
+	}
+	/* a replayed gap stays a gap in the log it is relogged to */
+	if (gap && e->replay)
+		gclog_writer_gap(e->log);
+	int rc = gclog_writer_sample(e->log, e->wall_ns, e->log_mono, e->log_sets, err);
+	e->log_started = 1;
+	if (rc == 1) {
+		fprintf(stderr, "getcounter: %s\n", err->msg);
+		e->log_stopped = 1;
+		return e->log_only ? 1 : 0;
+	}
+	return rc;
+}
+
 int
 engine_step(struct engine *e, size_t read_index, int snapshot, const struct frame **out,
 	    struct err *err)
 {
+	int rc;
+
 	*out = NULL;
-	if (engine_read(e, read_index, err) < 0)
-		return -1;
-	if (!snapshot && !e->sets_primed) {
-		for (size_t s = 0; s < e->nsets; s++) {
+	rc = engine_read(e, read_index, err);
+	if (rc != 0)
+		return rc;
+	for (size_t s = 0; s < e->nsets; s++)
+		if (!e->sets[s].absent)
 			eset_pair(&e->sets[s]);
-			e->sets[s].have_prev = 1;
-		}
+	if (e->log && !e->log_stopped) {
+		rc = engine_log_read(e, err);
+		if (rc != 0)
+			return rc;
+	}
+	if (!snapshot && !e->sets_primed) {
+		for (size_t s = 0; s < e->nsets; s++)
+			if (!e->sets[s].absent)
+				e->sets[s].have_prev = 1;
 		e->sets_primed = 1;
 		if (e->cfg->verbose)
 			warn_fast_links(e);
@@ -1173,6 +1377,102 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 	if (e->nframes == 1 && e->cfg->mode == MODE_SAMPLE)
 		warn_empty_paths(e);
 	*out = &e->frame;
+	return 0;
+}
+
+/* The key of an instance of es's set for the log (gclog_key_fn). */
+static size_t
+eset_instance_key(void *ctx, const char *instance, char *buf, size_t n)
+{
+	struct eset *es = ctx;
+
+	if (es->prov->instance_key && es->state)
+		return es->prov->instance_key(es->state, instance, buf, n);
+	if (!es->prov->open)
+		return replay_key(es->state, instance, buf, n); /* a replayed set */
+	return 0;
+}
+
+/* A small file of the root's (osrelease, boot_id) into buf, or leave it. */
+static void
+root_fact(struct engine *e, const char *path, char *buf, size_t n)
+{
+	char tmp[256];
+	long got = procfs_read_small(e->fs, path, tmp, sizeof(tmp));
+
+	if (got > 0) {
+		tmp[strcspn(tmp, "\n")] = '\0';
+		snprintf(buf, n, "%.*s", (int)(n - 1), tmp);
+	}
+}
+
+int
+engine_log_open(struct engine *e, int fd, const char *name, int only, struct err *err)
+{
+	const struct config *cfg = e->cfg;
+	struct gclog_writer_opts o = { cfg->max_size, cfg->circular, cfg->append, 0 };
+	struct gclog_session s;
+
+	gclog_session_local(&s);
+	if (e->replay) {
+		/* a relog keeps the recording machine's facts */
+		const struct gclog_session *src = replay_session(e->replay);
+		if (src) {
+			uint64_t id = s.id;
+			s = *src;
+			s.id = id;
+		}
+	} else if (e->fs && !procfs_is_live(e->fs)) {
+		snprintf(s.host, sizeof(s.host), "%s", e->host);
+		s.user_hz = e->user_hz;
+		s.ulong_bits = e->ulong_bits;
+		s.boot_id[0] = '\0';
+		snprintf(s.kernel, sizeof(s.kernel), "unknown");
+		procfs_begin_read(e->fs, 0, NULL);
+		root_fact(e, "proc/sys/kernel/osrelease", s.kernel, sizeof(s.kernel));
+		root_fact(e, "proc/sys/kernel/random/boot_id", s.boot_id, sizeof(s.boot_id));
+	} else {
+		s.user_hz = e->user_hz;
+		s.ulong_bits = e->ulong_bits;
+	}
+	e->log = gclog_writer_open(fd, name, &o, &s, err);
+	if (!e->log)
+		return -1;
+	e->log_only = only;
+	e->log_mono = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_mono));
+	e->log_sets = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_sets));
+	e->log_index = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_index));
+	/* sets in catalogue order, so a replay lists them as live does */
+	for (size_t ci = 0; ci < e->ncatalog; ci++) {
+		size_t k = 0;
+		while (k < e->nsets && e->sets[k].prov != e->catalog[ci])
+			k++;
+		if (k == e->nsets)
+			continue;
+		e->log_index[k] = gclog_writer_nsets(e->log);
+		struct eset *es = &e->sets[k];
+		const struct counter_desc **list = xcalloc(e->nitems * 2 + 1, sizeof(*list));
+		size_t n = 0;
+		for (size_t i = 0; i < e->nitems; i++) {
+			const struct counter_desc *pair[2] = { NULL, NULL };
+			if (e->items[i].es == es)
+				pair[0] = e->items[i].c;
+			if (e->items[i].rows_es == es)
+				pair[1] = e->items[i].rows_c;
+			for (int j = 0; j < 2; j++) {
+				int have = !pair[j];
+				for (size_t m = 0; m < n && !have; m++)
+					have = list[m] == pair[j];
+				if (!have)
+					list[n++] = pair[j];
+			}
+		}
+		int keyed = es->prov->instance_key || (e->replay && es->prov->rows_match);
+		gclog_writer_add_set(e->log, es->prov->set, list, n, es->ctx.needed,
+				     keyed ? eset_instance_key : NULL, es);
+		free(list);
+	}
+	gclog_writer_paths(e->log, e->paths, e->npaths);
 	return 0;
 }
 
@@ -1211,7 +1511,7 @@ int
 engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err)
 {
 	const struct config *cfg = e->cfg;
-	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous,
+	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous || e->replay,
 				  cfg->interval != (double)(long)cfg->interval };
 	void *ost = NULL;
 	int rc, snapshot = cfg->nroots == 1;
@@ -1221,7 +1521,7 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	int regular = 0;
 	off_t record_start = -1;
 
-	if (isatty(fileno(out))) {
+	if (output && isatty(fileno(out))) {
 		struct winsize ws;
 		const char *cols = getenv("COLUMNS");
 		oo.width = 80;
@@ -1230,10 +1530,12 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 		else if (cols && atoi(cols) > 0)
 			oo.width = atoi(cols);
 	}
-	ost = output->open(out, &oo, err);
-	if (!ost) {
-		rc = EXIT_RUNTIME;
-		goto done;
+	if (output) {
+		ost = output->open(out, &oo, err);
+		if (!ost) {
+			rc = EXIT_RUNTIME;
+			goto done;
+		}
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -1244,13 +1546,15 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	/* Where the current record starts in a regular file: a write that
 	 * fails part way (a full disk) is cut back to it, so the file never
 	 * ends in half a line. */
-	regular = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
+	regular = output && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
 
 	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
+	if (e->replay && !cfg->samples_given)
+		reads = UINT64_MAX; /* the whole log */
 	uint64_t deadline = now_mono_ns();
 	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
 		const struct frame *f;
-		if (r > 0 && procfs_is_live(e->fs)) {
+		if (r > 0 && e->fs && procfs_is_live(e->fs)) {
 			uint64_t now = now_mono_ns();
 			deadline += interval_ns;
 			while (deadline <= now) {
@@ -1261,12 +1565,15 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 			if (stop_requested)
 				break;
 		}
-		if (engine_step(e, cfg->nroots ? (size_t)r : 0, snapshot, &f, err) < 0) {
+		int got = engine_step(e, cfg->nroots ? (size_t)r : 0, snapshot, &f, err);
+		if (got < 0) {
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
+		if (got > 0)
+			break; /* the end of a replay, or a full log */
 		record_start = regular ? ftello(out) : -1;
-		if (f && output->write(ost, f, err) < 0) {
+		if (f && output && output->write(ost, f, err) < 0) {
 			output_error(cfg, err);
 			rc = EXIT_RUNTIME;
 			goto done;
@@ -1285,6 +1592,16 @@ done:
 			rc = EXIT_RUNTIME;
 		}
 	}
+	if (e->log) {
+		struct err cerr;
+		if (gclog_writer_close(e->log, &cerr) < 0 && rc == EXIT_OK) {
+			*err = cerr;
+			rc = EXIT_RUNTIME;
+		}
+		e->log = NULL;
+	}
+	if (e->replay)
+		replay_report(e->replay);
 	if (record_start >= 0) {
 		/* drop what stdio still holds of the failed record, then cut
 		 * the file back to the last whole record */
@@ -1316,13 +1633,13 @@ set_matches(const struct counter_set *s, const struct config *cfg)
 /* The paths of every counter of the sets cfg's patterns match, instances
  * as (*); owned by the caller (free each, then the array). */
 static char **
-list_paths(const struct config *cfg, size_t *n)
+list_paths(const struct config *cfg, const struct engine *cat, size_t *n)
 {
 	char **paths = NULL;
 
 	*n = 0;
-	for (size_t i = 0; i < nproviders; i++) {
-		const struct counter_set *s = providers[i]->set;
+	for (size_t i = 0; i < cat->ncatalog; i++) {
+		const struct counter_set *s = cat->catalog[i]->set;
 		if (!set_matches(s, cfg))
 			continue;
 		for (size_t k = 0; k < s->ncounters; k++) {
@@ -1339,10 +1656,10 @@ list_paths(const struct config *cfg, size_t *n)
 /* Open the matching sets and read them once (for -x and -v), or NULL with
  * *rc and err set. */
 static struct engine *
-list_engine(const struct config *cfg, int *rc, struct err *err)
+list_engine(const struct config *cfg, const struct engine *cat, int *rc, struct err *err)
 {
 	size_t n;
-	char **paths = list_paths(cfg, &n);
+	char **paths = list_paths(cfg, cat, &n);
 	struct config c2 = *cfg;
 	struct engine *e;
 	const struct frame *f;
@@ -1398,38 +1715,55 @@ list_instances(struct engine *e, FILE *out)
 int
 engine_list(const struct config *cfg, FILE *out, struct err *err)
 {
-	char host[256];
-	int any = 0;
+	int any = 0, rc = EXIT_OK;
+	struct engine cat;
+	struct engine *e = NULL;
 
+	/* the catalogue: every provider, or what the logs hold */
+	memset(&cat, 0, sizeof(cat));
+	cat.catalog = providers;
+	cat.ncatalog = nproviders;
+	if (cfg->ninputs) {
+		struct replay_opts ro = { NULL, NULL, 0, cfg->utc };
+		cat.replay = replay_open((const char *const *)cfg->inputs, cfg->ninputs, &ro, &rc,
+					 err);
+		if (!cat.replay)
+			return rc;
+		cat.ncatalog = replay_ncatalog(cat.replay);
+		cat.catalog_own = xcalloc(cat.ncatalog ? cat.ncatalog : 1, sizeof(*cat.catalog_own));
+		for (size_t i = 0; i < cat.ncatalog; i++)
+			cat.catalog_own[i] = replay_provider(cat.replay, i);
+		cat.catalog = cat.catalog_own;
+		snprintf(cat.host, sizeof(cat.host), "%s", replay_host(cat.replay));
+	} else {
+		engine_hostname(cfg, cat.host, sizeof(cat.host));
+	}
 	for (size_t i = 0; i < cfg->npatterns; i++) {
 		int hit = 0;
-		for (size_t k = 0; k < nproviders; k++) {
-			const struct counter_set *s = providers[k]->set;
+		for (size_t k = 0; k < cat.ncatalog; k++) {
+			const struct counter_set *s = cat.catalog[k]->set;
 			if (glob_match_ci(cfg->patterns[i], s->name) ||
 			    (s->alias && glob_match_ci(cfg->patterns[i], s->alias)))
 				hit = 1;
 		}
 		if (!hit) {
-			err_set(err, "no counter set matches '%s' (getcounter -l lists them)",
-				cfg->patterns[i]);
-			return EXIT_USAGE;
+			err_set(err, "no counter set matches '%s' (getcounter %s-l lists them)",
+				cfg->patterns[i], cfg->ninputs ? "--input FILE " : "");
+			rc = EXIT_USAGE;
+			goto out;
 		}
 	}
-	struct engine *e = NULL;
 	if (cfg->verbose || cfg->instances) {
-		int rc;
-		e = list_engine(cfg, &rc, err);
+		e = list_engine(cfg, &cat, &rc, err);
 		if (!e)
-			return rc;
+			goto out;
 	}
 	if (cfg->mode == MODE_LIST_PATHS && cfg->instances) {
 		list_instances(e, out);
-		engine_close(e);
-		return EXIT_OK;
+		goto out;
 	}
-	engine_hostname(cfg, host, sizeof(host));
-	for (size_t i = 0; i < nproviders; i++) {
-		const struct counter_set *s = providers[i]->set;
+	for (size_t i = 0; i < cat.ncatalog; i++) {
+		const struct counter_set *s = cat.catalog[i]->set;
 		if (!set_matches(s, cfg))
 			continue;
 		if (cfg->mode == MODE_LIST_SETS) {
@@ -1443,10 +1777,10 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 		}
 		for (size_t k = 0; k < s->ncounters; k++) {
 			char buf[512];
-			path_format(buf, sizeof(buf), host, s->name, s->multi_instance ? "*" : NULL,
-				    s->counters[k].name);
+			path_format(buf, sizeof(buf), cat.host, s->name,
+				    s->multi_instance ? "*" : NULL, s->counters[k].name);
 			/* -l shows paths without the host, as Get-Counter does */
-			const char *shown = buf + 2 + strlen(host);
+			const char *shown = buf + 2 + strlen(cat.host);
 			if (cfg->mode == MODE_LIST_SETS)
 				fprintf(out, "    %s\n", shown);
 			else
@@ -1456,6 +1790,10 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 		}
 		any = 1;
 	}
+	rc = EXIT_OK;
+out:
 	engine_close(e);
-	return EXIT_OK;
+	replay_close(cat.replay);
+	free(cat.catalog_own);
+	return rc;
 }

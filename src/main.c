@@ -15,7 +15,9 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "gclog.h"
 #include "output.h"
+#include "replay.h"
 
 /* The format a file name implies (".csv"), or NULL. */
 static const char *
@@ -57,6 +59,62 @@ open_output(const struct config *cfg, int *rc, struct err *err)
 	return f;
 }
 
+/* Open a gcl log for writing: "-" is standard output (never a terminal);
+ * an existing non-empty file is replaced only with -y, continued with
+ * --append (after checking it is a gcl log). Returns the fd, or -1 with *rc
+ * and err. */
+static int
+open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
+{
+	struct stat st;
+	int exists, fd, flags = O_RDWR | O_CREAT | O_CLOEXEC;
+
+	*rc = EXIT_USAGE;
+	if (strcmp(file, "-") == 0) {
+		if (isatty(STDOUT_FILENO)) {
+			err_set(err, "a binary log would go to the terminal: give -o FILE.gcl");
+			return -1;
+		}
+		if (cfg->circular || cfg->append) {
+			err_set(err, "%s needs a log file (-o FILE.gcl), not standard output",
+				cfg->circular ? "--circular" : "--append");
+			return -1;
+		}
+		return STDOUT_FILENO;
+	}
+	exists = stat(file, &st) == 0;
+	if (exists && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (cfg->append) {
+			struct gclog_reader *r = gclog_reader_open(file, err);
+			if (!r) {
+				char msg[sizeof(err->msg)];
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				err_set(err, "cannot append: %s", msg);
+				return -1;
+			}
+			gclog_reader_close(r);
+		} else if (!cfg->yes) {
+			err_set(err, "%s exists and is not empty: give -y (--yes) to replace it, or "
+				     "--append to continue it", file);
+			return -1;
+		} else {
+			flags |= O_TRUNC;
+		}
+	}
+	if (exists && !S_ISREG(st.st_mode) && (cfg->circular || cfg->append)) {
+		err_set(err, "%s is not a regular file: %s needs one", file,
+			cfg->circular ? "--circular" : "--append");
+		return -1;
+	}
+	fd = open(file, flags, 0666);
+	if (fd < 0) {
+		err_set(err, "cannot write %s: %s", file, strerror(errno));
+		*rc = EXIT_RUNTIME;
+		return -1;
+	}
+	return fd;
+}
+
 /* Close (or flush) out; a failed write is a runtime error. */
 static int
 finish_output(const struct config *cfg, FILE *out, int rc)
@@ -72,6 +130,38 @@ finish_output(const struct config *cfg, FILE *out, int rc)
 	return rc;
 }
 
+/* -f gcl / -o FILE.gcl: the log is the output. Returns an exit status. */
+static int
+run_log_only(const struct config *cfg, struct err *err)
+{
+	const char *file = cfg->output_file ? cfg->output_file : "-";
+	int rc, fd;
+	struct engine *e;
+
+	/* paths first: a usage error must not create or empty the file */
+	e = engine_open(cfg, (const char *const *)cfg->paths, cfg->npaths, &rc, err);
+	if (!e)
+		return rc;
+	fd = open_log(cfg, file, &rc, err);
+	if (fd < 0) {
+		engine_close(e);
+		return rc;
+	}
+	if (engine_log_open(e, fd, strcmp(file, "-") ? file : "standard output", 1, err) < 0) {
+		engine_close(e);
+		if (fd != STDOUT_FILENO)
+			close(fd);
+		return EXIT_RUNTIME;
+	}
+	rc = engine_run(e, NULL, stdout, err);
+	engine_close(e);
+	if (fd != STDOUT_FILENO && close(fd) != 0 && rc == EXIT_OK) {
+		err_set(err, "cannot write %s: %s", file, strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -81,7 +171,7 @@ main(int argc, char **argv)
 	const char *format;
 	struct engine *e;
 	FILE *out;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, log_fd = -1;
 
 	/* Character classes follow the user's locale; numbers never do. */
 	setlocale(LC_CTYPE, "");
@@ -115,6 +205,24 @@ main(int argc, char **argv)
 	case MODE_SAMPLE:
 		break;
 	}
+	if (cfg.summary) {
+		out = open_output(&cfg, &rc, &err);
+		if (out)
+			rc = replay_summary((const char *const *)cfg.inputs, cfg.ninputs, out, &err);
+		if (rc != EXIT_OK)
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+		if (out)
+			rc = finish_output(&cfg, out, rc);
+		config_free(&cfg);
+		return rc;
+	}
+	if (config_logs_to_output(&cfg)) {
+		rc = run_log_only(&cfg, &err);
+		if (rc != EXIT_OK)
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
+		return rc;
+	}
 	format = cfg.format;
 	if (!format && cfg.output_file)
 		format = format_from_name(cfg.output_file);
@@ -139,11 +247,31 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return rc;
 	}
+	if (cfg.log_file) {
+		int fd = open_log(&cfg, cfg.log_file, &rc, &err);
+		if (fd < 0 || engine_log_open(e, fd, cfg.log_file, 0, &err) < 0) {
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+			if (fd >= 0)
+				close(fd);
+			else
+				rc = rc ? rc : EXIT_RUNTIME;
+			engine_close(e);
+			if (out != stdout)
+				fclose(out);
+			config_free(&cfg);
+			return fd < 0 ? rc : EXIT_RUNTIME;
+		}
+		log_fd = fd;
+	}
 	rc = engine_run(e, output, out, &err);
 	if (rc != EXIT_OK)
 		fprintf(stderr, "getcounter: %s\n", err.msg);
 	rc = finish_output(&cfg, out, rc);
 	engine_close(e);
+	if (log_fd >= 0 && close(log_fd) != 0 && rc == EXIT_OK) {
+		fprintf(stderr, "getcounter: cannot write %s: %s\n", cfg.log_file, strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
 	config_free(&cfg);
 	return rc;
 }

@@ -414,6 +414,26 @@ nicirq_rows_match(void *state, const char *instance, const char *row)
 	return ni && ni->nirqs && bsearch(&irq, ni->irqs, ni->nirqs, sizeof(*ni->irqs), irq_cmp);
 }
 
+/* For a log: instance "IF/CPU"'s row parents, its interface's IRQs. */
+static size_t
+nicirq_instance_key(void *state, const char *instance, char *buf, size_t n)
+{
+	struct ni_state *st = state;
+	const char *sep = strrchr(instance, '/');
+	const struct ni_if *ni = sep ? instance_if(st, instance, sep) : NULL;
+	size_t len = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; ni && i < ni->nirqs && len + 1 < n; i++) {
+		int k = snprintf(buf + len, n - len, "%s%u", i ? " " : "", ni->irqs[i]);
+		if (k < 0 || (size_t)k >= n - len)
+			break;
+		len += (size_t)k;
+	}
+	return len;
+}
+
 /* -l -v / -q -v: the IRQs an instance's interface has here. */
 static size_t
 nicirq_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
@@ -463,4 +483,5 @@ const struct provider provider_per_processor_nic_activity = {
 	.close = nicirq_close,
 	.describe = nicirq_describe,
 	.rows_match = nicirq_rows_match,
+	.instance_key = nicirq_instance_key,
 };

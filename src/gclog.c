@@ -1,0 +1,2004 @@
+/*
+ * gclog.c - the .gcl binary log: writer and reader (man/gclog.5).
+ *
+ * Layout: a 32-byte header (magic, version, flags, ring geometry, crc),
+ * then records [type u8][length varint][payload][crc32 u32 LE]. Records:
+ * SESSION (who and where), SCHEMA (a set's fields and recorded counters,
+ * with every descriptor, so a later version derives an old log the old
+ * way), INSTANCE (an id bound to a name, identity and key), KEYFRAME and
+ * SAMPLE (one read: per set the monotonic stamp and, per instance, its
+ * fields as zig-zag varint deltas against the instance's previous values;
+ * a KEYFRAME starts from zero), MARK (a note), SEGMENT (a ring segment's
+ * sequence number), PATHS (the counter paths the user asked for). A
+ * keyframe block is the sync marker, then [SEGMENT], SESSION, every SCHEMA,
+ * PATHS, every INSTANCE in force, and the KEYFRAME: reading can start at
+ * any sync marker.
+ *
+ * The writer builds each read's records in one buffer and writes it with
+ * one write(2), so a kill leaves at worst one torn record at the end. The
+ * reader takes the whole file into memory, checks every CRC, and on damage
+ * scans for the next sync marker; it never trusts a length or an index it
+ * has not bounded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gclog.h"
+
+static const uint8_t magic[8] = { 0x89, 'G', 'C', 'L', '\r', '\n', 0x1a, '\n' };
+static const uint8_t sync_marker[8] = { 0xf7, 'G', 'C', 'L', 's', 'y', 'n', 'c' };
+
+enum rec_type {
+	REC_PAD, /* a zero byte: unwritten space (the end of a ring segment) */
+	REC_SESSION,
+	REC_SCHEMA,
+	REC_INSTANCE,
+	REC_KEYFRAME,
+	REC_SAMPLE,
+	REC_MARK,
+	REC_SEGMENT,
+	REC_PATHS,
+};
+
+#define FLAG_CIRCULAR 1u
+#define MAX_RECORD (16u << 20)
+#define MAX_NAME 1024
+#define MAX_KEY 4096
+#define MAX_HELP 4096
+#define MAX_INSTANCES (1u << 22)
+#define MAX_SETS 256
+#define MAX_COUNTERS 4096
+
+/* ---- crc32 (IEEE 802.3, reflected, as zlib and PNG) ---------------------- */
+
+static uint32_t crc_table[256];
+
+static void
+crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+uint32_t
+gclog_crc32(uint32_t crc, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+
+	if (!crc_table[1])
+		crc_init();
+	crc = ~crc;
+	while (n--)
+		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* ---- encoding ----------------------------------------------------------- */
+
+struct gbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void
+gb_room(struct gbuf *b, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+}
+
+static void
+gb_put(struct gbuf *b, const void *p, size_t n)
+{
+	gb_room(b, n);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void
+gb_u8(struct gbuf *b, uint8_t v)
+{
+	gb_room(b, 1);
+	b->p[b->len++] = v;
+}
+
+static void
+gb_varint(struct gbuf *b, uint64_t v)
+{
+	gb_room(b, 10);
+	while (v >= 0x80) {
+		b->p[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->p[b->len++] = (uint8_t)v;
+}
+
+static uint64_t
+zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t
+unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static void
+gb_zz(struct gbuf *b, int64_t v)
+{
+	gb_varint(b, zigzag(v));
+}
+
+static void
+gb_le(struct gbuf *b, uint64_t v, int bytes)
+{
+	gb_room(b, (size_t)bytes);
+	for (int i = 0; i < bytes; i++)
+		b->p[b->len++] = (uint8_t)(v >> (8 * i));
+}
+
+static void
+gb_f64(struct gbuf *b, double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, sizeof(v));
+	gb_le(b, v, 8);
+}
+
+static void
+gb_str(struct gbuf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	gb_varint(b, n);
+	gb_put(b, s, n);
+}
+
+/* Start a record of type t in b; rec_end() fills in its length and crc.
+ * The length is a varint, so the payload is built after a 5-byte hole and
+ * moved down once its size is known. */
+static size_t
+rec_begin(struct gbuf *b, uint8_t t)
+{
+	size_t at = b->len;
+	gb_u8(b, t);
+	gb_room(b, 5);
+	b->len += 5;
+	return at;
+}
+
+static void
+rec_end(struct gbuf *b, size_t at)
+{
+	size_t payload = b->len - at - 6;
+	uint8_t lenbuf[10];
+	size_t nl = 0;
+	uint64_t v = payload;
+
+	while (v >= 0x80) {
+		lenbuf[nl++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	lenbuf[nl++] = (uint8_t)v;
+	memmove(b->p + at + 1 + nl, b->p + at + 6, payload);
+	memcpy(b->p + at + 1, lenbuf, nl);
+	b->len = at + 1 + nl + payload;
+	gb_le(b, gclog_crc32(0, b->p + at, b->len - at), 4);
+}
+
+/* ---- decoding ----------------------------------------------------------- */
+
+struct cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint8_t
+cu_u8(struct cur *c)
+{
+	if (c->p >= c->end) {
+		c->bad = 1;
+		return 0;
+	}
+	return *c->p++;
+}
+
+static uint64_t
+cu_varint(struct cur *c)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; shift < 70; shift += 7) {
+		if (c->p >= c->end) {
+			c->bad = 1;
+			return 0;
+		}
+		uint8_t byte = *c->p++;
+		if (shift == 63 && byte > 1) {
+			c->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(byte & 0x7f) << shift;
+		if (!(byte & 0x80))
+			return v;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static int64_t
+cu_zz(struct cur *c)
+{
+	return unzigzag(cu_varint(c));
+}
+
+static uint64_t
+cu_le(struct cur *c, int bytes)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < bytes) {
+		c->bad = 1;
+		c->p = c->end;
+		return 0;
+	}
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)c->p[i] << (8 * i);
+	c->p += bytes;
+	return v;
+}
+
+static double
+cu_f64(struct cur *c)
+{
+	uint64_t v = cu_le(c, 8);
+	double d;
+	memcpy(&d, &v, sizeof(d));
+	if (!isfinite(d)) {
+		c->bad = 1;
+		return 0;
+	}
+	return d;
+}
+
+/* A string of at most max bytes into a fresh allocation (NUL-terminated,
+ * no NUL inside), or NULL with c->bad set. */
+static char *
+cu_strdup(struct cur *c, size_t max)
+{
+	uint64_t n = cu_varint(c);
+
+	if (c->bad || n > max || n > (uint64_t)(c->end - c->p) || memchr(c->p, 0, n)) {
+		c->bad = 1;
+		return NULL;
+	}
+	char *s = xstrndup((const char *)c->p, n);
+	c->p += n;
+	return s;
+}
+
+/* The same into a fixed buffer of size n. */
+static void
+cu_strbuf(struct cur *c, char *buf, size_t n)
+{
+	char *s = cu_strdup(c, n - 1);
+	snprintf(buf, n, "%s", s ? s : "");
+	free(s);
+}
+
+static int record_at(const uint8_t *data, uint64_t pos, uint64_t end, uint8_t *type,
+		     uint64_t *pstart, uint64_t *plen, uint64_t *rec_end_off);
+
+/* ---- the session ---------------------------------------------------------- */
+
+/* Copy src into dst[n], cut short when it does not fit. */
+static void
+copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static void
+local_zone(char *name, size_t n, int32_t *offset)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	const char *tz = getenv("TZ");
+	char link[512];
+	ssize_t got;
+
+	localtime_r(&now, &tm);
+	*offset = (int32_t)tm.tm_gmtoff;
+	if (tz && *tz) {
+		copy_str(name, n, tz[0] == ':' ? tz + 1 : tz);
+		return;
+	}
+	got = readlink("/etc/localtime", link, sizeof(link) - 1);
+	if (got > 0) {
+		link[got] = '\0';
+		const char *z = strstr(link, "zoneinfo/");
+		if (z && z[9]) {
+			copy_str(name, n, z + 9);
+			return;
+		}
+	}
+	snprintf(name, n, "%s", tm.tm_zone ? tm.tm_zone : "UTC");
+}
+
+void
+gclog_session_local(struct gclog_session *s)
+{
+	struct utsname u;
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	if (getrandom(&s->id, sizeof(s->id), GRND_NONBLOCK) != (ssize_t)sizeof(s->id))
+		s->id = (uint64_t)now_wall_ns() ^ ((uint64_t)getpid() << 32);
+	if (gethostname(s->host, sizeof(s->host)) < 0 || !s->host[0])
+		snprintf(s->host, sizeof(s->host), "localhost");
+	s->host[sizeof(s->host) - 1] = '\0';
+	if (uname(&u) == 0) {
+		copy_str(s->kernel, sizeof(s->kernel), u.release);
+		copy_str(s->machine, sizeof(s->machine), u.machine);
+	}
+	s->ulong_bits = sizeof(long) * 8;
+	long hz = sysconf(_SC_CLK_TCK);
+	s->user_hz = hz > 0 ? (uint32_t)hz : 100;
+	long ps = sysconf(_SC_PAGESIZE);
+	s->page_size = ps > 0 ? (uint32_t)ps : 4096;
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f) {
+		if (fgets(s->boot_id, sizeof(s->boot_id), f))
+			s->boot_id[strcspn(s->boot_id, "\n")] = '\0';
+		fclose(f);
+	}
+	s->start_ns = now_wall_ns();
+	local_zone(s->tz_name, sizeof(s->tz_name), &s->tz_offset_s);
+	copy_str(s->version, sizeof(s->version), GETCOUNTER_VERSION);
+}
+
+static void
+put_session(struct gbuf *b, const struct gclog_session *s)
+{
+	size_t at = rec_begin(b, REC_SESSION);
+	gb_le(b, s->id, 8);
+	gb_str(b, s->host);
+	gb_str(b, s->kernel);
+	gb_str(b, s->machine);
+	gb_u8(b, s->ulong_bits);
+	gb_varint(b, s->user_hz);
+	gb_varint(b, s->page_size);
+	gb_str(b, s->boot_id);
+	gb_zz(b, s->start_ns);
+	gb_str(b, s->tz_name);
+	gb_zz(b, s->tz_offset_s);
+	gb_str(b, s->version);
+	rec_end(b, at);
+}
+
+static int
+get_session(struct cur *c, struct gclog_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = cu_le(c, 8);
+	cu_strbuf(c, s->host, sizeof(s->host));
+	cu_strbuf(c, s->kernel, sizeof(s->kernel));
+	cu_strbuf(c, s->machine, sizeof(s->machine));
+	s->ulong_bits = cu_u8(c);
+	uint64_t hz = cu_varint(c), ps = cu_varint(c);
+	cu_strbuf(c, s->boot_id, sizeof(s->boot_id));
+	s->start_ns = cu_zz(c);
+	cu_strbuf(c, s->tz_name, sizeof(s->tz_name));
+	int64_t off = cu_zz(c);
+	cu_strbuf(c, s->version, sizeof(s->version));
+	if (c->bad || (s->ulong_bits != 32 && s->ulong_bits != 64) || hz == 0 || hz > 1000000 ||
+	    ps > (1u << 30) || off < -86400 || off > 86400)
+		return -1;
+	s->user_hz = (uint32_t)hz;
+	s->page_size = (uint32_t)ps;
+	s->tz_offset_s = (int32_t)off;
+	return 0;
+}
+
+/* ---- schemas ------------------------------------------------------------ */
+
+static void
+put_terms(struct gbuf *b, const struct term *t)
+{
+	uint8_t n = 0;
+	while (n < COUNTER_MAX_TERMS && t[n].sign)
+		n++;
+	gb_u8(b, n);
+	for (uint8_t i = 0; i < n; i++) {
+		gb_u8(b, t[i].field);
+		gb_u8(b, (uint8_t)t[i].sign);
+	}
+}
+
+#define SCHEMA_KEYED 1u /* instances carry keys that match rows */
+
+static void
+put_schema(struct gbuf *b, size_t id, const struct counter_set *set,
+	   const struct counter_desc *const *counters, size_t n, uint64_t fields, int keyed)
+{
+	size_t at = rec_begin(b, REC_SCHEMA);
+	gb_varint(b, id);
+	gb_str(b, set->name);
+	gb_str(b, set->alias);
+	gb_str(b, set->help);
+	gb_u8(b, set->multi_instance);
+	gb_u8(b, set->has_total);
+	gb_u8(b, set->group);
+	gb_varint(b, set->nfields);
+	for (size_t f = 0; f < set->nfields; f++) {
+		gb_str(b, set->fields[f].name);
+		gb_u8(b, set->fields[f].width);
+		gb_u8(b, set->fields[f].kind);
+		gb_u8(b, set->fields[f].bound);
+	}
+	gb_u8(b, set->inflight_field);
+	gb_u8(b, set->speed_field);
+	gb_u8(b, set->duplex_field);
+	gb_u8(b, keyed ? SCHEMA_KEYED : 0);
+	gb_varint(b, fields);
+	gb_varint(b, n);
+	for (size_t k = 0; k < n; k++) {
+		const struct counter_desc *c = counters[k];
+		gb_str(b, c->name);
+		gb_u8(b, c->type);
+		put_terms(b, c->num);
+		put_terms(b, c->den);
+		gb_u8(b, c->mul);
+		gb_f64(b, c->scale);
+		gb_u8(b, c->total);
+		gb_u8(b, c->has_zero_base);
+		gb_f64(b, c->zero_base);
+		gb_u8(b, c->clamp100);
+		gb_str(b, c->rows_set);
+		gb_str(b, c->rows_counter);
+		gb_str(b, c->unit);
+		gb_str(b, c->help);
+	}
+	rec_end(b, at);
+}
+
+/* A set as a schema record declared it; owns every string. */
+struct rschema {
+	struct counter_set set;
+	struct field_desc *fields;
+	struct counter_desc *counters;
+	uint64_t recorded;
+	int keyed;
+	uint8_t *payload; /* the record, to tell a repeat from a change */
+	size_t payload_len;
+};
+
+static void
+rschema_free(struct rschema *s)
+{
+	if (!s)
+		return;
+	free((char *)s->set.name);
+	free((char *)s->set.alias);
+	free((char *)s->set.help);
+	for (size_t f = 0; s->fields && f < s->set.nfields; f++)
+		free((char *)s->fields[f].name);
+	for (size_t k = 0; s->counters && k < s->set.ncounters; k++) {
+		struct counter_desc *c = &s->counters[k];
+		free((char *)c->name);
+		free((char *)c->rows_set);
+		free((char *)c->rows_counter);
+		free((char *)c->unit);
+		free((char *)c->help);
+	}
+	free(s->fields);
+	free(s->counters);
+	free(s->payload);
+	free(s);
+}
+
+static int
+get_terms(struct cur *c, struct term *t, size_t nfields)
+{
+	uint8_t n = cu_u8(c);
+	if (n > COUNTER_MAX_TERMS)
+		return -1;
+	for (uint8_t i = 0; i < n; i++) {
+		t[i].field = cu_u8(c);
+		t[i].sign = (int8_t)cu_u8(c);
+		if (t[i].field >= nfields || (t[i].sign != 1 && t[i].sign != -1))
+			return -1;
+	}
+	return c->bad ? -1 : 0;
+}
+
+/* A string that may be empty: NULL for empty. */
+static char *
+cu_optstr(struct cur *c, size_t max)
+{
+	char *s = cu_strdup(c, max);
+	if (s && !*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Decode a SCHEMA payload (after its id) into a new rschema, or NULL. */
+static struct rschema *
+get_schema(struct cur *c)
+{
+	struct rschema *s = xcalloc(1, sizeof(*s));
+	struct counter_set *set = &s->set;
+
+	set->name = cu_strdup(c, 255);
+	set->alias = cu_optstr(c, 255);
+	set->help = cu_strdup(c, MAX_HELP);
+	set->multi_instance = cu_u8(c);
+	set->has_total = cu_u8(c);
+	set->group = cu_u8(c);
+	uint64_t nf = cu_varint(c);
+	if (c->bad || !set->name || !*set->name || !set->help || nf > SET_MAX_FIELDS ||
+	    set->multi_instance > 1 || set->has_total > 1 || set->group > GROUP_NODE)
+		goto bad;
+	s->fields = xcalloc(nf ? nf : 1, sizeof(*s->fields));
+	set->fields = s->fields;
+	for (size_t f = 0; f < nf; f++) {
+		s->fields[f].name = cu_strdup(c, 255);
+		set->nfields = f + 1;
+		s->fields[f].width = cu_u8(c);
+		s->fields[f].kind = cu_u8(c);
+		s->fields[f].bound = cu_u8(c);
+		if (c->bad || s->fields[f].width > FW_ULONG || s->fields[f].kind > FK_CPU_EXTRA ||
+		    s->fields[f].bound > FB_IF_BYTES)
+			goto bad;
+	}
+	set->inflight_field = cu_u8(c);
+	set->speed_field = cu_u8(c);
+	set->duplex_field = cu_u8(c);
+	uint8_t flags = cu_u8(c);
+	s->keyed = flags & SCHEMA_KEYED;
+	s->recorded = cu_varint(c);
+	uint64_t nc = cu_varint(c);
+	uint64_t all = nf == 64 ? UINT64_MAX : ((uint64_t)1 << nf) - 1;
+	if (c->bad || (flags & ~SCHEMA_KEYED) || set->inflight_field > nf || set->speed_field > nf ||
+	    set->duplex_field > nf || (s->recorded & ~all) || nc > MAX_COUNTERS)
+		goto bad;
+	s->counters = xcalloc(nc ? nc : 1, sizeof(*s->counters));
+	set->counters = s->counters;
+	for (size_t k = 0; k < nc; k++) {
+		struct counter_desc *d = &s->counters[k];
+		set->ncounters = k + 1;
+		d->name = cu_strdup(c, 255);
+		d->type = cu_u8(c);
+		if (c->bad || !d->name || !*d->name || d->type > CT_UTILIZATION ||
+		    get_terms(c, d->num, nf) < 0 || get_terms(c, d->den, nf) < 0)
+			goto bad;
+		d->mul = cu_u8(c);
+		d->scale = cu_f64(c);
+		d->total = cu_u8(c);
+		d->has_zero_base = cu_u8(c);
+		d->zero_base = cu_f64(c);
+		d->clamp100 = cu_u8(c);
+		d->rows_set = cu_optstr(c, 255);
+		d->rows_counter = cu_optstr(c, 255);
+		d->unit = cu_strdup(c, 31);
+		d->help = cu_strdup(c, MAX_HELP);
+		if (c->bad || d->mul > nf || d->total > TOTAL_MEAN || d->has_zero_base > 1 ||
+		    d->clamp100 > 1 || !d->unit || !d->help || (!d->rows_set != !d->rows_counter))
+			goto bad;
+	}
+	if (c->p != c->end)
+		goto bad;
+	return s;
+bad:
+	rschema_free(s);
+	return NULL;
+}
+
+struct counter_set *
+gclog_set_copy(const struct counter_set *set, const struct counter_desc *const *counters,
+	       size_t n)
+{
+	struct gbuf b = { 0 };
+	uint8_t type;
+	uint64_t ps, pl, re;
+	struct rschema *s = NULL;
+
+	put_schema(&b, 0, set, counters, n, 0, 0);
+	if (record_at(b.p, 0, b.len, &type, &ps, &pl, &re) == 0) {
+		struct cur c = { b.p + ps, b.p + ps + pl, 0 };
+		(void)cu_varint(&c);
+		s = get_schema(&c);
+	}
+	free(b.p);
+	return s ? &s->set : NULL;
+}
+
+void
+gclog_set_free(struct counter_set *set)
+{
+	/* set is the first member of the rschema it came from */
+	rschema_free((struct rschema *)(void *)set);
+}
+
+/* ---- writer ------------------------------------------------------------- */
+
+struct winst {
+	char *name;
+	uint64_t identity;
+	uint8_t in_total;
+	char *key;
+	uint64_t present;
+	uint64_t *values;
+};
+
+struct wset {
+	const struct counter_set *set;
+	const struct counter_desc **counters;
+	size_t ncounters;
+	uint64_t fields;
+	gclog_key_fn key;
+	void *key_ctx;
+	struct winst *inst; /* by id */
+	size_t ninst, inst_cap;
+	uint32_t *ids;      /* the last written sample's instances, in order */
+	size_t nids, ids_cap;
+	uint32_t *next_ids; /* scratch for the next list */
+	size_t next_cap;
+	uint64_t last_mono;
+	/* name -> id, for when the instance list changes */
+	uint32_t *hash;
+	size_t hcap;
+};
+
+struct gclog_writer {
+	int fd;
+	char *name;
+	struct gclog_writer_opts opts;
+	struct gclog_session session;
+	struct wset *sets;
+	size_t nsets;
+	struct gbuf buf;
+	int started;      /* a keyframe block was written in this session */
+	unsigned since_key;
+	int64_t last_wall;
+	uint64_t size;    /* linear: the file's size; circular: bytes written */
+	int stopped;
+	/* circular */
+	uint64_t seg_size;
+	uint32_t nseg, seg;
+	uint64_t seq, seg_off;
+	char keybuf[MAX_KEY];
+	char **paths;
+	size_t npaths;
+};
+
+static void
+header_bytes(uint8_t *h, int circular, uint64_t seg_size, uint32_t nseg)
+{
+	struct gbuf b = { 0 };
+	gb_put(&b, magic, sizeof(magic));
+	gb_le(&b, GCLOG_MAJOR, 2);
+	gb_le(&b, GCLOG_MINOR, 2);
+	gb_le(&b, circular ? FLAG_CIRCULAR : 0, 4);
+	gb_le(&b, seg_size, 8);
+	gb_le(&b, nseg, 4);
+	gb_le(&b, gclog_crc32(0, b.p, b.len), 4);
+	memcpy(h, b.p, GCLOG_HEADER_SIZE);
+	free(b.p);
+}
+
+static int
+write_all(struct gclog_writer *w, const void *p, size_t n, off_t at, struct err *err)
+{
+	const uint8_t *q = p;
+
+	while (n) {
+		ssize_t got = at >= 0 ? pwrite(w->fd, q, n, at) : write(w->fd, q, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err_set(err, "cannot write %s: %s", w->name,
+				got < 0 ? strerror(errno) : "nothing written");
+			return -1;
+		}
+		q += got;
+		n -= (size_t)got;
+		if (at >= 0)
+			at += got;
+	}
+	return 0;
+}
+
+static int
+zero_range(struct gclog_writer *w, uint64_t at, uint64_t n, struct err *err)
+{
+	static const uint8_t zeros[4096];
+
+	while (n) {
+		size_t k = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
+		if (write_all(w, zeros, k, (off_t)at, err) < 0)
+			return -1;
+		at += k;
+		n -= k;
+	}
+	return 0;
+}
+
+struct gclog_writer *
+gclog_writer_open(int fd, const char *name, const struct gclog_writer_opts *opts,
+		  const struct gclog_session *s, struct err *err)
+{
+	struct gclog_writer *w = xcalloc(1, sizeof(*w));
+	uint8_t h[GCLOG_HEADER_SIZE];
+
+	w->fd = fd;
+	w->name = xstrdup(name);
+	w->opts = *opts;
+	if (!w->opts.keyframe_every)
+		w->opts.keyframe_every = GCLOG_KEYFRAME_EVERY;
+	w->session = *s;
+	if (opts->append) {
+			struct stat st;
+		if (fstat(fd, &st) == 0 && st.st_size > 0) {
+			struct gclog_reader *r = gclog_reader_open(name, err);
+			struct gclog_tail t;
+			if (!r)
+				goto fail;
+			gclog_reader_tail(r, &t);
+			gclog_reader_close(r);
+			w->opts.circular = t.circular;
+			if (t.circular) {
+				w->seg_size = t.seg_size;
+				w->nseg = t.nseg;
+				w->seg = t.seg;
+				w->seq = t.seq;
+				w->seg_off = t.end - (GCLOG_HEADER_SIZE + (uint64_t)t.seg * t.seg_size);
+				w->opts.max_size = GCLOG_HEADER_SIZE + t.seg_size * t.nseg;
+				/* the rest of the segment may hold a torn record */
+				if (zero_range(w, t.end, t.seg_size - w->seg_off, err) < 0)
+					goto fail;
+				w->size = t.end;
+			} else {
+				if (ftruncate(fd, (off_t)t.end) < 0) {
+					err_set(err, "cannot append to %s: %s", name, strerror(errno));
+					goto fail;
+				}
+				if (lseek(fd, 0, SEEK_END) < 0) {
+					err_set(err, "cannot append to %s: %s", name, strerror(errno));
+					goto fail;
+				}
+				w->size = t.end;
+			}
+			return w;
+		}
+	}
+	if (w->opts.circular) {
+		uint64_t room = opts->max_size > GCLOG_HEADER_SIZE ? opts->max_size - GCLOG_HEADER_SIZE : 0;
+		w->nseg = 8;
+		while (w->nseg > 2 && room / w->nseg < 4096)
+			w->nseg--;
+		w->seg_size = room / w->nseg;
+		if (w->seg_size < 1024) {
+			err_set(err, "--max-size %llu is too small for a circular log (at least %u "
+				     "bytes)", (unsigned long long)opts->max_size,
+				GCLOG_HEADER_SIZE + 2 * 1024);
+			goto fail;
+		}
+		w->seg = 0;
+		w->seq = 0;
+		w->seg_off = 0;
+	}
+	header_bytes(h, w->opts.circular, w->seg_size, w->nseg);
+	if (write_all(w, h, sizeof(h), w->opts.circular ? 0 : -1, err) < 0)
+		goto fail;
+	w->size = sizeof(h);
+	return w;
+fail:
+	free(w->name);
+	free(w);
+	return NULL;
+}
+
+size_t
+gclog_writer_add_set(struct gclog_writer *w, const struct counter_set *set,
+		     const struct counter_desc *const *counters, size_t ncounters, uint64_t fields,
+		     gclog_key_fn key, void *key_ctx)
+{
+	w->sets = xrealloc(w->sets, (w->nsets + 1) * sizeof(*w->sets));
+	struct wset *ws = &w->sets[w->nsets];
+	memset(ws, 0, sizeof(*ws));
+	ws->set = set;
+	ws->counters = xmalloc((ncounters ? ncounters : 1) * sizeof(*ws->counters));
+	memcpy(ws->counters, counters, ncounters * sizeof(*counters));
+	ws->ncounters = ncounters;
+	ws->fields = fields;
+	ws->key = key;
+	ws->key_ctx = key_ctx;
+	return w->nsets++;
+}
+
+size_t
+gclog_writer_nsets(const struct gclog_writer *w)
+{
+	return w->nsets;
+}
+
+static size_t
+hash_name(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* The key of instance name in ws (into w->keybuf), "" for none. */
+static const char *
+instance_key(struct gclog_writer *w, struct wset *ws, const char *name)
+{
+	size_t n = ws->key ? ws->key(ws->key_ctx, name, w->keybuf, sizeof(w->keybuf)) : 0;
+	w->keybuf[n < sizeof(w->keybuf) ? n : sizeof(w->keybuf) - 1] = '\0';
+	return w->keybuf;
+}
+
+static void
+put_instance(struct gbuf *b, size_t set_id, uint32_t id, const struct winst *wi)
+{
+	size_t at = rec_begin(b, REC_INSTANCE);
+	gb_varint(b, set_id);
+	gb_varint(b, id);
+	gb_str(b, wi->name);
+	gb_varint(b, wi->identity);
+	gb_u8(b, wi->in_total);
+	gb_str(b, wi->key);
+	rec_end(b, at);
+}
+
+/* Bind a new id to ri in ws. */
+static uint32_t
+new_instance(struct wset *ws, const struct raw_instance *ri, const char *key)
+{
+	xgrow((void **)&ws->inst, &ws->inst_cap, ws->ninst + 1, sizeof(*ws->inst));
+	struct winst *wi = &ws->inst[ws->ninst];
+	memset(wi, 0, sizeof(*wi));
+	wi->name = xstrdup(ri->name);
+	wi->identity = ri->identity;
+	wi->in_total = ri->in_total;
+	wi->key = xstrdup(key);
+	wi->values = xcalloc(ws->set->nfields ? ws->set->nfields : 1, sizeof(uint64_t));
+	return (uint32_t)ws->ninst++;
+}
+
+static void
+wset_forget(struct wset *ws)
+{
+	for (size_t i = 0; i < ws->ninst; i++) {
+		free(ws->inst[i].name);
+		free(ws->inst[i].key);
+		free(ws->inst[i].values);
+	}
+	ws->ninst = 0;
+	ws->nids = 0;
+	ws->last_mono = 0;
+}
+
+/* Find (or bind) the ids of rs's instances into ws->next_ids; emits
+ * INSTANCE records for new or changed bindings. Returns nonzero when the
+ * list equals the last one. */
+static int
+map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
+	      int key_block)
+{
+	size_t n = rs->ninstances;
+	int same = n == ws->nids && !key_block;
+
+	if (n > ws->next_cap) {
+		ws->next_cap = n * 2;
+		ws->next_ids = xrealloc(ws->next_ids, ws->next_cap * sizeof(uint32_t));
+	}
+	if (same)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(ws->inst[ws->ids[i]].name, rs->inst[i].name) != 0) {
+				same = 0;
+				break;
+			}
+	if (key_block) {
+		/* a keyframe renumbers: ids 0..n-1 in order */
+		wset_forget(ws);
+		for (size_t i = 0; i < n; i++) {
+			const struct raw_instance *ri = &rs->inst[i];
+			ws->next_ids[i] = new_instance(ws, ri, instance_key(w, ws, ri->name));
+			put_instance(&w->buf, set_id, ws->next_ids[i], &ws->inst[i]);
+		}
+		return 0;
+	}
+	if (same) {
+		for (size_t i = 0; i < n; i++) {
+			const struct raw_instance *ri = &rs->inst[i];
+			struct winst *wi = &ws->inst[ws->ids[i]];
+			ws->next_ids[i] = ws->ids[i];
+			if (wi->identity != ri->identity || wi->in_total != ri->in_total) {
+				wi->identity = ri->identity;
+				wi->in_total = ri->in_total;
+				put_instance(&w->buf, set_id, ws->ids[i], wi);
+			}
+		}
+		return 1;
+	}
+	/* the list changed: look names up in a hash of every bound id */
+	size_t hcap = 16;
+	while (hcap < ws->ninst * 2 + 2)
+		hcap *= 2;
+	if (hcap > ws->hcap) {
+		free(ws->hash);
+		ws->hash = xmalloc(hcap * sizeof(*ws->hash));
+		ws->hcap = hcap;
+	}
+	hcap = ws->hcap;
+	for (size_t k = 0; k < hcap; k++)
+		ws->hash[k] = UINT32_MAX;
+	for (size_t j = 0; j < ws->ninst; j++) {
+		size_t h = hash_name(ws->inst[j].name) & (hcap - 1);
+		while (ws->hash[h] != UINT32_MAX)
+			h = (h + 1) & (hcap - 1);
+		ws->hash[h] = (uint32_t)j;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct raw_instance *ri = &rs->inst[i];
+		const char *key = instance_key(w, ws, ri->name);
+		uint32_t id = UINT32_MAX;
+		for (size_t h = hash_name(ri->name) & (hcap - 1); ws->hash[h] != UINT32_MAX;
+		     h = (h + 1) & (hcap - 1))
+			if (strcmp(ws->inst[ws->hash[h]].name, ri->name) == 0) {
+				id = ws->hash[h];
+				break;
+			}
+		/* a name twice in one read: the second is another instance */
+		for (size_t k = 0; id != UINT32_MAX && k < i; k++)
+			if (ws->next_ids[k] == id)
+				id = UINT32_MAX;
+		if (id == UINT32_MAX) {
+			id = new_instance(ws, ri, key);
+			put_instance(&w->buf, set_id, id, &ws->inst[id]);
+		} else {
+			struct winst *wi = &ws->inst[id];
+			if (wi->identity != ri->identity || wi->in_total != ri->in_total ||
+			    strcmp(wi->key, key) != 0) {
+				wi->identity = ri->identity;
+				wi->in_total = ri->in_total;
+				free(wi->key);
+				wi->key = xstrdup(key);
+				put_instance(&w->buf, set_id, id, wi);
+			}
+		}
+		ws->next_ids[i] = id;
+	}
+	return 0;
+}
+
+/* Encode one read as a KEYFRAME (key) or a SAMPLE record into w->buf. */
+static void
+put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	   const struct raw_set *const *sets, int key)
+{
+	struct gbuf *b = &w->buf;
+	size_t nread = 0;
+
+	/* INSTANCE records come first: map every set before the sample */
+	uint8_t same[MAX_SETS];
+	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
+		same[s] = 0;
+		if (sets[s]) {
+			same[s] = (uint8_t)map_instances(w, s, &w->sets[s], sets[s], key);
+			nread++;
+		} else if (key) {
+			wset_forget(&w->sets[s]);
+		}
+	}
+	size_t at = rec_begin(b, key ? REC_KEYFRAME : REC_SAMPLE);
+	gb_zz(b, key ? wall_ns : (int64_t)((uint64_t)wall_ns - (uint64_t)w->last_wall));
+	gb_varint(b, nread);
+	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
+		const struct raw_set *rs = sets[s];
+		struct wset *ws = &w->sets[s];
+		if (!rs)
+			continue;
+		gb_varint(b, s);
+		gb_u8(b, (uint8_t)((rs->valid ? 1 : 0) | (same[s] ? 2 : 0)));
+		gb_zz(b, (int64_t)(mono_ns[s] - ws->last_mono));
+		ws->last_mono = mono_ns[s];
+		if (!same[s]) {
+			gb_varint(b, rs->ninstances);
+			for (size_t i = 0; i < rs->ninstances; i++)
+				gb_varint(b, ws->next_ids[i]);
+		}
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			const struct raw_instance *ri = &rs->inst[i];
+			struct winst *wi = &ws->inst[ws->next_ids[i]];
+			uint64_t present = ri->present & ws->fields;
+			gb_varint(b, present ^ wi->present);
+			wi->present = present;
+			for (unsigned f = 0; present; f++, present >>= 1) {
+				if (!(present & 1))
+					continue;
+				gb_zz(b, (int64_t)(ri->values[f] - wi->values[f]));
+				wi->values[f] = ri->values[f];
+			}
+		}
+		/* the list just written is the next sample's reference */
+		if (rs->ninstances > ws->ids_cap) {
+			ws->ids_cap = rs->ninstances * 2;
+			ws->ids = xrealloc(ws->ids, ws->ids_cap * sizeof(uint32_t));
+		}
+		memcpy(ws->ids, ws->next_ids, rs->ninstances * sizeof(uint32_t));
+		ws->nids = rs->ninstances;
+	}
+	rec_end(b, at);
+	w->last_wall = wall_ns;
+}
+
+void
+gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < w->npaths; i++)
+		free(w->paths[i]);
+	free(w->paths);
+	w->paths = xcalloc(n ? n : 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		w->paths[i] = xstrdup(paths[i]);
+	w->npaths = n;
+}
+
+/* A keyframe block: sync, [segment], session, schemas, paths, instances,
+ * keyframe. */
+static void
+put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	      const struct raw_set *const *sets)
+{
+	struct gbuf *b = &w->buf;
+
+	gb_put(b, sync_marker, sizeof(sync_marker));
+	if (w->opts.circular && w->seg_off == 0) {
+		size_t at = rec_begin(b, REC_SEGMENT);
+		gb_varint(b, w->seq);
+		rec_end(b, at);
+	}
+	put_session(b, &w->session);
+	for (size_t s = 0; s < w->nsets; s++) {
+		struct wset *ws = &w->sets[s];
+		put_schema(b, s, ws->set, ws->counters, ws->ncounters, ws->fields, ws->key != NULL);
+		ws->last_mono = 0;
+	}
+	if (w->npaths) {
+		size_t at = rec_begin(b, REC_PATHS);
+		gb_varint(b, w->npaths);
+		for (size_t i = 0; i < w->npaths; i++)
+			gb_str(b, w->paths[i]);
+		rec_end(b, at);
+	}
+	put_sample(w, wall_ns, mono_ns, sets, 1);
+}
+
+int
+gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+		    const struct raw_set *const *sets, struct err *err)
+{
+	int key = !w->started || w->since_key >= w->opts.keyframe_every;
+
+	if (w->stopped)
+		return 1;
+	w->buf.len = 0;
+	if (key)
+		put_key_block(w, wall_ns, mono_ns, sets);
+	else
+		put_sample(w, wall_ns, mono_ns, sets, 0);
+	if (w->opts.circular) {
+		if (w->seg_off + w->buf.len > w->seg_size) {
+			/* the next segment: it is the oldest; clear it, then
+			 * start it with a keyframe block */
+			w->seg = (w->seg + 1) % w->nseg;
+			w->seq++;
+			w->seg_off = 0;
+			uint64_t at = GCLOG_HEADER_SIZE + (uint64_t)w->seg * w->seg_size;
+			if (zero_range(w, at, w->seg_size, err) < 0)
+				return -1;
+			w->buf.len = 0;
+			put_key_block(w, wall_ns, mono_ns, sets);
+			key = 1;
+			if (w->buf.len > w->seg_size) {
+				err_set(err, "%s: one keyframe of these counters takes %zu bytes, more "
+					     "than a segment of the ring (%llu): raise --max-size",
+					w->name, w->buf.len, (unsigned long long)w->seg_size);
+				w->stopped = 1;
+				return -1;
+			}
+		}
+		uint64_t at = GCLOG_HEADER_SIZE + (uint64_t)w->seg * w->seg_size + w->seg_off;
+		if (write_all(w, w->buf.p, w->buf.len, (off_t)at, err) < 0)
+			return -1;
+		w->seg_off += w->buf.len;
+		if (at + w->buf.len > w->size)
+			w->size = at + w->buf.len;
+	} else {
+		if (w->opts.max_size && w->size + w->buf.len > w->opts.max_size) {
+			err_set(err, "%s reached --max-size (%llu bytes): recording stopped", w->name,
+				(unsigned long long)w->opts.max_size);
+			w->stopped = 1;
+			return 1;
+		}
+		if (write_all(w, w->buf.p, w->buf.len, -1, err) < 0)
+			return -1;
+		w->size += w->buf.len;
+	}
+	w->started = 1;
+	w->since_key = key ? 1 : w->since_key + 1;
+	return 0;
+}
+
+void
+gclog_writer_gap(struct gclog_writer *w)
+{
+	w->session.id++;
+	w->started = 0;
+}
+
+uint64_t
+gclog_writer_size(const struct gclog_writer *w)
+{
+	return w->size;
+}
+
+int
+gclog_writer_close(struct gclog_writer *w, struct err *err)
+{
+	int rc = 0;
+
+	if (!w)
+		return 0;
+	if (w->started && !w->stopped) {
+		/* an end mark: the summary tells a clean end from a kill */
+		w->buf.len = 0;
+		size_t at = rec_begin(&w->buf, REC_MARK);
+		gb_u8(&w->buf, 1);
+		gb_zz(&w->buf, w->last_wall);
+		gb_str(&w->buf, "end");
+		rec_end(&w->buf, at);
+		if (w->opts.circular) {
+			if (w->seg_off + w->buf.len <= w->seg_size) {
+				uint64_t off = GCLOG_HEADER_SIZE + (uint64_t)w->seg * w->seg_size +
+					       w->seg_off;
+				rc = write_all(w, w->buf.p, w->buf.len, (off_t)off, err);
+			}
+		} else if (!w->opts.max_size || w->size + w->buf.len <= w->opts.max_size) {
+			rc = write_all(w, w->buf.p, w->buf.len, -1, err);
+			if (rc == 0)
+				w->size += w->buf.len;
+		}
+	}
+	if (rc == 0 && fdatasync(w->fd) < 0 && errno != EINVAL && errno != EROFS) {
+		err_set(err, "cannot write %s: %s", w->name, strerror(errno));
+		rc = -1;
+	}
+	for (size_t s = 0; s < w->nsets; s++) {
+		wset_forget(&w->sets[s]);
+		free(w->sets[s].inst);
+		free(w->sets[s].ids);
+		free(w->sets[s].next_ids);
+		free(w->sets[s].hash);
+		free(w->sets[s].counters);
+	}
+	free(w->sets);
+	for (size_t i = 0; i < w->npaths; i++)
+		free(w->paths[i]);
+	free(w->paths);
+	free(w->buf.p);
+	free(w->name);
+	free(w);
+	return rc;
+}
+
+/* ---- reader ------------------------------------------------------------- */
+
+struct rinst {
+	char *name;
+	uint64_t identity;
+	uint8_t in_total;
+	uint8_t bound;
+	char *key;
+	uint64_t present;
+	uint64_t *values;
+};
+
+struct rset {
+	struct rschema *schema;
+	struct rinst *inst;
+	size_t ninst;
+	uint32_t *ids;
+	size_t nids, ids_cap;
+	uint64_t last_mono;
+	struct raw_set rs;
+	int rs_init;
+	const char **keys;
+	size_t keys_cap;
+};
+
+struct range {
+	uint64_t off, end;
+};
+
+struct gclog_reader {
+	const uint8_t *data;
+	size_t len;
+	int mapped;
+	uint8_t *owned;
+	char *name;
+	unsigned major, minor;
+	int circular;
+	uint64_t seg_size;
+	uint32_t nseg;
+	struct range *ranges;
+	uint32_t *range_seg;
+	uint64_t *range_seq;
+	size_t nranges, ri;
+	uint64_t pos;
+	uint64_t good_end;
+	struct gclog_session session;
+	int have_session;
+	struct rset *sets[MAX_SETS];
+	size_t nsets;
+	int need_key, gap;
+	int64_t last_wall;
+	struct gclog_sample sample;
+	struct gclog_set_sample *ss;
+	size_t ss_cap;
+	char *mark;
+	struct gclog_damage *damage;
+	size_t ndamage, damage_cap;
+	uint64_t torn;
+	char **paths;
+	size_t npaths;
+};
+
+static void
+reader_free_paths(struct gclog_reader *r)
+{
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	r->paths = NULL;
+	r->npaths = 0;
+}
+
+static int
+rec_paths(struct gclog_reader *r, struct cur *c)
+{
+	uint64_t n = cu_varint(c);
+	if (c->bad || n > 65536 || n > (uint64_t)(c->end - c->p))
+		return -1;
+	char **paths = xcalloc(n ? n : 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		paths[i] = cu_strdup(c, MAX_NAME);
+		if (!paths[i]) {
+			for (size_t k = 0; k < i; k++)
+				free(paths[k]);
+			free(paths);
+			return -1;
+		}
+	}
+	reader_free_paths(r);
+	r->paths = paths;
+	r->npaths = n;
+	return c->p == c->end ? 0 : -1;
+}
+
+static void
+rset_free(struct rset *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ninst; i++) {
+		free(s->inst[i].name);
+		free(s->inst[i].key);
+		free(s->inst[i].values);
+	}
+	free(s->inst);
+	free(s->ids);
+	free(s->keys);
+	if (s->rs_init)
+		raw_set_free(&s->rs);
+	rschema_free(s->schema);
+	free(s);
+}
+
+static void
+reader_clear_sets(struct gclog_reader *r)
+{
+	for (size_t i = 0; i < r->nsets; i++) {
+		rset_free(r->sets[i]);
+		r->sets[i] = NULL;
+	}
+	r->nsets = 0;
+}
+
+static void
+add_damage(struct gclog_reader *r, uint64_t off, uint64_t bytes, const char *what)
+{
+	xgrow((void **)&r->damage, &r->damage_cap, r->ndamage + 1, sizeof(*r->damage));
+	struct gclog_damage *d = &r->damage[r->ndamage++];
+	d->offset = off;
+	d->bytes = bytes;
+	d->samples_lost = 0;
+	snprintf(d->what, sizeof(d->what), "%s", what);
+}
+
+static int
+seg_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Parse one record header at pos within [pos, end): type, payload bounds.
+ * 0 ok; 1 cut short by end; -1 malformed. */
+static int
+record_at(const uint8_t *data, uint64_t pos, uint64_t end, uint8_t *type, uint64_t *pstart,
+	  uint64_t *plen, uint64_t *rec_end_off)
+{
+	struct cur c = { data + pos, data + end, 0 };
+
+	*type = cu_u8(&c);
+	uint64_t len = cu_varint(&c);
+	if (c.bad)
+		return 1;
+	if (len > MAX_RECORD)
+		return -1;
+	uint64_t start = (uint64_t)(c.p - data);
+	if (start + len + 4 > end)
+		return 1;
+	uint32_t want = (uint32_t)(data[start + len] | data[start + len + 1] << 8 |
+				   data[start + len + 2] << 16 |
+				   (uint32_t)data[start + len + 3] << 24);
+	if (gclog_crc32(0, data + pos, start + len - pos) != want)
+		return -1;
+	*pstart = start;
+	*plen = len;
+	*rec_end_off = start + len + 4;
+	return 0;
+}
+
+/* Set up the ranges to read: one for a linear log, the ring's segments in
+ * sequence order for a circular one. */
+static void
+reader_ranges(struct gclog_reader *r)
+{
+	if (!r->circular) {
+		r->ranges = xmalloc(sizeof(*r->ranges));
+		r->range_seg = xcalloc(1, sizeof(uint32_t));
+		r->range_seq = xcalloc(1, sizeof(uint64_t));
+		r->ranges[0].off = GCLOG_HEADER_SIZE;
+		r->ranges[0].end = r->len;
+		r->nranges = 1;
+		return;
+	}
+	uint64_t (*found)[2] = xcalloc(r->nseg, sizeof(*found));
+	size_t n = 0;
+	for (uint32_t k = 0; k < r->nseg; k++) {
+		uint64_t off = GCLOG_HEADER_SIZE + (uint64_t)k * r->seg_size;
+		uint64_t end = off + r->seg_size < r->len ? off + r->seg_size : r->len;
+		uint8_t type;
+		uint64_t ps, pl, re;
+		if (off + sizeof(sync_marker) >= end)
+			continue;
+		if (memcmp(r->data + off, sync_marker, sizeof(sync_marker)) != 0) {
+			int zero = 1;
+			for (size_t i = 0; i < sizeof(sync_marker); i++)
+				zero &= r->data[off + i] == 0;
+			if (!zero)
+				add_damage(r, off, end - off, "a ring segment without its start");
+			continue;
+		}
+		if (record_at(r->data, off + 8, end, &type, &ps, &pl, &re) != 0 ||
+		    type != REC_SEGMENT) {
+			add_damage(r, off, end - off, "a ring segment whose first record is damaged");
+			continue;
+		}
+		struct cur c = { r->data + ps, r->data + ps + pl, 0 };
+		uint64_t seq = cu_varint(&c);
+		if (c.bad)
+			continue;
+		found[n][0] = seq;
+		found[n][1] = k;
+		n++;
+	}
+	qsort(found, n, sizeof(*found), seg_cmp);
+	r->ranges = xmalloc((n ? n : 1) * sizeof(*r->ranges));
+	r->range_seg = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	r->range_seq = xmalloc((n ? n : 1) * sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = GCLOG_HEADER_SIZE + found[i][1] * r->seg_size;
+		r->ranges[i].off = off;
+		r->ranges[i].end = off + r->seg_size < r->len ? off + r->seg_size : r->len;
+		r->range_seg[i] = (uint32_t)found[i][1];
+		r->range_seq[i] = found[i][0];
+	}
+	r->nranges = n;
+	free(found);
+}
+
+struct gclog_reader *
+gclog_reader_open_mem(const uint8_t *data, size_t len, const char *name, struct err *err)
+{
+	struct gclog_reader *r;
+	struct cur c = { data, data + len, 0 };
+
+	if (len < sizeof(magic) || memcmp(data, magic, sizeof(magic)) != 0) {
+		err_set(err, "%s is not a getcounter log (.gcl): its first bytes are not the gcl "
+			     "magic", name);
+		return NULL;
+	}
+	if (len < GCLOG_HEADER_SIZE) {
+		err_set(err, "%s: the gcl header is cut short (%zu of %d bytes)", name, len,
+			GCLOG_HEADER_SIZE);
+		return NULL;
+	}
+	c.p += sizeof(magic);
+	unsigned major = (unsigned)cu_le(&c, 2), minor = (unsigned)cu_le(&c, 2);
+	uint32_t flags = (uint32_t)cu_le(&c, 4);
+	uint64_t seg_size = cu_le(&c, 8);
+	uint32_t nseg = (uint32_t)cu_le(&c, 4);
+	uint32_t crc = (uint32_t)cu_le(&c, 4);
+	if (major > GCLOG_MAJOR) {
+		err_set(err, "%s is a gcl version %u.%u log; this getcounter (%s) reads version %d: "
+			     "use a newer getcounter", name, major, minor, GETCOUNTER_VERSION,
+			GCLOG_MAJOR);
+		return NULL;
+	}
+	if (gclog_crc32(0, data, 28) != crc || major == 0 || (flags & ~FLAG_CIRCULAR) ||
+	    ((flags & FLAG_CIRCULAR) && (nseg < 2 || nseg > 1024 || seg_size < 64 ||
+					 seg_size > ((uint64_t)1 << 40)))) {
+		err_set(err, "%s: the gcl header is damaged", name);
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->data = data;
+	r->len = len;
+	r->name = xstrdup(name);
+	r->major = major;
+	r->minor = minor;
+	r->circular = (flags & FLAG_CIRCULAR) != 0;
+	r->seg_size = seg_size;
+	r->nseg = nseg;
+	r->need_key = 1;
+	reader_ranges(r);
+	r->ri = 0;
+	r->pos = r->nranges ? r->ranges[0].off : 0;
+	r->good_end = GCLOG_HEADER_SIZE;
+	return r;
+}
+
+struct gclog_reader *
+gclog_reader_open(const char *path, struct err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	struct gclog_reader *r;
+	void *map = NULL;
+
+	if (fd < 0) {
+		err_set(err, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(err, "cannot read %s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, "cannot read %s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size == 0) {
+		err_set(err, "%s is empty: not a getcounter log (.gcl)", path);
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			err_set(err, "cannot read %s: %s", path, strerror(errno));
+			close(fd);
+			return NULL;
+		}
+	}
+	close(fd);
+	r = gclog_reader_open_mem(map ? map : (const uint8_t *)"", (size_t)st.st_size, path, err);
+	if (!r) {
+		if (map)
+			munmap(map, (size_t)st.st_size);
+		return NULL;
+	}
+	r->mapped = map != NULL;
+	return r;
+}
+
+void
+gclog_reader_close(struct gclog_reader *r)
+{
+	if (!r)
+		return;
+	reader_clear_sets(r);
+	if (r->mapped)
+		munmap((void *)r->data, r->len);
+	free(r->owned);
+	free(r->ranges);
+	free(r->range_seg);
+	free(r->range_seq);
+	free(r->ss);
+	free(r->mark);
+	free(r->damage);
+	reader_free_paths(r);
+	free(r->name);
+	free(r);
+}
+
+static int
+rec_schema(struct gclog_reader *r, struct cur *c, const uint8_t *payload, size_t len,
+	   size_t *id_out)
+{
+	uint64_t id = cu_varint(c);
+	if (c->bad || id >= MAX_SETS)
+		return -1;
+	struct rset *old = r->sets[id];
+	if (old && old->schema->payload_len == len && memcmp(old->schema->payload, payload, len) == 0)
+		return 0; /* a keyframe's repeat */
+	struct rschema *s = get_schema(c);
+	if (!s)
+		return -1;
+	s->payload = xmalloc(len ? len : 1);
+	memcpy(s->payload, payload, len);
+	s->payload_len = len;
+	rset_free(old);
+	struct rset *rs = xcalloc(1, sizeof(*rs));
+	rs->schema = s;
+	raw_set_init(&rs->rs, &s->set);
+	rs->rs_init = 1;
+	r->sets[id] = rs;
+	if (id >= r->nsets)
+		r->nsets = id + 1;
+	*id_out = id;
+	return 1;
+}
+
+static int
+rec_instance(struct gclog_reader *r, struct cur *c)
+{
+	uint64_t set = cu_varint(c), id = cu_varint(c);
+	if (c->bad || set >= r->nsets || !r->sets[set] || id >= MAX_INSTANCES)
+		return -1;
+	struct rset *rs = r->sets[set];
+	char *name = cu_strdup(c, MAX_NAME);
+	uint64_t identity = cu_varint(c);
+	uint8_t in_total = cu_u8(c);
+	char *key = cu_strdup(c, MAX_KEY);
+	if (c->bad || !name || !key || in_total > 1 || c->p != c->end) {
+		free(name);
+		free(key);
+		return -1;
+	}
+	if (id >= rs->ninst) {
+		/* ids are dense: a writer binds them in order */
+		if (id > rs->ninst + 65536) {
+			free(name);
+			free(key);
+			return -1;
+		}
+		rs->inst = xrealloc(rs->inst, (id + 1) * sizeof(*rs->inst));
+		memset(rs->inst + rs->ninst, 0, (id + 1 - rs->ninst) * sizeof(*rs->inst));
+		rs->ninst = id + 1;
+	}
+	struct rinst *ri = &rs->inst[id];
+	free(ri->name);
+	free(ri->key);
+	ri->name = name;
+	ri->key = key;
+	ri->identity = identity;
+	ri->in_total = in_total;
+	if (!ri->bound) {
+		size_t nf = rs->schema->set.nfields;
+		ri->values = xcalloc(nf ? nf : 1, sizeof(uint64_t));
+		ri->present = 0;
+		ri->bound = 1;
+	}
+	return 0;
+}
+
+static int
+rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
+{
+	int64_t wall = cu_zz(c);
+	uint64_t nsets = cu_varint(c);
+	uint8_t seen[MAX_SETS] = { 0 };
+
+	if (c->bad || nsets > r->nsets)
+		return -1;
+	if (!key)
+		wall = (int64_t)((uint64_t)wall + (uint64_t)r->last_wall);
+	if (nsets > r->ss_cap) {
+		r->ss_cap = nsets;
+		r->ss = xrealloc(r->ss, r->ss_cap * sizeof(*r->ss));
+	}
+	if (key)
+		for (size_t s = 0; s < r->nsets; s++)
+			if (r->sets[s]) {
+				r->sets[s]->nids = 0;
+				r->sets[s]->last_mono = 0;
+			}
+	for (size_t k = 0; k < nsets; k++) {
+		uint64_t id = cu_varint(c);
+		if (c->bad || id >= r->nsets || !r->sets[id] || seen[id])
+			return -1;
+		seen[id] = 1;
+		struct rset *rs = r->sets[id];
+		size_t nf = rs->schema->set.nfields;
+		uint64_t all = nf == 64 ? UINT64_MAX : ((uint64_t)1 << nf) - 1;
+		uint8_t flags = cu_u8(c);
+		int64_t dmono = cu_zz(c);
+		if (c->bad || flags > 3 || ((flags & 2) && key))
+			return -1;
+		rs->last_mono += (uint64_t)dmono;
+		if (!(flags & 2)) {
+			uint64_t n = cu_varint(c);
+			if (c->bad || n > MAX_INSTANCES || n > (uint64_t)(c->end - c->p))
+				return -1;
+			if (n > rs->ids_cap) {
+				rs->ids_cap = n;
+				rs->ids = xrealloc(rs->ids, n * sizeof(uint32_t));
+			}
+			for (size_t i = 0; i < n; i++) {
+				uint64_t iid = cu_varint(c);
+				if (c->bad || iid >= rs->ninst || !rs->inst[iid].bound)
+					return -1;
+				rs->ids[i] = (uint32_t)iid;
+			}
+			rs->nids = n;
+		}
+		raw_set_begin(&rs->rs);
+		rs->rs.valid = flags & 1;
+		rs->rs.mono_ns = rs->last_mono;
+		if (rs->nids > rs->keys_cap) {
+			rs->keys_cap = rs->nids;
+			rs->keys = xrealloc(rs->keys, rs->keys_cap * sizeof(*rs->keys));
+		}
+		for (size_t i = 0; i < rs->nids; i++) {
+			struct rinst *ri = &rs->inst[rs->ids[i]];
+			if (key) {
+				memset(ri->values, 0, (nf ? nf : 1) * sizeof(uint64_t));
+				ri->present = 0;
+			}
+			uint64_t present = ri->present ^ cu_varint(c);
+			if (c->bad || (present & ~all))
+				return -1;
+			ri->present = present;
+			for (unsigned f = 0; f < nf; f++)
+				if (present & ((uint64_t)1 << f))
+					ri->values[f] += (uint64_t)cu_zz(c);
+			if (c->bad)
+				return -1;
+			struct raw_instance *out = raw_set_add(&rs->rs, ri->name, strlen(ri->name),
+							       ri->identity);
+			out->in_total = ri->in_total;
+			out->present = present;
+			memcpy(out->values, ri->values, nf * sizeof(uint64_t));
+			rs->keys[i] = ri->key;
+		}
+		r->ss[k].set = id;
+		r->ss[k].valid = flags & 1;
+		r->ss[k].mono_ns = rs->last_mono;
+		r->ss[k].rs = &rs->rs;
+		r->ss[k].keys = rs->keys;
+	}
+	if (c->p != c->end)
+		return -1;
+	r->last_wall = wall;
+	r->sample.wall_ns = wall;
+	r->sample.gap = r->gap;
+	r->sample.nsets = nsets;
+	r->sample.sets = r->ss;
+	r->sample.offset = offset;
+	r->gap = 0;
+	return 0;
+}
+
+/* A record that does not check at pos: skip to the next sync marker in the
+ * range, or to its end. torn: the record runs past the end of the data. */
+static void
+reader_skip(struct gclog_reader *r, const char *why, int torn)
+{
+	const struct range *rg = &r->ranges[r->ri];
+	uint64_t from = r->pos, q;
+	const uint8_t *hit = NULL;
+	char what[120];
+
+	if (from + 1 < rg->end)
+		hit = memmem(r->data + from + 1, rg->end - from - 1, sync_marker, sizeof(sync_marker));
+	r->need_key = 1;
+	r->gap = 1;
+	if (hit) {
+		q = (uint64_t)(hit - r->data);
+		add_damage(r, from, q - from, why);
+		r->pos = q;
+		return;
+	}
+	if (torn && r->ri + 1 == r->nranges) {
+		r->torn = rg->end - from;
+	} else {
+		snprintf(what, sizeof(what), "%s; nothing readable after it%s", why,
+			 r->circular ? " in this ring segment" : "");
+		add_damage(r, from, rg->end - from, what);
+	}
+	r->pos = rg->end;
+}
+
+enum gclog_event
+gclog_reader_next(struct gclog_reader *r)
+{
+	for (;;) {
+		if (r->ri >= r->nranges)
+			return GCLOG_END;
+		const struct range *rg = &r->ranges[r->ri];
+		if (r->pos >= rg->end) {
+			if (++r->ri < r->nranges)
+				r->pos = r->ranges[r->ri].off;
+			continue;
+		}
+		if (rg->end - r->pos >= sizeof(sync_marker) &&
+		    memcmp(r->data + r->pos, sync_marker, sizeof(sync_marker)) == 0) {
+			r->pos += sizeof(sync_marker);
+			continue;
+		}
+		if (r->data[r->pos] == REC_PAD) {
+			uint64_t p = r->pos;
+			while (p < rg->end && r->data[p] == 0)
+				p++;
+			if (p == rg->end && r->circular) {
+				r->pos = p; /* the unwritten rest of a ring segment */
+				continue;
+			}
+			if (p == rg->end && r->ri + 1 == r->nranges) {
+				r->torn = rg->end - r->pos;
+				r->pos = p;
+				continue;
+			}
+			reader_skip(r, "zero bytes where a record should be", 0);
+			continue;
+		}
+		uint8_t type;
+		uint64_t ps, pl, re;
+		int got = record_at(r->data, r->pos, rg->end, &type, &ps, &pl, &re);
+		if (got != 0) {
+			reader_skip(r, got > 0 ? "a record cut short" : "a record whose checksum "
+					"does not match", got > 0);
+			continue;
+		}
+		struct cur c = { r->data + ps, r->data + ps + pl, 0 };
+		uint64_t at = r->pos;
+		enum gclog_event ev = GCLOG_END;
+		int bad = 0;
+		switch (type) {
+		case REC_SESSION: {
+			struct gclog_session s;
+			if (get_session(&c, &s) < 0 || c.p != c.end) {
+				bad = 1;
+				break;
+			}
+			if (!r->have_session || s.id != r->session.id) {
+				reader_clear_sets(r);
+				r->session = s;
+				r->have_session = 1;
+				r->gap = 1;
+				r->need_key = 1;
+				ev = GCLOG_SESSION;
+			}
+			break;
+		}
+		case REC_SCHEMA: {
+			size_t id;
+			int rc = r->have_session ? rec_schema(r, &c, r->data + ps, pl, &id) : -1;
+			if (rc < 0)
+				bad = 1;
+			else if (rc > 0)
+				ev = GCLOG_SCHEMA;
+			break;
+		}
+		case REC_INSTANCE:
+			bad = rec_instance(r, &c) < 0;
+			break;
+		case REC_KEYFRAME:
+		case REC_SAMPLE:
+			if (type == REC_SAMPLE && r->need_key) {
+				if (r->ndamage)
+					r->damage[r->ndamage - 1].samples_lost++;
+				break;
+			}
+			if (rec_sample(r, &c, type == REC_KEYFRAME, at) < 0) {
+				bad = 1;
+				break;
+			}
+			r->need_key = 0;
+			ev = GCLOG_SAMPLE;
+			break;
+		case REC_PATHS:
+			bad = rec_paths(r, &c) < 0;
+			break;
+		case REC_MARK: {
+			uint8_t kind = cu_u8(&c);
+			(void)kind;
+			(void)cu_zz(&c);
+			char *text = cu_strdup(&c, MAX_HELP);
+			if (c.bad || !text) {
+				bad = 1;
+				break;
+			}
+			free(r->mark);
+			r->mark = text;
+			ev = GCLOG_MARK;
+			break;
+		}
+		default:
+			break; /* a later minor version's record: skipped whole */
+		}
+		if (bad) {
+			reader_skip(r, "a record that does not decode", 0);
+			continue;
+		}
+		r->pos = re;
+		r->good_end = re;
+		if (ev != GCLOG_END)
+			return ev;
+	}
+}
+
+const struct gclog_session *
+gclog_reader_session(const struct gclog_reader *r)
+{
+	return r->have_session ? &r->session : NULL;
+}
+
+const struct counter_set *
+gclog_reader_set(const struct gclog_reader *r, size_t i, uint64_t *fields)
+{
+	if (i >= r->nsets || !r->sets[i])
+		return NULL;
+	if (fields)
+		*fields = r->sets[i]->schema->recorded;
+	return &r->sets[i]->schema->set;
+}
+
+int
+gclog_reader_set_keyed(const struct gclog_reader *r, size_t i)
+{
+	return i < r->nsets && r->sets[i] && r->sets[i]->schema->keyed;
+}
+
+size_t
+gclog_reader_nsets(const struct gclog_reader *r)
+{
+	return r->nsets;
+}
+
+const struct gclog_sample *
+gclog_reader_sample(const struct gclog_reader *r)
+{
+	return &r->sample;
+}
+
+const char *const *
+gclog_reader_paths(const struct gclog_reader *r, size_t *n)
+{
+	*n = r->npaths;
+	return (const char *const *)r->paths;
+}
+
+const char *
+gclog_reader_mark(const struct gclog_reader *r)
+{
+	return r->mark ? r->mark : "";
+}
+
+size_t
+gclog_reader_ndamage(const struct gclog_reader *r)
+{
+	return r->ndamage;
+}
+
+const struct gclog_damage *
+gclog_reader_damage(const struct gclog_reader *r, size_t i)
+{
+	return i < r->ndamage ? &r->damage[i] : NULL;
+}
+
+uint64_t
+gclog_reader_torn(const struct gclog_reader *r)
+{
+	return r->torn;
+}
+
+uint64_t
+gclog_reader_size(const struct gclog_reader *r)
+{
+	return r->len;
+}
+
+void
+gclog_reader_version(const struct gclog_reader *r, unsigned *major, unsigned *minor)
+{
+	*major = r->major;
+	*minor = r->minor;
+}
+
+int
+gclog_reader_circular(const struct gclog_reader *r)
+{
+	return r->circular;
+}
+
+const char *
+gclog_reader_name(const struct gclog_reader *r)
+{
+	return r->name;
+}
+
+void
+gclog_reader_tail(struct gclog_reader *r, struct gclog_tail *t)
+{
+	while (gclog_reader_next(r) != GCLOG_END)
+		;
+	memset(t, 0, sizeof(*t));
+	t->circular = r->circular;
+	t->end = r->good_end;
+	if (!r->circular)
+		return;
+	t->seg_size = r->seg_size;
+	t->nseg = r->nseg;
+	if (r->nranges == 0) {
+		/* nothing readable: start over at segment 0 */
+		t->seg = 0;
+		t->seq = 0;
+		t->end = GCLOG_HEADER_SIZE;
+		return;
+	}
+	const struct range *last = &r->ranges[r->nranges - 1];
+	t->seg = r->range_seg[r->nranges - 1];
+	t->seq = r->range_seq[r->nranges - 1];
+	if (t->end < last->off || t->end > last->end)
+		t->end = last->off; /* rewrite the segment from its start */
+}

@@ -1,0 +1,977 @@
+/*
+ * replay.c - .gcl logs as a source (--input). Opening reads every log once
+ * for its schemas: sets with the same name merge into one catalogue set
+ * (fields and counters united by name), which is what paths resolve
+ * against. Each step then takes the next read in time order over all logs
+ * (or the Nth with --every, the one before --begin as the reference),
+ * copies every set it holds into that set's staging raw_set (fields mapped
+ * to the catalogue's), and says whether the set is continuous with its
+ * previous read: a new session, damage, or a read from another log is a
+ * gap, never derived across.
+ *
+ * Steady state allocates nothing: staging sets and key buffers are reused.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "engine.h"
+#include "output.h"
+#include "replay.h"
+
+/* One catalogue set. */
+struct cat {
+	struct provider prov;
+	struct counter_set *set; /* owned */
+	struct raw_set stage;
+	int present, gap;
+	int have_src;
+	uint64_t src;  /* input << 32 | session of its last read */
+	char **keys;   /* per staged instance, reused buffers */
+	size_t *key_caps;
+	size_t keys_cap;
+};
+
+/* A log set's place in the catalogue. */
+struct setmap {
+	size_t cat;
+	int ok;
+	int identity; /* fields line up: copy as they are */
+	uint8_t field[SET_MAX_FIELDS];
+};
+
+struct input {
+	struct gclog_reader *rd;
+	int pending, done;
+	uint32_t session;
+	struct setmap map[256];
+	uint32_t user_hz;
+	uint8_t ulong_bits;
+	size_t reported;
+	int torn_reported;
+};
+
+struct replay {
+	struct input *in;
+	size_t nin;
+	struct cat **cat;
+	size_t ncat;
+	char host[256];
+	int64_t begin_ns, end_ns;
+	int has_begin, has_end;
+	unsigned every;
+	int started;
+	int64_t wall;
+	uint32_t user_hz;
+	uint8_t ulong_bits;
+	char **paths; /* the first log's recorded paths */
+	size_t npaths;
+	struct gclog_session first;
+	int have_first;
+};
+
+/* ---- times -------------------------------------------------------------- */
+
+static int
+digits(const char **p, int min, int max, int *out)
+{
+	int n = 0, v = 0;
+	while (isdigit((unsigned char)**p) && n < max) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	if (n < min)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* --begin / --end: ISO 8601 ("2026-11-22T10:00:00", fractions, "Z" or an
+ * offset; a space for the T; a date alone) or relog's "M/D/YYYY H:MM:SS"
+ * (with AM/PM). Without a zone the time is local (the log's zone when the
+ * replay took it). 0, or -1 when s is neither. */
+static int
+parse_time(const char *s, int64_t *ns)
+{
+	struct tm tm;
+	const char *p = s;
+	int y, mo, d, h = 0, mi = 0, sec = 0, zone = 0, off = 0;
+	long frac = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (strchr(s, '/')) {
+		if (digits(&p, 1, 2, &mo) < 0 || *p++ != '/' || digits(&p, 1, 2, &d) < 0 ||
+		    *p++ != '/' || digits(&p, 4, 4, &y) < 0)
+			return -1;
+	} else {
+		if (digits(&p, 4, 4, &y) < 0 || *p++ != '-' || digits(&p, 2, 2, &mo) < 0 ||
+		    *p++ != '-' || digits(&p, 2, 2, &d) < 0)
+			return -1;
+	}
+	if (*p == 'T' || *p == ' ') {
+		p++;
+		if (digits(&p, 1, 2, &h) < 0 || *p++ != ':' || digits(&p, 2, 2, &mi) < 0)
+			return -1;
+		if (*p == ':') {
+			p++;
+			if (digits(&p, 2, 2, &sec) < 0)
+				return -1;
+			if (*p == '.' || *p == ',') {
+				long scale = 100000000;
+				p++;
+				if (!isdigit((unsigned char)*p))
+					return -1;
+				while (isdigit((unsigned char)*p)) {
+					frac += (*p++ - '0') * scale;
+					scale /= 10;
+				}
+			}
+		}
+		while (*p == ' ')
+			p++;
+		if ((p[0] == 'A' || p[0] == 'a' || p[0] == 'P' || p[0] == 'p') &&
+		    (p[1] == 'M' || p[1] == 'm')) {
+			if (h < 1 || h > 12)
+				return -1;
+			h = h % 12 + ((p[0] == 'P' || p[0] == 'p') ? 12 : 0);
+			p += 2;
+		}
+		if (*p == 'Z' || *p == 'z') {
+			zone = 1;
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			int sign = *p++ == '-' ? -1 : 1, oh, om = 0;
+			if (digits(&p, 2, 2, &oh) < 0)
+				return -1;
+			if (*p == ':')
+				p++;
+			if (isdigit((unsigned char)*p) && digits(&p, 2, 2, &om) < 0)
+				return -1;
+			zone = 1;
+			off = sign * (oh * 3600 + om * 60);
+		}
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 ||
+	    y < 1970)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1;
+	time_t t = zone ? timegm(&tm) - off : mktime(&tm);
+	if (t == (time_t)-1)
+		return -1;
+	*ns = (int64_t)t * 1000000000 + frac;
+	return 0;
+}
+
+/* ---- the catalogue ------------------------------------------------------ */
+
+static int
+find_field(const struct counter_set *s, const char *name)
+{
+	for (size_t f = 0; f < s->nfields; f++)
+		if (strcmp(s->fields[f].name, name) == 0)
+			return (int)f;
+	return -1;
+}
+
+static struct cat *
+cat_find(struct replay *r, const char *name, size_t *idx)
+{
+	for (size_t i = 0; i < r->ncat; i++)
+		if (strcmp(r->cat[i]->set->name, name) == 0) {
+			if (idx)
+				*idx = i;
+			return r->cat[i];
+		}
+	return NULL;
+}
+
+static int replay_rows_match(void *state, const char *instance, const char *row);
+
+/* Merge log set s into the catalogue: a new set, or the fields and
+ * counters the catalogue's set lacks. keyed: its rows match by keys. */
+static void
+cat_merge(struct replay *r, const struct counter_set *s, int keyed)
+{
+	struct cat *c = cat_find(r, s->name, NULL);
+	const struct counter_desc **list;
+
+	if (!c) {
+		list = xmalloc((s->ncounters ? s->ncounters : 1) * sizeof(*list));
+		for (size_t k = 0; k < s->ncounters; k++)
+			list[k] = &s->counters[k];
+		struct counter_set *copy = gclog_set_copy(s, list, s->ncounters);
+		free(list);
+		if (!copy)
+			return;
+		c = xcalloc(1, sizeof(*c));
+		c->set = copy;
+		c->prov.set = copy;
+		if (keyed)
+			c->prov.rows_match = replay_rows_match;
+		raw_set_init(&c->stage, copy);
+		r->cat = xrealloc(r->cat, (r->ncat + 1) * sizeof(*r->cat));
+		r->cat[r->ncat++] = c;
+		return;
+	}
+	/* A second schema of the set (another log, another version): unite
+	 * fields and counters by name; the first descriptor of a name wins. */
+	struct counter_set *old = c->set;
+	struct field_desc fields[SET_MAX_FIELDS];
+	size_t nf = old->nfields;
+	uint8_t remap[SET_MAX_FIELDS];
+	int grew = 0;
+
+	memcpy(fields, old->fields, nf * sizeof(*fields));
+	for (size_t f = 0; f < s->nfields; f++) {
+		int at = find_field(old, s->fields[f].name);
+		for (size_t k = old->nfields; at < 0 && k < nf; k++)
+			if (strcmp(fields[k].name, s->fields[f].name) == 0)
+				at = (int)k;
+		if (at < 0 && nf < SET_MAX_FIELDS) {
+			fields[nf] = s->fields[f];
+			at = (int)nf++;
+			grew = 1;
+		}
+		remap[f] = at < 0 ? 0xff : (uint8_t)at;
+	}
+	size_t nc = old->ncounters;
+	struct counter_desc *counters = xmalloc((old->ncounters + s->ncounters + 1) *
+						sizeof(*counters));
+	memcpy(counters, old->counters, nc * sizeof(*counters));
+	for (size_t k = 0; k < s->ncounters; k++) {
+		struct counter_desc d = s->counters[k];
+		int ok = counter_set_find(old, d.name) == NULL;
+		for (int t = 0; ok && t < COUNTER_MAX_TERMS && d.num[t].sign; t++)
+			ok = remap[d.num[t].field] != 0xff;
+		for (int t = 0; ok && t < COUNTER_MAX_TERMS && d.den[t].sign; t++)
+			ok = remap[d.den[t].field] != 0xff;
+		if (!ok || (d.mul && remap[d.mul - 1] == 0xff))
+			continue;
+		for (int t = 0; t < COUNTER_MAX_TERMS && d.num[t].sign; t++)
+			d.num[t].field = remap[d.num[t].field];
+		for (int t = 0; t < COUNTER_MAX_TERMS && d.den[t].sign; t++)
+			d.den[t].field = remap[d.den[t].field];
+		if (d.mul)
+			d.mul = FIELD_REF(remap[d.mul - 1]);
+		counters[nc++] = d;
+		grew = 1;
+	}
+	if (grew) {
+		struct counter_set merged = *old;
+		const struct counter_desc **list2 = xmalloc(nc * sizeof(*list2));
+		merged.fields = fields;
+		merged.nfields = nf;
+		merged.counters = counters;
+		merged.ncounters = nc;
+		for (size_t k = 0; k < nc; k++)
+			list2[k] = &counters[k];
+		struct counter_set *copy = gclog_set_copy(&merged, list2, nc);
+		free(list2);
+		if (copy) {
+			raw_set_free(&c->stage);
+			gclog_set_free(c->set);
+			c->set = copy;
+			c->prov.set = copy;
+			raw_set_init(&c->stage, copy);
+		}
+	}
+	free(counters);
+}
+
+/* The map of log set id in input in (its schema s) to the catalogue. */
+static void
+map_set(struct replay *r, struct input *in, size_t id, const struct counter_set *s)
+{
+	struct setmap *m = &in->map[id];
+	struct cat *c = cat_find(r, s->name, &m->cat);
+
+	m->ok = c != NULL;
+	if (!c)
+		return;
+	m->identity = s->nfields == c->set->nfields;
+	for (size_t f = 0; f < s->nfields; f++) {
+		int at = find_field(c->set, s->fields[f].name);
+		m->field[f] = at < 0 ? 0xff : (uint8_t)at;
+		if (at != (int)f)
+			m->identity = 0;
+	}
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Advance input in to its next sample (pending), or to its end. */
+static void
+input_fill(struct replay *r, struct input *in)
+{
+	while (!in->pending && !in->done) {
+		switch (gclog_reader_next(in->rd)) {
+		case GCLOG_END:
+			in->done = 1;
+			break;
+		case GCLOG_SESSION: {
+			const struct gclog_session *s = gclog_reader_session(in->rd);
+			in->session++;
+			memset(in->map, 0, sizeof(in->map));
+			in->user_hz = s->user_hz;
+			in->ulong_bits = s->ulong_bits;
+			break;
+		}
+		case GCLOG_SCHEMA:
+			for (size_t i = 0; i < gclog_reader_nsets(in->rd) && i < 256; i++) {
+				const struct counter_set *s = gclog_reader_set(in->rd, i, NULL);
+				if (s)
+					map_set(r, in, i, s);
+			}
+			break;
+		case GCLOG_SAMPLE:
+			in->pending = 1;
+			break;
+		case GCLOG_MARK:
+			break;
+		}
+	}
+}
+
+/* The input whose pending sample comes first, or NULL at the end. */
+static struct input *
+peek(struct replay *r)
+{
+	struct input *best = NULL;
+	int64_t bw = 0;
+
+	for (size_t i = 0; i < r->nin; i++) {
+		struct input *in = &r->in[i];
+		input_fill(r, in);
+		if (!in->pending)
+			continue;
+		int64_t w = gclog_reader_sample(in->rd)->wall_ns;
+		if (!best || w < bw) {
+			best = in;
+			bw = w;
+		}
+	}
+	return best;
+}
+
+/* Keep key for staged instance i of c, reusing its buffer. */
+static void
+stage_key(struct cat *c, size_t i, const char *key)
+{
+	if (i >= c->keys_cap) {
+		size_t cap = c->keys_cap ? c->keys_cap * 2 : 16;
+		while (cap <= i)
+			cap *= 2;
+		c->keys = xrealloc(c->keys, cap * sizeof(*c->keys));
+		c->key_caps = xrealloc(c->key_caps, cap * sizeof(*c->key_caps));
+		memset(c->keys + c->keys_cap, 0, (cap - c->keys_cap) * sizeof(*c->keys));
+		memset(c->key_caps + c->keys_cap, 0, (cap - c->keys_cap) * sizeof(*c->key_caps));
+		c->keys_cap = cap;
+	}
+	size_t n = strlen(key);
+	if (c->keys[i] && strcmp(c->keys[i], key) == 0)
+		return;
+	if (c->key_caps[i] < n + 1) {
+		free(c->keys[i]);
+		c->key_caps[i] = n + 1 < 16 ? 16 : n + 1;
+		c->keys[i] = xmalloc(c->key_caps[i]);
+	}
+	memcpy(c->keys[i], key, n + 1);
+}
+
+/* Take in's pending sample into the staging sets. */
+static void
+consume(struct replay *r, struct input *in)
+{
+	const struct gclog_sample *s = gclog_reader_sample(in->rd);
+	uint64_t src = (uint64_t)(in - r->in) << 32 | in->session;
+
+	for (size_t k = 0; k < s->nsets; k++) {
+		const struct gclog_set_sample *ss = &s->sets[k];
+		const struct setmap *m = ss->set < 256 ? &in->map[ss->set] : NULL;
+		if (!m || !m->ok)
+			continue;
+		struct cat *c = r->cat[m->cat];
+		const struct raw_set *from = ss->rs;
+		raw_set_begin(&c->stage);
+		for (size_t i = 0; i < from->ninstances; i++) {
+			const struct raw_instance *fi = &from->inst[i];
+			struct raw_instance *ti = raw_set_add(&c->stage, fi->name, strlen(fi->name),
+							      fi->identity);
+			ti->in_total = fi->in_total;
+			if (m->identity) {
+				memcpy(ti->values, fi->values, from->set->nfields * sizeof(uint64_t));
+				ti->present = fi->present;
+			} else {
+				for (size_t f = 0; f < from->set->nfields; f++)
+					if ((fi->present >> f & 1) && m->field[f] != 0xff)
+						raw_put(ti, m->field[f], fi->values[f]);
+			}
+			stage_key(c, i, ss->keys[i]);
+		}
+		c->stage.valid = ss->valid;
+		c->stage.mono_ns = ss->mono_ns;
+		c->gap |= s->gap || !c->have_src || c->src != src;
+		c->src = src;
+		c->have_src = 1;
+		c->present = 1;
+	}
+	r->wall = s->wall_ns;
+	r->user_hz = in->user_hz;
+	r->ulong_bits = in->ulong_bits;
+	in->pending = 0;
+}
+
+int
+replay_next(struct replay *r)
+{
+	struct input *in;
+	unsigned n = r->started && r->every > 1 ? r->every : 1;
+
+	for (size_t i = 0; i < r->ncat; i++) {
+		r->cat[i]->present = 0;
+		r->cat[i]->gap = 0;
+	}
+	if (!r->started) {
+		r->started = 1;
+		if (r->has_begin) {
+			/* the reads before --begin: the last is the reference */
+			int any = 0;
+			while ((in = peek(r)) && gclog_reader_sample(in->rd)->wall_ns < r->begin_ns) {
+				consume(r, in);
+				any = 1;
+			}
+			if (any)
+				return 1;
+		}
+	}
+	for (unsigned k = 0; k < n; k++) {
+		in = peek(r);
+		if (!in || (r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
+			return 0; /* a span cut short by the end is not a sample */
+		consume(r, in);
+	}
+	return 1;
+}
+
+int
+replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap)
+{
+	struct cat *c = r->cat[i];
+
+	if (!c->present)
+		return 0;
+	raw_set_copy(out, &c->stage);
+	*gap = c->gap;
+	return 1;
+}
+
+int64_t
+replay_wall(const struct replay *r)
+{
+	return r->wall;
+}
+
+uint32_t
+replay_user_hz(const struct replay *r)
+{
+	return r->user_hz ? r->user_hz : 100;
+}
+
+uint8_t
+replay_ulong_bits(const struct replay *r)
+{
+	return r->ulong_bits ? r->ulong_bits : 64;
+}
+
+size_t
+replay_ncatalog(const struct replay *r)
+{
+	return r->ncat;
+}
+
+const struct provider *
+replay_provider(const struct replay *r, size_t i)
+{
+	return &r->cat[i]->prov;
+}
+
+void *
+replay_state(struct replay *r, size_t i)
+{
+	return r->cat[i];
+}
+
+const char *const *
+replay_paths(const struct replay *r, size_t *n)
+{
+	*n = r->npaths;
+	return (const char *const *)r->paths;
+}
+
+const struct gclog_session *
+replay_session(const struct replay *r)
+{
+	return r->have_first ? &r->first : NULL;
+}
+
+const char *
+replay_host(const struct replay *r)
+{
+	return r->host;
+}
+
+/* The staged key of instance, or NULL. */
+static const char *
+cat_key(const struct cat *c, const char *instance)
+{
+	for (size_t i = 0; i < c->stage.ninstances && i < c->keys_cap; i++)
+		if (strcmp(c->stage.inst[i].name, instance) == 0)
+			return c->keys[i];
+	return NULL;
+}
+
+size_t
+replay_key(void *state, const char *instance, char *buf, size_t n)
+{
+	const char *key = cat_key(state, instance);
+	int k = snprintf(buf, n, "%s", key ? key : "");
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
+/* A recorded key lists the row parents an instance's rows have ("24 25");
+ * a row "24/3" is instance "eth0/3"'s when its parent is listed and its
+ * CPU is the instance's. */
+static int
+replay_rows_match(void *state, const char *instance, const char *row)
+{
+	const char *key = cat_key(state, instance);
+	const char *isep = strrchr(instance, '/'), *rsep = strrchr(row, '/');
+
+	if (!key || !isep || !rsep || strcmp(isep + 1, rsep + 1) != 0)
+		return 0;
+	size_t plen = (size_t)(rsep - row);
+	for (const char *p = key; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t len = strcspn(p, " ");
+		if (len && len == plen && strncmp(p, row, plen) == 0)
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+/* Take the log's time zone: its name when this machine knows the zone,
+ * else a fixed offset. */
+static void
+take_zone(const struct gclog_session *s)
+{
+	char path[512], tz[160];
+	struct stat st;
+	int ok = s->tz_name[0] && strstr(s->tz_name, "..") == NULL;
+
+	snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", s->tz_name);
+	if (ok && s->tz_name[0] != '/' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(tz, sizeof(tz), "%s", s->tz_name);
+	} else {
+		/* POSIX offsets are west of UTC: "<+0100>-01:00" */
+		int off = s->tz_offset_s, a = off < 0 ? -off : off;
+		snprintf(tz, sizeof(tz), "<%c%02d%02d>%c%02d:%02d", off < 0 ? '-' : '+', a / 3600,
+			 a % 3600 / 60, off < 0 ? '+' : '-', a / 3600, a % 3600 / 60);
+	}
+	setenv("TZ", tz, 1);
+	tzset();
+}
+
+void
+replay_close(struct replay *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nin; i++)
+		gclog_reader_close(r->in[i].rd);
+	free(r->in);
+	for (size_t i = 0; i < r->ncat; i++) {
+		struct cat *c = r->cat[i];
+		raw_set_free(&c->stage);
+		for (size_t k = 0; k < c->keys_cap; k++)
+			free(c->keys[k]);
+		free(c->keys);
+		free(c->key_caps);
+		gclog_set_free(c->set);
+		free(c);
+	}
+	free(r->cat);
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	free(r);
+}
+
+struct replay *
+replay_open(const char *const *files, size_t n, const struct replay_opts *opts, int *status,
+	    struct err *err)
+{
+	struct replay *r = xcalloc(1, sizeof(*r));
+
+	*status = EXIT_USAGE;
+	r->in = xcalloc(n, sizeof(*r->in));
+	r->nin = n;
+	r->every = opts->every;
+	/* one pass over each log for its sets */
+	for (size_t i = 0; i < n; i++) {
+		struct gclog_reader *rd = gclog_reader_open(files[i], err);
+		enum gclog_event ev;
+		if (!rd)
+			goto fail;
+		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
+			if (ev == GCLOG_SESSION && !r->have_first) {
+				const struct gclog_session *s = gclog_reader_session(rd);
+				r->first = *s;
+				r->have_first = 1;
+				snprintf(r->host, sizeof(r->host), "%s", s->host);
+				if (!opts->utc && !getenv("TZ"))
+					take_zone(s);
+			}
+			if (ev != GCLOG_SCHEMA)
+				continue;
+			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
+				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
+				if (s)
+					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
+			}
+		}
+		if (i == 0) {
+			const char *const *p = gclog_reader_paths(rd, &r->npaths);
+			r->paths = xcalloc(r->npaths ? r->npaths : 1, sizeof(char *));
+			for (size_t k = 0; k < r->npaths; k++)
+				r->paths[k] = xstrdup(p[k]);
+		}
+		gclog_reader_close(rd);
+		r->in[i].rd = gclog_reader_open(files[i], err);
+		if (!r->in[i].rd)
+			goto fail;
+	}
+	if (!r->host[0])
+		snprintf(r->host, sizeof(r->host), "localhost");
+	if (opts->begin) {
+		if (parse_time(opts->begin, &r->begin_ns) < 0) {
+			err_set(err, "--begin '%s' is not a time (2026-11-22T10:00:00 or "
+				     "11/22/2026 10:00:00)", opts->begin);
+			goto fail;
+		}
+		r->has_begin = 1;
+	}
+	if (opts->end) {
+		if (parse_time(opts->end, &r->end_ns) < 0) {
+			err_set(err, "--end '%s' is not a time (2026-11-22T10:00:00 or "
+				     "11/22/2026 10:00:00)", opts->end);
+			goto fail;
+		}
+		r->has_end = 1;
+	}
+	if (r->has_begin && r->has_end && r->end_ns < r->begin_ns) {
+		err_set(err, "--end %s is before --begin %s", opts->end, opts->begin);
+		goto fail;
+	}
+	return r;
+fail:
+	replay_close(r);
+	return NULL;
+}
+
+/* Nonzero when s is a valid --begin/--end time (for the option parser). */
+int
+replay_time_valid(const char *s)
+{
+	int64_t ns;
+	return parse_time(s, &ns) == 0;
+}
+
+void
+replay_report(struct replay *r)
+{
+	for (size_t i = 0; i < r->nin; i++) {
+		struct input *in = &r->in[i];
+		const char *name = gclog_reader_name(in->rd);
+		for (; in->reported < gclog_reader_ndamage(in->rd); in->reported++) {
+			const struct gclog_damage *d = gclog_reader_damage(in->rd, in->reported);
+			fprintf(stderr, "getcounter: %s: damaged at byte %llu: %s; skipped %llu "
+					"bytes\n", name, (unsigned long long)d->offset, d->what,
+				(unsigned long long)d->bytes);
+		}
+		if (gclog_reader_torn(in->rd) && !in->torn_reported) {
+			fprintf(stderr, "getcounter: %s: ignored a torn tail of %llu bytes (the "
+					"recording was cut off mid-record)\n", name,
+				(unsigned long long)gclog_reader_torn(in->rd));
+			in->torn_reported = 1;
+		}
+	}
+}
+
+/* ---- --summary ---------------------------------------------------------- */
+
+/* The distinct instance names of one set over a log. */
+struct sum_set {
+	char *name;
+	char **counters;
+	size_t ncounters;
+	char **inst;
+	size_t ninst, cap;
+	size_t hcap;
+	size_t *hash;
+};
+
+static size_t
+str_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+static void
+sum_add_instance(struct sum_set *ss, const char *name)
+{
+	if (ss->ninst * 2 + 2 > ss->hcap) {
+		size_t cap = ss->hcap ? ss->hcap * 2 : 64;
+		while (cap < ss->ninst * 2 + 2)
+			cap *= 2;
+		free(ss->hash);
+		ss->hash = xmalloc(cap * sizeof(size_t));
+		for (size_t k = 0; k < cap; k++)
+			ss->hash[k] = SIZE_MAX;
+		ss->hcap = cap;
+		for (size_t i = 0; i < ss->ninst; i++) {
+			size_t h = str_hash(ss->inst[i]) & (cap - 1);
+			while (ss->hash[h] != SIZE_MAX)
+				h = (h + 1) & (cap - 1);
+			ss->hash[h] = i;
+		}
+	}
+	size_t h = str_hash(name) & (ss->hcap - 1);
+	for (; ss->hash[h] != SIZE_MAX; h = (h + 1) & (ss->hcap - 1))
+		if (strcmp(ss->inst[ss->hash[h]], name) == 0)
+			return;
+	xgrow((void **)&ss->inst, &ss->cap, ss->ninst + 1, sizeof(char *));
+	ss->inst[ss->ninst] = xstrdup(name);
+	ss->hash[h] = ss->ninst++;
+}
+
+static struct sum_set *
+sum_set_of(struct sum_set **sets, size_t *n, const struct counter_set *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*sets)[i].name, s->name) == 0) {
+			struct sum_set *ss = &(*sets)[i];
+			for (size_t k = 0; k < s->ncounters; k++) {
+				int have = 0;
+				for (size_t j = 0; j < ss->ncounters && !have; j++)
+					have = strcmp(ss->counters[j], s->counters[k].name) == 0;
+				if (!have) {
+					ss->counters = xrealloc(ss->counters, (ss->ncounters + 1) *
+										      sizeof(char *));
+					ss->counters[ss->ncounters++] = xstrdup(s->counters[k].name);
+				}
+			}
+			return ss;
+		}
+	*sets = xrealloc(*sets, (*n + 1) * sizeof(**sets));
+	struct sum_set *ss = &(*sets)[(*n)++];
+	memset(ss, 0, sizeof(*ss));
+	ss->name = xstrdup(s->name);
+	ss->counters = xcalloc(s->ncounters ? s->ncounters : 1, sizeof(char *));
+	for (size_t k = 0; k < s->ncounters; k++)
+		ss->counters[k] = xstrdup(s->counters[k].name);
+	ss->ncounters = s->ncounters;
+	return ss;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void
+summary_one(struct gclog_reader *rd, FILE *out)
+{
+	struct gclog_session first;
+	struct sum_set *sets = NULL;
+	size_t nsets = 0, sessions = 0, npaths = 0;
+	uint64_t samples = 0;
+	int64_t oldest = 0, newest = 0, prev = 0;
+	int64_t *gaps = NULL;
+	size_t ngaps = 0, gaps_cap = 0;
+	int ended = 0, have_prev = 0;
+	char **paths = NULL;
+	enum gclog_event ev;
+	unsigned major, minor;
+
+	memset(&first, 0, sizeof(first));
+	while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
+		switch (ev) {
+		case GCLOG_SESSION:
+			if (!sessions++)
+				first = *gclog_reader_session(rd);
+			have_prev = 0;
+			ended = 0;
+			break;
+		case GCLOG_SCHEMA:
+			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
+				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
+				if (s)
+					sum_set_of(&sets, &nsets, s);
+			}
+			break;
+		case GCLOG_SAMPLE: {
+			const struct gclog_sample *s = gclog_reader_sample(rd);
+			if (!samples || s->wall_ns < oldest)
+				oldest = s->wall_ns;
+			if (!samples || s->wall_ns > newest)
+				newest = s->wall_ns;
+			if (have_prev && !s->gap) {
+				xgrow((void **)&gaps, &gaps_cap, ngaps + 1, sizeof(*gaps));
+				gaps[ngaps++] = s->wall_ns - prev;
+			}
+			prev = s->wall_ns;
+			have_prev = 1;
+			samples++;
+			ended = 0;
+			for (size_t k = 0; k < s->nsets; k++) {
+				const struct raw_set *rs = s->sets[k].rs;
+				struct sum_set *ss = sum_set_of(&sets, &nsets, rs->set);
+				for (size_t i = 0; i < rs->ninstances; i++)
+					sum_add_instance(ss, rs->inst[i].name);
+			}
+			if (!paths) {
+				const char *const *p = gclog_reader_paths(rd, &npaths);
+				paths = xcalloc(npaths ? npaths : 1, sizeof(char *));
+				for (size_t i = 0; i < npaths; i++)
+					paths[i] = xstrdup(p[i]);
+			}
+			break;
+		}
+		case GCLOG_MARK:
+			ended = strcmp(gclog_reader_mark(rd), "end") == 0;
+			break;
+		case GCLOG_END:
+			break;
+		}
+	}
+	gclog_reader_version(rd, &major, &minor);
+	fprintf(out, "Log            : %s\n", gclog_reader_name(rd));
+	fprintf(out, "Format         : gcl %u.%u, %s, %llu bytes\n", major, minor,
+		gclog_reader_circular(rd) ? "circular" : "linear",
+		(unsigned long long)gclog_reader_size(rd));
+	if (sessions) {
+		fprintf(out, "Host           : %s\n", first.host);
+		fprintf(out, "Kernel         : Linux %s %s (%u-bit, USER_HZ %u, page %u bytes)\n",
+			first.kernel, first.machine, first.ulong_bits, first.user_hz,
+			first.page_size);
+		fprintf(out, "Boot id        : %s\n", first.boot_id[0] ? first.boot_id : "unknown");
+		fprintf(out, "Recorded by    : getcounter %s\n", first.version);
+		fprintf(out, "Time zone      : %s (UTC%c%02d:%02d at start)\n", first.tz_name,
+			first.tz_offset_s < 0 ? '-' : '+', abs(first.tz_offset_s) / 3600,
+			abs(first.tz_offset_s) % 3600 / 60);
+	}
+	fprintf(out, "Sessions       : %zu%s\n", sessions,
+		sessions > 1 ? " (restarts or appends; never derived across)" : "");
+	if (samples) {
+		char a[64], b[64];
+		format_time_iso(a, sizeof(a), oldest, 0);
+		format_time_iso(b, sizeof(b), newest, 0);
+		fprintf(out, "Oldest sample  : %s\n", a);
+		fprintf(out, "Newest sample  : %s\n", b);
+	}
+	fprintf(out, "Samples        : %llu\n", (unsigned long long)samples);
+	if (ngaps) {
+		char iv[64];
+		qsort(gaps, ngaps, sizeof(*gaps), cmp_i64);
+		format_double(iv, sizeof(iv), (double)gaps[ngaps / 2] / 1e9, 3);
+		fprintf(out, "Interval       : %s s (median)\n", iv);
+	}
+	if (samples)
+		fprintf(out, "Bytes/sample   : %.1f\n",
+			(double)(gclog_reader_size(rd) - GCLOG_HEADER_SIZE) / (double)samples);
+	fprintf(out, "Ended          : %s\n",
+		ended ? "cleanly" : "without an end mark (stopped by a signal or still recording)");
+	fprintf(out, "Sets           : %zu\n", nsets);
+	for (size_t i = 0; i < nsets; i++) {
+		struct sum_set *ss = &sets[i];
+		fprintf(out, "  %s: %zu instance%s, %zu counter%s\n", ss->name, ss->ninst,
+			ss->ninst == 1 ? "" : "s", ss->ncounters, ss->ncounters == 1 ? "" : "s");
+		fprintf(out, "    Instances  :");
+		if (ss->ninst == 1 && !ss->inst[0][0])
+			fprintf(out, " (a single-instance set)");
+		for (size_t k = 0; k < ss->ninst && k < 16 && ss->inst[k][0]; k++)
+			fprintf(out, " %s", ss->inst[k]);
+		fprintf(out, "%s\n", ss->ninst > 16 ? " ..." : ss->ninst ? "" : " (none)");
+		for (size_t k = 0; k < ss->ncounters; k++)
+			fprintf(out, "    %s\n", ss->counters[k]);
+	}
+	if (npaths) {
+		fprintf(out, "Paths recorded :\n");
+		for (size_t i = 0; i < npaths; i++)
+			fprintf(out, "    %s\n", paths[i]);
+	}
+	size_t nd = gclog_reader_ndamage(rd);
+	if (!nd && !gclog_reader_torn(rd))
+		fprintf(out, "Damage         : none\n");
+	for (size_t i = 0; i < nd; i++) {
+		const struct gclog_damage *d = gclog_reader_damage(rd, i);
+		fprintf(out, "Damage         : at byte %llu, %s: skipped %llu bytes, %llu samples "
+			     "lost\n", (unsigned long long)d->offset, d->what,
+			(unsigned long long)d->bytes, (unsigned long long)d->samples_lost);
+	}
+	if (gclog_reader_torn(rd))
+		fprintf(out, "Torn tail      : %llu bytes ignored (the recording was cut off "
+			     "mid-record; --append resumes after the last good record)\n",
+			(unsigned long long)gclog_reader_torn(rd));
+	for (size_t i = 0; i < nsets; i++) {
+		for (size_t k = 0; k < sets[i].ninst; k++)
+			free(sets[i].inst[k]);
+		for (size_t k = 0; k < sets[i].ncounters; k++)
+			free(sets[i].counters[k]);
+		free(sets[i].inst);
+		free(sets[i].counters);
+		free(sets[i].hash);
+		free(sets[i].name);
+	}
+	free(sets);
+	for (size_t i = 0; i < npaths; i++)
+		free(paths[i]);
+	free(paths);
+	free(gaps);
+}
+
+int
+replay_summary(const char *const *files, size_t n, FILE *out, struct err *err)
+{
+	/* every file first: a bad one is reported before any output */
+	for (size_t i = 0; i < n; i++) {
+		struct gclog_reader *rd = gclog_reader_open(files[i], err);
+		if (!rd)
+			return EXIT_USAGE;
+		if (i)
+			fputc('\n', out);
+		summary_one(rd, out);
+		gclog_reader_close(rd);
+	}
+	return EXIT_OK;
+}
