@@ -79,15 +79,23 @@ bench: $(BUILD)/getcounter $(LIB_OBJ)
 fuzz:
 	sh tests/fuzz/run.sh
 
+# where zsh and fish look for completions shipped with a package
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
 install: $(BUILD)/getcounter
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BUILD)/getcounter $(DESTDIR)$(BINDIR)/getcounter
 	install -m 644 man/getcounter.1 $(DESTDIR)$(MANDIR)/man1/getcounter.1
 	install -m 644 completions/getcounter.bash $(DESTDIR)$(BASHCOMPDIR)/getcounter
+	install -m 644 completions/_getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter
+	install -m 644 completions/getcounter.fish $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
-	      $(DESTDIR)$(BASHCOMPDIR)/getcounter
+	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
+	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 

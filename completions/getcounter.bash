@@ -1,8 +1,9 @@
 # bash completion for getcounter(1)
 #
 # Completes the options (long, short and the Windows spellings), the values
-# of -f, file names after -o/--output/--counter-file/-cf, directories after
-# --root, set names after -l/-q, and counter paths asked live from the
+# of -f, file names after -o/--output/--counter-file/-cf, .gcl logs (and
+# directories) after --log/--input, directories after --root, set names
+# after -l/-q, and counter paths asked live from the
 # binary: `getcounter -q` for sets and counters, `getcounter -q -x` for
 # instances. A path is completed one part at a time: \Set( or \Set\, then
 # \Set(instance)\, then \Set(instance)\Counter; a part with one candidate
@@ -20,10 +21,11 @@
 # The options: long and short ones match case-sensitively, the Windows
 # spellings (and typeperf's) ignoring case.
 _getcounter_long=(--counter --counter-file --interval --samples --continuous --format --output
-	--yes --precision --utc --list-set --instances --root --verbose --help --version)
+	--yes --precision --utc --list-set --instances --root --verbose --help --version
+	--log --input --begin --end --every --summary --max-size --circular --append)
 _getcounter_short=(-c -i -n -f -o -y -l -q -x -v -h -V)
 _getcounter_windows=(-Counter -SampleInterval -MaxSamples -Continuous -ListSet -si -sc -cf -qx -?)
-_getcounter_formats=(table list csv tsv json)
+_getcounter_formats=(table list csv tsv json gcl BIN)
 
 # _getcounter_parse: split COMP_LINE[0, COMP_POINT) into shell words.
 # Sets _gc_words (dequoted previous words), _gc_val (the dequoted current
@@ -234,6 +236,14 @@ _getcounter_paths()
 	_getcounter_reply ${matches[@]+"${matches[@]}"}
 }
 
+# _getcounter_gcl VALUE: the .gcl files and the directories that start
+# with VALUE, into COMPREPLY.
+_getcounter_gcl()
+{
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -f -X '!*.gcl' -- "$1"; compgen -d -- "$1")
+}
+
 _getcounter()
 {
 	local prev="" w lw list=0 opt sets=() line
@@ -253,6 +263,10 @@ _getcounter()
 		case $opt in
 		--format) _getcounter_reply "${_getcounter_formats[@]/#/$opt=}" ;;
 		--counter) _getcounter_paths "$opt=" ;;
+		--log | --input)
+			_gc_head=$opt= _gc_val=${_gc_val#*=}
+			_getcounter_gcl "$_gc_val"
+			;;
 		--output | --counter-file | --root)
 			[[ $opt == --root ]] && w=-d || w=-f
 			_gc_head=$opt= _gc_val=${_gc_val#*=}
@@ -272,8 +286,11 @@ _getcounter()
 		mapfile -t COMPREPLY < <(compgen "$w" -- "$_gc_val")
 		return 0
 		;;
+	--log | --input) _gc_head=""; _getcounter_gcl "$_gc_val"; return 0 ;;
 	-c | --counter) _getcounter_paths ""; return 0 ;;
-	-i | -n | --interval | --samples | --precision) return 0 ;;
+	-i | -n | --interval | --samples | --precision | --begin | --end | --every | --max-size)
+		return 0
+		;;
 	esac
 	case ${prev,,} in
 	-f) _getcounter_reply "${_getcounter_formats[@]}"; return 0 ;;

@@ -38,7 +38,7 @@ fi
 sed -e 's/\\-/-/g' -e 's/\\ / /g' -e 's/\\e/\\/g' -e 's/\\&//g' -e 's/\\(dq/"/g' \
 	-e 's/\\f[BIRP]//g' "$man" | tr '\n' ' ' | tr -s ' ' >"$tmp/man.txt"
 
-# --- every option of --help is in the man page and the completion ------------
+# --- every option of --help is in the man page and the three completions -----
 expect_exit 0 "$GETCOUNTER" --help
 help=$out
 longs=$(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
@@ -48,9 +48,21 @@ shorts=$(printf '%s\n' "$help" | sed -n 's/^  \(-[a-zA-Z]\),.*/\1/p')
 # the Windows spellings: the words of the "Windows spellings" paragraph
 windows=$(printf '%s\n' "$help" | sed -n '/^Windows spellings/,/^$/p' | grep -oE -- '-[A-Za-z]+')
 [ "$(printf '%s\n' "$windows" | wc -l)" -ge 10 ] || fail "no Windows spellings in --help"
+zcomp=$repo/completions/_getcounter
+fcomp=$repo/completions/getcounter.fish
+[ -f "$zcomp" ] && [ -f "$fcomp" ] || fail "missing $zcomp or $fcomp"
 for o in $longs $shorts $windows; do
 	grep -qF -- "$o" "$tmp/man.txt" || fail "man page lacks option $o"
-	grep -qF -- "$o" "$comp" || fail "completion lacks option $o"
+	grep -qF -- "$o" "$comp" || fail "bash completion lacks option $o"
+	# zsh: an entry 'OPTION:description' of the option arrays
+	grep -qF -- "'$o:" "$zcomp" || fail "zsh completion lacks option $o"
+	# fish: -l long, -s short, -o the other single-dash spellings
+	case $o in
+	--*) pat=" -l ${o#--}( |\$)" ;;
+	-?) pat=" -[so] ${o#-}( |\$)" ;;
+	*) pat=" -o '?${o#-}'?( |\$)" ;;
+	esac
+	grep -qE -- "^complete -c getcounter.*$pat" "$fcomp" || fail "fish completion lacks option $o"
 done
 
 # --- every set (and counter) of -l is in the man page; every set in README ---
@@ -141,8 +153,8 @@ for o in $("$GETCOUNTER_BIN" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); d
 	has 'getcounter --' "$o"
 done
 # -f values
-is 'getcounter -f ' table list csv tsv json
-is 'getcounter --format ' table list csv tsv json
+is 'getcounter -f ' table list csv tsv json gcl BIN
+is 'getcounter --format ' table list csv tsv json gcl BIN
 is 'getcounter -f c' csv
 is 'getcounter -F t' table tsv
 is 'getcounter --format=j' json

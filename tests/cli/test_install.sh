@@ -1,7 +1,8 @@
 #!/bin/sh
 # make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man page
-# and the bash completion in place; the installed binary runs and the page
-# renders; make uninstall with the same DESTDIR removes exactly them.
+# and the bash, zsh and fish completions in place; the installed binary runs,
+# the page renders and each shell finds its completion where it was put;
+# make uninstall with the same DESTDIR removes exactly them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -17,15 +18,20 @@ mk install >"$tmp/log" 2>&1 || fail "make install failed: $(tail -20 "$tmp/log")
 bin=$dest/usr/local/bin/getcounter
 page=$dest/usr/local/share/man/man1/getcounter.1
 comp=$dest/usr/local/share/bash-completion/completions/getcounter
-for f in "$bin" "$page" "$comp"; do
+zdir=$dest/usr/local/share/zsh/site-functions
+fdir=$dest/usr/local/share/fish/vendor_completions.d
+for f in "$bin" "$page" "$comp" "$zdir/_getcounter" "$fdir/getcounter.fish"; do
 	[ -f "$f" ] || fail "make install did not install $f: $(cd "$dest" && find . -type f)"
 done
 [ -x "$bin" ] || fail "$bin is not executable"
 cmp -s "$page" "$repo/man/getcounter.1" || fail "installed man page differs from man/getcounter.1"
 cmp -s "$comp" "$repo/completions/getcounter.bash" || fail "installed completion differs"
-# Exactly these three files, nothing else.
+cmp -s "$zdir/_getcounter" "$repo/completions/_getcounter" || fail "installed zsh completion differs"
+cmp -s "$fdir/getcounter.fish" "$repo/completions/getcounter.fish" ||
+	fail "installed fish completion differs"
+# Exactly these five files, nothing else.
 n=$(find "$dest" -type f | wc -l)
-[ "$n" -eq 3 ] || fail "make install installed $n files: $(cd "$dest" && find . -type f)"
+[ "$n" -eq 5 ] || fail "make install installed $n files: $(cd "$dest" && find . -type f)"
 
 # The installed binary runs.
 expect_exit 0 "$bin" -V
@@ -40,6 +46,24 @@ if command -v bash >/dev/null 2>&1; then
 		_getcounter getcounter --vers getcounter; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp")
 	[ "$got" = --version ] || fail "installed completion: '$got'"
 fi
+# zsh's compinit finds _getcounter in that directory (by its #compdef line)
+# and registers it for getcounter.
+if command -v zsh >/dev/null 2>&1; then
+	got=$(HOME=$tmp zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D
+		print -r -- "$_comps[getcounter]"' _ "$zdir" 2>&1)
+	[ "$got" = _getcounter ] || fail "zsh does not find the installed completion: '$got'"
+else
+	echo "zsh is not installed: not loading the installed zsh completion"
+fi
+# fish loads getcounter.fish from there (a vendor directory of the data
+# directory PREFIX/share) when it completes getcounter, found in PATH.
+if command -v fish >/dev/null 2>&1; then
+	got=$(HOME=$tmp XDG_CONFIG_HOME=$tmp/config XDG_DATA_DIRS=$dest/usr/local/share:/usr/share \
+		PATH=$dest/usr/local/bin:$PATH fish -c 'complete -C "getcounter --vers"' 2>&1 | cut -f1)
+	[ "$got" = --version ] || fail "fish does not find the installed completion: '$got'"
+else
+	echo "fish is not installed: not loading the installed fish completion"
+fi
 
 # man -l renders the installed page.
 if command -v man >/dev/null 2>&1; then
@@ -51,7 +75,7 @@ else
 	echo "man is not installed: not rendering the installed page"
 fi
 
-# make uninstall removes the three files.
+# make uninstall removes the five files.
 mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
 left=$(find "$dest" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
