@@ -6,9 +6,10 @@
  * SESSION (who and where), SCHEMA (a set's fields and recorded counters,
  * with every descriptor, so a later version derives an old log the old
  * way), INSTANCE (an id bound to a name, identity and key), KEYFRAME and
- * SAMPLE (one read: per set the monotonic stamp and, per instance, its
- * fields as zig-zag varint deltas against the instance's previous values;
- * a KEYFRAME starts from zero), MARK (a note), SEGMENT (a ring segment's
+ * SAMPLE (one read: per set the monotonic stamp and, per instance, which
+ * fields are present and which of them moved, and the moved ones as zig-zag
+ * varint deltas against the instance's previous values; a KEYFRAME starts
+ * from zero), MARK (a note), SEGMENT (a ring segment's
  * sequence number), PATHS (the counter paths the user asked for). A
  * keyframe block is the sync marker, then [SEGMENT], SESSION, every SCHEMA,
  * PATHS, every INSTANCE in force, and the KEYFRAME: reading can start at
@@ -441,17 +442,19 @@ put_terms(struct gbuf *b, const struct term *t)
 	}
 }
 
-#define SCHEMA_KEYED 1u /* instances carry keys that match rows */
+#define SCHEMA_KEYED 1u   /* instances carry keys that match rows */
+#define SCHEMA_NO_HELP 2u /* help texts left out (given by the session's first) */
 
 static void
 put_schema(struct gbuf *b, size_t id, const struct counter_set *set,
-	   const struct counter_desc *const *counters, size_t n, uint64_t fields, int keyed)
+	   const struct counter_desc *const *counters, size_t n, uint64_t fields, int keyed,
+	   int help)
 {
 	size_t at = rec_begin(b, REC_SCHEMA);
 	gb_varint(b, id);
 	gb_str(b, set->name);
 	gb_str(b, set->alias);
-	gb_str(b, set->help);
+	gb_str(b, help ? set->help : "");
 	gb_u8(b, set->multi_instance);
 	gb_u8(b, set->has_total);
 	gb_u8(b, set->group);
@@ -465,7 +468,7 @@ put_schema(struct gbuf *b, size_t id, const struct counter_set *set,
 	gb_u8(b, set->inflight_field);
 	gb_u8(b, set->speed_field);
 	gb_u8(b, set->duplex_field);
-	gb_u8(b, keyed ? SCHEMA_KEYED : 0);
+	gb_u8(b, (keyed ? SCHEMA_KEYED : 0) | (help ? 0 : SCHEMA_NO_HELP));
 	gb_varint(b, fields);
 	gb_varint(b, n);
 	for (size_t k = 0; k < n; k++) {
@@ -483,7 +486,7 @@ put_schema(struct gbuf *b, size_t id, const struct counter_set *set,
 		gb_str(b, c->rows_set);
 		gb_str(b, c->rows_counter);
 		gb_str(b, c->unit);
-		gb_str(b, c->help);
+		gb_str(b, help ? c->help : "");
 	}
 	rec_end(b, at);
 }
@@ -494,9 +497,11 @@ struct rschema {
 	struct field_desc *fields;
 	struct counter_desc *counters;
 	uint64_t recorded;
-	int keyed;
+	int keyed, no_help;
 	uint8_t *payload; /* the record, to tell a repeat from a change */
 	size_t payload_len;
+	uint8_t *bare;    /* the same without help texts (later keyframes') */
+	size_t bare_len;
 };
 
 static void
@@ -520,6 +525,7 @@ rschema_free(struct rschema *s)
 	free(s->fields);
 	free(s->counters);
 	free(s->payload);
+	free(s->bare);
 	free(s);
 }
 
@@ -584,10 +590,11 @@ get_schema(struct cur *c)
 	set->duplex_field = cu_u8(c);
 	uint8_t flags = cu_u8(c);
 	s->keyed = flags & SCHEMA_KEYED;
+	s->no_help = (flags & SCHEMA_NO_HELP) != 0;
 	s->recorded = cu_varint(c);
 	uint64_t nc = cu_varint(c);
 	uint64_t all = nf == 64 ? UINT64_MAX : ((uint64_t)1 << nf) - 1;
-	if (c->bad || (flags & ~SCHEMA_KEYED) || set->inflight_field > nf || set->speed_field > nf ||
+	if (c->bad || (flags & ~(SCHEMA_KEYED | SCHEMA_NO_HELP)) || set->inflight_field > nf || set->speed_field > nf ||
 	    set->duplex_field > nf || (s->recorded & ~all) || nc > MAX_COUNTERS)
 		goto bad;
 	s->counters = xcalloc(nc ? nc : 1, sizeof(*s->counters));
@@ -631,7 +638,7 @@ gclog_set_copy(const struct counter_set *set, const struct counter_desc *const *
 	uint64_t ps, pl, re;
 	struct rschema *s = NULL;
 
-	put_schema(&b, 0, set, counters, n, 0, 0);
+	put_schema(&b, 0, set, counters, n, 0, 0, 1);
 	if (record_at(b.p, 0, b.len, &type, &ps, &pl, &re) == 0) {
 		struct cur c = { b.p + ps, b.p + ps + pl, 0 };
 		(void)cu_varint(&c);
@@ -698,6 +705,7 @@ struct gclog_writer {
 	char keybuf[MAX_KEY];
 	char **paths;
 	size_t npaths;
+	int help_written; /* this session's schemas carried their help texts */
 };
 
 static void
@@ -1043,11 +1051,19 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
 			struct winst *wi = &ws->inst[ws->next_ids[i]];
-			uint64_t present = ri->present & ws->fields;
+			uint64_t present = ri->present & ws->fields, changed = 0, bit = 1;
 			gb_varint(b, present ^ wi->present);
 			wi->present = present;
-			for (unsigned f = 0; present; f++, present >>= 1) {
-				if (!(present & 1))
+			/* which present fields moved: bit k for the k-th present one */
+			for (uint64_t m = present; m; m &= m - 1, bit <<= 1) {
+				unsigned f = (unsigned)__builtin_ctzll(m);
+				if (ri->values[f] != wi->values[f])
+					changed |= bit;
+			}
+			gb_varint(b, changed);
+			for (uint64_t m = present; m; m &= m - 1, changed >>= 1) {
+				unsigned f = (unsigned)__builtin_ctzll(m);
+				if (!(changed & 1))
 					continue;
 				gb_zz(b, (int64_t)(ri->values[f] - wi->values[f]));
 				wi->values[f] = ri->values[f];
@@ -1094,7 +1110,8 @@ put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 	put_session(b, &w->session);
 	for (size_t s = 0; s < w->nsets; s++) {
 		struct wset *ws = &w->sets[s];
-		put_schema(b, s, ws->set, ws->counters, ws->ncounters, ws->fields, ws->key != NULL);
+		put_schema(b, s, ws->set, ws->counters, ws->ncounters, ws->fields, ws->key != NULL,
+			   !w->help_written);
 		ws->last_mono = 0;
 	}
 	if (w->npaths) {
@@ -1104,6 +1121,7 @@ put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			gb_str(b, w->paths[i]);
 		rec_end(b, at);
 	}
+	w->help_written = 1;
 	put_sample(w, wall_ns, mono_ns, sets, 1);
 }
 
@@ -1168,6 +1186,7 @@ gclog_writer_gap(struct gclog_writer *w)
 {
 	w->session.id++;
 	w->started = 0;
+	w->help_written = 0;
 }
 
 uint64_t
@@ -1578,14 +1597,31 @@ rec_schema(struct gclog_reader *r, struct cur *c, const uint8_t *payload, size_t
 	if (c->bad || id >= MAX_SETS)
 		return -1;
 	struct rset *old = r->sets[id];
-	if (old && old->schema->payload_len == len && memcmp(old->schema->payload, payload, len) == 0)
-		return 0; /* a keyframe's repeat */
+	if (old && ((old->schema->payload_len == len &&
+		     memcmp(old->schema->payload, payload, len) == 0) ||
+		    (old->schema->bare_len == len && memcmp(old->schema->bare, payload, len) == 0)))
+		return 0; /* a keyframe's repeat (without the help texts) */
 	struct rschema *s = get_schema(c);
 	if (!s)
 		return -1;
 	s->payload = xmalloc(len ? len : 1);
 	memcpy(s->payload, payload, len);
 	s->payload_len = len;
+	/* what later keyframes repeat: the same schema without help texts */
+	struct gbuf bare = { 0 };
+	const struct counter_desc **list = xmalloc((s->set.ncounters + 1) * sizeof(*list));
+	for (size_t k = 0; k < s->set.ncounters; k++)
+		list[k] = &s->counters[k];
+	put_schema(&bare, id, &s->set, list, s->set.ncounters, s->recorded, s->keyed, 0);
+	free(list);
+	uint8_t type;
+	uint64_t ps, pl, re;
+	if (record_at(bare.p, 0, bare.len, &type, &ps, &pl, &re) == 0) {
+		s->bare = xmalloc(pl ? pl : 1);
+		memcpy(s->bare, bare.p + ps, pl);
+		s->bare_len = pl;
+	}
+	free(bare.p);
 	rset_free(old);
 	struct rset *rs = xcalloc(1, sizeof(*rs));
 	rs->schema = s;
@@ -1708,9 +1744,13 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 			if (c->bad || (present & ~all))
 				return -1;
 			ri->present = present;
-			for (unsigned f = 0; f < nf; f++)
-				if (present & ((uint64_t)1 << f))
-					ri->values[f] += (uint64_t)cu_zz(c);
+			uint64_t changed = cu_varint(c);
+			if (c->bad || (unsigned)__builtin_popcountll(present) < 64 - (unsigned)
+			    (changed ? __builtin_clzll(changed) : 64))
+				return -1; /* a bit beyond the present fields */
+			for (uint64_t m = present; m; m &= m - 1, changed >>= 1)
+				if (changed & 1)
+					ri->values[__builtin_ctzll(m)] += (uint64_t)cu_zz(c);
 			if (c->bad)
 				return -1;
 			struct raw_instance *out = raw_set_add(&rs->rs, ri->name, strlen(ri->name),
