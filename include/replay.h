@@ -38,6 +38,9 @@ const struct provider *replay_provider(const struct replay *r, size_t i);
 void *replay_state(struct replay *r, size_t i);
 /* The counter paths the first log recorded (n 0 for none). */
 const char *const *replay_paths(const struct replay *r, size_t *n);
+/* Nonzero when the first log's interval is not whole seconds (the table
+ * then shows milliseconds, as live). */
+int replay_subsecond(const struct replay *r);
 /* The first log's first session, or NULL. */
 const struct gclog_session *replay_session(const struct replay *r);
 /* The recording machine's host name. */

@@ -359,22 +359,26 @@ static const char *const default_paths[] = {
 /* ---- reading ------------------------------------------------------------ */
 
 static uint64_t
-fields_needed(const struct counter_set *s, uint64_t needed)
+fields_needed(const struct counter_set *s, uint64_t needed, int utilization)
 {
-	uint64_t cpu = 0;
+	uint64_t cpu = 0, bounds = 0;
 
-	/* The CPU reset rule needs every field of T; wrap bounds need
-	 * in-progress I/Os and speed. */
-	for (unsigned f = 0; f < s->nfields; f++)
+	/* The CPU reset rule needs every field of T; a wrap bound needs the
+	 * in-progress I/Os (disk times) or the speed (interface bytes), and
+	 * % Utilization the speed and duplex. Nothing else is read. */
+	for (unsigned f = 0; f < s->nfields; f++) {
 		if (s->fields[f].kind == FK_CPU_TIME)
 			cpu |= (uint64_t)1 << f;
+		if (needed & ((uint64_t)1 << f))
+			bounds |= (uint64_t)1 << s->fields[f].bound;
+	}
 	if (needed & cpu)
 		needed |= cpu;
-	if (s->inflight_field)
+	if (s->inflight_field && (bounds & ((uint64_t)1 << FB_DISK_MS)))
 		needed |= (uint64_t)1 << (s->inflight_field - 1u);
-	if (s->speed_field)
+	if (s->speed_field && (utilization || (bounds & ((uint64_t)1 << FB_IF_BYTES))))
 		needed |= (uint64_t)1 << (s->speed_field - 1u);
-	if (s->duplex_field)
+	if (s->duplex_field && utilization)
 		needed |= (uint64_t)1 << (s->duplex_field - 1u);
 	return needed;
 }
@@ -1251,14 +1255,19 @@ engine_setup_sets(struct engine *e, struct err *err)
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		uint64_t needed = 0;
+		int util = 0;
 		for (size_t k = 0; k < e->nitems; k++) {
-			if (e->items[k].es == es)
+			if (e->items[k].es == es) {
 				needed |= counter_fields(e->items[k].c);
-			if (e->items[k].rows_es == es && e->items[k].rows_c)
+				util |= e->items[k].c->type == CT_UTILIZATION;
+			}
+			if (e->items[k].rows_es == es && e->items[k].rows_c) {
 				needed |= counter_fields(e->items[k].rows_c);
+				util |= e->items[k].rows_c->type == CT_UTILIZATION;
+			}
 		}
 		es->ctx.fs = e->fs;
-		es->ctx.needed = fields_needed(es->prov->set, needed);
+		es->ctx.needed = fields_needed(es->prov->set, needed, util);
 		raw_set_init(&es->a, es->prov->set);
 		raw_set_init(&es->b, es->prov->set);
 		es->cur = &es->a;
@@ -1281,8 +1290,19 @@ engine_setup_sets(struct engine *e, struct err *err)
 	return EXIT_OK;
 }
 
-/* After the first frame: name each path whose wildcards matched nothing,
- * since csv and tsv keep the first sample's columns. */
+/* Nonzero when the output keeps the first sample's columns (csv, tsv). */
+static int
+columns_fixed(const struct config *cfg)
+{
+	const char *f = cfg->format, *dot;
+
+	if (!f && cfg->output_file && (dot = strrchr(cfg->output_file, '.')) != NULL)
+		f = dot + 1;
+	return f && (strcasecmp(f, "csv") == 0 || strcasecmp(f, "tsv") == 0);
+}
+
+/* After the first frame: name each path that matched no instance (its
+ * wildcards matched nothing, or the instance it names is not there). */
 static void
 warn_empty_paths(const struct engine *e)
 {
@@ -1290,15 +1310,18 @@ warn_empty_paths(const struct engine *e)
 		const char *path = e->items[k].path;
 		int rows = 0, first = 1;
 		for (size_t j = 0; j < e->nitems; j++) {
-			if (e->items[j].path_index != e->items[k].path_index)
+			const struct item *it = &e->items[j];
+			if (it->path_index != e->items[k].path_index)
 				continue;
 			if (j < k)
 				first = 0;
-			rows += e->items[j].nrefs > 0;
+			for (size_t r = 0; r < it->nrefs; r++)
+				rows += it->refs[r].kind != REF_MISSING;
 		}
 		if (first && !rows && path)
-			fprintf(stderr, "getcounter: '%s' matches no instance now (csv and tsv "
-					"keep the columns of the first sample)\n", path);
+			fprintf(stderr, "getcounter: '%s' matches no instance now%s\n", path,
+				columns_fixed(e->cfg) ? " (csv and tsv keep the columns of the first "
+							"sample)" : "");
 	}
 }
 
@@ -1512,7 +1535,8 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 {
 	const struct config *cfg = e->cfg;
 	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous || e->replay,
-				  cfg->interval != (double)(long)cfg->interval };
+				  e->replay ? replay_subsecond(e->replay)
+					    : cfg->interval != (double)(long)cfg->interval };
 	void *ost = NULL;
 	int rc, snapshot = cfg->nroots == 1;
 	uint64_t reads, interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);

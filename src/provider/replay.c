@@ -72,6 +72,8 @@ struct replay {
 	size_t npaths;
 	struct gclog_session first;
 	int have_first;
+	int64_t walls[2]; /* the first log's first two samples */
+	int nwalls;
 };
 
 /* ---- times -------------------------------------------------------------- */
@@ -198,6 +200,30 @@ cat_find(struct replay *r, const char *name, size_t *idx)
 
 static int replay_rows_match(void *state, const char *instance, const char *row);
 
+/* A log read from a later keyframe (a wrapped ring, damage at its start)
+ * has schemas without help texts: take this build's, where it has the
+ * same set and counter. Only for showing: deriving never needs help. */
+static void
+fill_help(struct counter_set *set)
+{
+	const struct provider *p = provider_find(set->name);
+
+	if (!p)
+		return;
+	if (!set->help[0]) {
+		free((char *)set->help);
+		set->help = xstrdup(p->set->help);
+	}
+	for (size_t k = 0; k < set->ncounters; k++) {
+		struct counter_desc *d = (struct counter_desc *)&set->counters[k];
+		const struct counter_desc *live = counter_set_find(p->set, d->name);
+		if (live && !d->help[0]) {
+			free((char *)d->help);
+			d->help = xstrdup(live->help);
+		}
+	}
+}
+
 /* Merge log set s into the catalogue: a new set, or the fields and
  * counters the catalogue's set lacks. keyed: its rows match by keys. */
 static void
@@ -214,6 +240,7 @@ cat_merge(struct replay *r, const struct counter_set *s, int keyed)
 		free(list);
 		if (!copy)
 			return;
+		fill_help(copy);
 		c = xcalloc(1, sizeof(*c));
 		c->set = copy;
 		c->prov.set = copy;
@@ -519,6 +546,15 @@ replay_paths(const struct replay *r, size_t *n)
 	return (const char *const *)r->paths;
 }
 
+int
+replay_subsecond(const struct replay *r)
+{
+	if (r->nwalls < 2)
+		return 0;
+	int64_t d = r->walls[1] - r->walls[0], ms = (d % 1000000000 + 1000000000) % 1000000000;
+	return ms > 5000000 && ms < 995000000;
+}
+
 const struct gclog_session *
 replay_session(const struct replay *r)
 {
@@ -646,6 +682,8 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 				if (!opts->utc && !getenv("TZ"))
 					take_zone(s);
 			}
+			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
+				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
 			if (ev != GCLOG_SCHEMA)
 				continue;
 			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
