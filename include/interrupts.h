@@ -51,11 +51,17 @@ struct interrupts_row {
 			      * whole system, in no CPU's column */
 };
 
+/* A cell whose digits do not make a count (more than uint64 holds). No
+ * kernel count comes near it; the cell is absent, never 0. */
+#define INTERRUPTS_NO_COUNT UINT64_MAX
+
 /*
  * The next row in [*pp, end): its counts into vals[0 .. max) (max is the
  * header's column count; counts past it are left in the description), the
- * rest into row. Lines with no "NAME:" (the header, blank lines) are
- * skipped. Moves *pp past the row and returns 1; returns 0 at the end.
+ * rest into row; a count of UINT64_MAX or more is INTERRUPTS_NO_COUNT (the
+ * cell still counts in ncells, so later cells keep their columns). Lines
+ * with no "NAME:" (the header, blank lines) are skipped. Moves *pp past the
+ * row and returns 1; returns 0 at the end.
  */
 int interrupts_row_next(const char **pp, const char *end, uint64_t *vals, size_t max,
 			struct interrupts_row *row);

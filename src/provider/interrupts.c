@@ -6,7 +6,9 @@
  * CPU comes from the header line, never from its position: the kernel
  * prints online CPUs only, and a row may have fewer cells than the header.
  * Each cell carries its row's identity (number plus action names), so a
- * reused IRQ number with another device is a RESET, not a rate. The help
+ * reused IRQ number with another device is a RESET, not a rate. A cell
+ * whose digits overflow uint64 (INTERRUPTS_NO_COUNT) is an instance without
+ * its count: UNSUPPORTED for that row and CPU, never 0. The help
  * text of an instance (-q -x -v) ends with its row's description, "(IRQ 24:
  * PCI-MSI 512000-edge ahci[0000:00:1f.2])" or "(Local timer interrupts)",
  * kept from the last read and copied again only when a row changes.
@@ -84,7 +86,8 @@ line_end(const char *p, const char *end)
 	return eol ? eol : end;
 }
 
-/* Parse the digits in [p, e) (all digits, at least one), saturating. */
+/* Parse the digits in [p, e) (all digits, at least one), saturating at
+ * UINT64_MAX (INTERRUPTS_NO_COUNT for a count). */
 static uint64_t
 digits_value(const char *p, const char *e)
 {
@@ -392,13 +395,15 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 			len = name_with(name, sizeof(name), &row, "_Total", 6);
 			ri = raw_set_add(out, name, len, id);
 			ri->in_total = 0;
-			raw_put(ri, F_COUNT, st->vals[0]);
+			if (st->vals[0] != INTERRUPTS_NO_COUNT)
+				raw_put(ri, F_COUNT, st->vals[0]);
 			continue;
 		}
 		for (size_t i = 0; i < row.ncells; i++) {
 			len = interrupts_instance_name(name, sizeof(name), &row, st->cpus[i]);
 			ri = raw_set_add(out, name, len, id);
-			raw_put(ri, F_COUNT, st->vals[i]);
+			if (st->vals[i] != INTERRUPTS_NO_COUNT)
+				raw_put(ri, F_COUNT, st->vals[i]);
 		}
 	}
 	if (st->keep_desc && nrows < st->nrows) {

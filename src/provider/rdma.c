@@ -30,6 +30,10 @@
  * device with 64-bit but no IETF counters looks legacy; it loses a sample
  * only if a counter sits at exactly 0xFFFFFFFF.
  *
+ * The describe hook (-l -v, -q -x -v) tells, after a read, which counters
+ * of a port sit saturated and which have no source (the files it lacks);
+ * without an instance, the ports where each is so.
+ *
  * Discovery runs every read under --root, live at most once a second and at
  * the next read after a file that was there fails. Live, the directory
  * stream of sys/class/infiniband stays open and a device's ports are listed
@@ -38,6 +42,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +234,9 @@ struct rd_port {
 	char name[80];        /* "DEV/P" */
 	uint64_t identity;    /* the device's node GUID and the port number */
 	uint64_t missing;     /* the Missing Counter Mask */
+	uint64_t looked;      /* fields whose files discovery looked for */
+	uint64_t have;        /* of those, the fields with a file */
+	uint64_t saturated;   /* fields the last read found saturated */
 	uint8_t saturating;   /* legacy 32-bit port counters */
 	uint8_t cm_have;      /* cm_ids holds this read's count */
 	uint64_t cm_ids;      /* RDMA Active Connections */
@@ -357,6 +365,8 @@ probe_port(struct rd_state *st, const struct rd_dev *dev, struct rd_port *p)
 			p->pf[f] = procfs_file(st->fs, st->path);
 	}
 	p->missing = rdma_missing_mask(have);
+	p->looked = look;
+	p->have = have;
 	p->saturating = 0;
 	if (want & RDMA_PORT_COUNTERS_MASK) {
 		snprintf(st->path, sizeof(st->path),
@@ -802,14 +812,16 @@ cm_refresh(struct rd_state *st)
 	}
 }
 
-/* Read one port's needed files into a new instance of out. */
+/* Read one port's needed files into a new instance of out; the fields
+ * found saturated are kept in p->saturated for describe. */
 static void
-read_port(struct rd_state *st, const struct rd_port *p, struct raw_set *out)
+read_port(struct rd_state *st, struct rd_port *p, struct raw_set *out)
 {
 	uint64_t needed = st->ctx->needed, v;
 	struct raw_instance *ri = raw_set_add(out, p->name, strlen(p->name), p->identity);
 
 	ri->in_total = 0; /* the set has no _Total */
+	p->saturated = 0;
 	for (unsigned f = 0; f < RD_MISSING_MASK; f++) {
 		const char *text;
 		size_t len;
@@ -821,9 +833,13 @@ read_port(struct rd_state *st, const struct rd_port *p, struct raw_set *out)
 			st->rescan = 1; /* the device or port went away */
 			continue;
 		}
-		if (rdma_parse_counter(text, p->saturating && (RDMA_PORT_COUNTERS_MASK & BIT(f)),
-				       &v) == 0)
-			raw_put(ri, f, v);
+		if (rdma_parse_counter(text, 0, &v) < 0)
+			continue;
+		if (p->saturating && (RDMA_PORT_COUNTERS_MASK & BIT(f)) && v == 0xFFFFFFFFu) {
+			p->saturated |= BIT(f); /* no value: see rdma_parse_counter */
+			continue;
+		}
+		raw_put(ri, f, v);
 	}
 	if ((needed & BIT(RD_ACTIVE_CONNECTIONS)) && p->cm_have)
 		raw_put(ri, RD_ACTIVE_CONNECTIONS, p->cm_ids);
@@ -906,6 +922,185 @@ rdma_read(void *state, struct raw_set *out, struct err *err)
 	return 0;
 }
 
+/* A note being written into buf (size n), cut to fit. */
+struct note {
+	char *buf;
+	size_t n, len;
+};
+
+/* Append to a note; once cut, nothing more. */
+static void __attribute__((format(printf, 2, 3)))
+note_add(struct note *nt, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (nt->len + 1 >= nt->n)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(nt->buf + nt->len, nt->n - nt->len, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		nt->buf[nt->len] = '\0';
+	else if ((size_t)k >= nt->n - nt->len)
+		nt->len = nt->n - 1;
+	else
+		nt->len += (size_t)k;
+}
+
+/* Append the file names of the fields in fs, joined by sep. */
+static void
+note_fields(struct note *nt, uint64_t fs, const char *sep)
+{
+	const char *s = "";
+
+	for (unsigned f = 0; f < RD_MISSING_MASK; f++)
+		if (fs & BIT(f)) {
+			note_add(nt, "%s%s", s, fields[f].name);
+			s = sep;
+		}
+}
+
+/* The Missing Counter Mask bit of the counter whose fields are fs, or -1. */
+static int
+mask_bit(uint64_t fs)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(mask_bits); i++)
+		if (mask_bits[i].fields == fs)
+			return mask_bits[i].bit;
+	return -1;
+}
+
+/* The port an instance name "DEV/P" names, or NULL. */
+static struct rd_port *
+find_port(struct rd_state *st, const char *instance)
+{
+	const char *sep = strrchr(instance, '/');
+	char name[sizeof(st->devs->name)];
+	struct rd_dev *dev;
+	unsigned num;
+
+	if (!sep || (size_t)(sep - instance) >= sizeof(name) || port_number(sep + 1, &num) < 0)
+		return NULL;
+	memcpy(name, instance, (size_t)(sep - instance));
+	name[sep - instance] = '\0';
+	dev = find_dev(st, name);
+	for (size_t k = 0; dev && k < dev->nports; k++)
+		if (dev->ports[k].num == num)
+			return &dev->ports[k];
+	return NULL;
+}
+
+/* The fields port p has a source for: files, and this read's cm_id count. */
+static uint64_t
+port_have(const struct rd_port *p)
+{
+	return p->have | (p->cm_have ? BIT(RD_ACTIVE_CONNECTIONS) : 0);
+}
+
+/* What counter c (its fields fs) is on port p after the last read. */
+static void
+port_note(struct rd_state *st, const struct rd_port *p, uint64_t fs, struct note *nt)
+{
+	uint64_t none = fs & ~port_have(p);
+
+	if (fs == BIT(RD_MISSING_MASK)) {
+		uint64_t m = p->cm_have ? p->missing & ~BIT(4) : p->missing;
+		if (p->looked != SOURCES_MASK || !m)
+			return;
+		note_add(nt, "here set:");
+		for (unsigned b = 0; b < 64; b++)
+			if (m & ((uint64_t)1 << b))
+				note_add(nt, " %u", b);
+		note_add(nt, " (counters with no source on this port)");
+		return;
+	}
+	if (fs == BIT(RD_ACTIVE_CONNECTIONS)) {
+		if (p->cm_have || !(st->ctx->needed & BIT(RD_ACTIVE_CONNECTIONS)))
+			return;
+		if (!procfs_is_live(st->fs))
+			note_add(nt, "here none: live only (bit 4 of the Missing Counter Mask)");
+		else if (st->nl_fd < 0)
+			note_add(nt, "here none: this kernel offers no rdma netlink socket (bit 4 "
+				     "of the Missing Counter Mask)");
+		else
+			note_add(nt, "here none: the rdma netlink dump gave no cm_id count");
+		return;
+	}
+	if (p->saturated & fs) {
+		note_add(nt, "here ");
+		note_fields(nt, p->saturated & fs, " and ");
+		note_add(nt, " sits at 0xFFFFFFFF: a saturated legacy 32-bit counter gives no "
+			     "rate");
+		return;
+	}
+	if ((fs & p->looked) != fs || !none)
+		return;
+	if (none == fs) {
+		note_add(nt, "here no source on this port: no ");
+		note_fields(nt, none, " or ");
+		note_add(nt, " file (bit %d of the Missing Counter Mask)", mask_bit(fs));
+	} else {
+		note_add(nt, "here no ");
+		note_fields(nt, none, " or ");
+		note_add(nt, " file: the sum of ");
+		note_fields(nt, fs & port_have(p), " and ");
+		note_add(nt, " only");
+	}
+}
+
+/* -l -v (instance NULL): the ports where counter c (fields fs) is
+ * saturated, then those where it has no source. */
+static void
+ports_note(struct rd_state *st, uint64_t fs, struct note *nt)
+{
+	const char *s = "here saturated at 0xFFFFFFFF (a legacy 32-bit counter: no rate) on";
+
+	if (fs & ~SOURCES_MASK)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		int any = 0;
+
+		for (size_t i = 0; i < st->ndevs; i++)
+			for (size_t k = 0; k < st->devs[i].nports; k++) {
+				const struct rd_port *p = &st->devs[i].ports[k];
+				int none = (fs & p->looked) == fs && !(fs & port_have(p));
+
+				if (pass == 0 ? !(p->saturated & fs) : !none)
+					continue;
+				note_add(nt, "%s %s", any ? "," : s, p->name);
+				any = 1;
+			}
+		if (any && pass == 0)
+			s = "; no source on";
+		else if (pass == 0)
+			s = "here no source on";
+	}
+}
+
+/* -l -v / -q -v: a saturated legacy counter or a counter with no source on
+ * the instance's port (instance NULL: the ports where it is so). */
+static size_t
+rdma_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+	      size_t n)
+{
+	struct rd_state *st = state;
+	struct note nt = { buf, n, 0 };
+	const struct rd_port *p;
+
+	if (n == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!instance) {
+		ports_note(st, counter_fields(c), &nt);
+		return nt.len;
+	}
+	p = find_port(st, instance);
+	if (p)
+		port_note(st, p, counter_fields(c), &nt);
+	return nt.len;
+}
+
 /* Free the state (the pfiles belong to the procfs). */
 static void
 rdma_close(void *state)
@@ -931,4 +1126,5 @@ const struct provider provider_rdma_activity = {
 	.open = rdma_open,
 	.read = rdma_read,
 	.close = rdma_close,
+	.describe = rdma_describe,
 };

@@ -14,6 +14,14 @@
  * sample, or CPU k when that file is missing. A column a row lacks is not
  * put, so its counters are UNSUPPORTED.
  *
+ * The kernel prints column 13 as (int)seq->index: the CPU number, below
+ * nr_cpu_ids, rows in ascending CPU order. A value that cannot be that
+ * (ffffffff, anything above CPUINFO_MAX_CPU, or not above the previous
+ * row's CPU) names no CPU, but the row is still the counts of an online
+ * CPU: it is not skipped (its packets stay in _Total) but placed by its
+ * position, as before 5.10 (the k-th online CPU; without the list, CPU k),
+ * and never at or below the previous row's CPU, so names stay unique.
+ *
  * softnet_stat is read on every sample, whatever is requested: it is the
  * list of instances (and short). /proc/softirqs only when NET_RX or NET_TX
  * is needed. Also home of the softnet_stat and CPU list parsers
@@ -23,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpuinfo.h"
 #include "interrupts.h"
 #include "provider.h"
 
@@ -312,15 +321,48 @@ read_net_softirqs(struct softnet_state *st)
 	}
 }
 
+/* The online CPU list of one read, walked as rows need it. */
+struct online_walk {
+	struct softnet_cpulist it;
+	int state;    /* -1: not read yet; 0: none or ended; 1: walking */
+	size_t taken; /* entries taken from the list */
+	unsigned cpu; /* the last entry taken */
+};
+
+/* The k-th CPU (0-based; k never decreases from call to call) of the
+ * online list into *cpu: 0, or -1 without the list or past its end. The
+ * file is read at the first call of a read. */
+static int
+online_nth(struct pfile *online, struct online_walk *w, size_t k, unsigned *cpu)
+{
+	if (w->state < 0) {
+		size_t len;
+		const char *list = pfile_read(online, &len, NULL);
+
+		w->state = list != NULL;
+		if (list)
+			softnet_cpulist_begin(&w->it, list);
+	}
+	while (w->state > 0 && w->taken <= k) {
+		if (!softnet_cpulist_next(&w->it, &w->cpu) || w->cpu > CPUINFO_MAX_CPU)
+			w->state = 0;
+		else
+			w->taken++;
+	}
+	if (w->taken <= k)
+		return -1;
+	*cpu = w->cpu;
+	return 0;
+}
+
 /* Read: one instance per softnet_stat row, named by its CPU. */
 static int
 softnet_read(void *state, struct raw_set *out, struct err *err)
 {
 	struct softnet_state *st = state;
-	struct softnet_cpulist online;
+	struct online_walk online = { .state = -1 };
 	struct softnet_row row;
 	const char *buf, *p, *end;
-	int have_list = -1; /* -1: online not read yet */
 	unsigned cpu = 0;
 	size_t len;
 
@@ -332,23 +374,19 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 	end = buf + len;
 	for (size_t k = 0; softnet_row_next(&p, end, &row); k++) {
 		unsigned prev = cpu;
+		uint64_t id = row.ncols >= SOFTNET_CPU ? row.v[SOFTNET_CPU - 1] : UINT64_MAX;
 		struct raw_instance *ri;
 		char name[12];
 		size_t col, i = sizeof(name);
 
-		if (row.ncols >= SOFTNET_CPU && row.v[SOFTNET_CPU - 1] <= 0xFFFFFFFFu) {
-			cpu = (unsigned)row.v[SOFTNET_CPU - 1];
-		} else {
-			if (have_list < 0) {
-				const char *list = pfile_read(st->online, &len, NULL);
-				have_list = list != NULL;
-				if (list)
-					softnet_cpulist_begin(&online, list);
-			}
-			/* Without the list (or past its end), the next CPU. */
-			if (!have_list || !softnet_cpulist_next(&online, &cpu))
-				cpu = k ? prev + 1 : 0;
-		}
+		/* Column 13 when it can be a CPU (see the top of this file),
+		 * else the row's position: the k-th online CPU; without it,
+		 * or when that is not above the previous row's CPU, the next
+		 * CPU (CPU k when every row so far was placed so). */
+		if (id <= CPUINFO_MAX_CPU && (k == 0 || id > prev))
+			cpu = (unsigned)id;
+		else if (online_nth(st->online, &online, k, &cpu) < 0 || (k && cpu <= prev))
+			cpu = k ? prev + 1 : 0;
 		for (unsigned v = cpu;; v /= 10) {
 			name[--i] = (char)('0' + v % 10);
 			if (v < 10)
@@ -360,9 +398,10 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 				raw_put(ri, softnet_fields[f].field,
 					row.v[softnet_fields[f].column - 1]);
 		col = interrupts_column_of(st->cpus, st->ncols, cpu);
-		if (col < st->nrx)
+		/* a softirq count that does not parse is absent, never 0 */
+		if (col < st->nrx && st->rx[col] != INTERRUPTS_NO_COUNT)
 			raw_put(ri, F_NET_RX, st->rx[col]);
-		if (col < st->ntx)
+		if (col < st->ntx && st->tx[col] != INTERRUPTS_NO_COUNT)
 			raw_put(ri, F_NET_TX, st->tx[col]);
 	}
 	return 0;

@@ -5,8 +5,10 @@
  * Interrupt and Softirq providers end to end through derive over
  * tests/fixtures/irq-basic: CPUs 0 and 3 online (header "CPU0 CPU3"), an
  * IRQ number reused by another driver (RESET), a row that appears (NEW), a
- * 32-bit count that wraps (WRAPPED); softirqs of 4 possible CPUs. And
- * the Interrupt help text of each row (describe) as reads change the rows.
+ * 32-bit count that wraps (WRAPPED); softirqs of 4 possible CPUs; counts
+ * that overflow uint64 (tests/fixtures/irq-overflow): that cell absent,
+ * UNSUPPORTED, never 0. And the Interrupt help text of each row (describe)
+ * as reads change the rows.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -281,6 +283,41 @@ test_rows_x86(void **unused)
 	assert_int_equal(row.ncells, 1);
 }
 
+/* A count whose digits overflow uint64 (or reach UINT64_MAX) is
+ * INTERRUPTS_NO_COUNT, and the cells after it keep their columns. */
+static void
+test_rows_overflow(void **unused)
+{
+	struct interrupts_row row;
+	uint64_t v[3];
+
+	(void)unused;
+	/* 2^64 in CPU0's column; CPU1 and CPU2 still 5 and 6 */
+	parse_row(" 24: 18446744073709551616  5  6  PCI-MSI 524288-edge      eth0\n", v, 3, &row);
+	assert_int_equal(row.ncells, 3);
+	assert_true(v[0] == INTERRUPTS_NO_COUNT);
+	assert_int_equal(v[1], 5);
+	assert_int_equal(v[2], 6);
+	assert_span(row.actions, row.actions_len, "eth0");
+	/* 2^64 - 1 itself is no count either; 2^64 - 2 is one */
+	parse_row("LOC: 18446744073709551614 18446744073709551615 99999999999999999999999999 x",
+		  v, 3, &row);
+	assert_int_equal(row.ncells, 3);
+	assert_true(v[0] == 18446744073709551614u);
+	assert_true(v[1] == INTERRUPTS_NO_COUNT);
+	assert_true(v[2] == INTERRUPTS_NO_COUNT);
+	assert_span(row.desc, row.desc_len, "x");
+	/* a system-wide row's one count */
+	parse_row("ERR: 100000000000000000000\n", v, 3, &row);
+	assert_true(row.system_wide);
+	assert_int_equal(row.ncells, 1);
+	assert_true(v[0] == INTERRUPTS_NO_COUNT);
+	/* 0 and a 32-bit count as before */
+	parse_row("NMI: 0 4294967295", v, 3, &row);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 4294967295u);
+}
+
 /* arm64's layout (level column, IPIn rows, "Err") and softirq rows. */
 static void
 test_rows_other(void **unused)
@@ -511,6 +548,60 @@ test_softirq_provider(void **unused)
 	series_free(&s);
 }
 
+/*
+ * irq-overflow, CPUs 0 and 1, dt = 2 s: a cell whose digits overflow uint64
+ * (or are 2^64 - 1) is an instance without its count, UNSUPPORTED, never 0
+ * (nor a rate against the other read):
+ *   /proc/interrupts  t0: CPU0  CPU1               t1: CPU0  CPU1
+ *     24                  100   18446744073709551616   300   500
+ *     LOC                 1000  2000                   10^23 2400
+ *     ERR                 3                            2^64 - 1
+ *   /proc/softirqs
+ *     NET_TX              10    10^20                  14    30
+ *     NET_RX              100   200                    10^20 260
+ */
+static void
+test_overflow(void **unused)
+{
+	static const struct want irq[] = {
+		OKV("24/0", 100),                /* (300 - 100) / 2 */
+		NOV("24/1", ST_UNSUPPORTED),     /* no count at t0 */
+		NOV("LOC/0", ST_UNSUPPORTED),    /* no count at t1 */
+		OKV("LOC/1", 200),               /* (2400 - 2000) / 2 */
+		NOV("ERR/_Total", ST_UNSUPPORTED), /* no count at t1 */
+	};
+	static const struct want soft[] = {
+		OKV("NET_TX/0", 2),              /* (14 - 10) / 2 */
+		NOV("NET_TX/1", ST_UNSUPPORTED), /* no count at t0 */
+		NOV("NET_RX/0", ST_UNSUPPORTED), /* no count at t1 */
+		OKV("NET_RX/1", 30),             /* (260 - 200) / 2 */
+	};
+	static const struct want first[] = {
+		{ "24/0", 0, ST_FIRST },
+		NOV("24/1", ST_UNSUPPORTED),     /* never 0 */
+		NOV("ERR/_Total", ST_FIRST),
+	};
+	struct series s;
+
+	(void)unused;
+	series_load(&s, &provider_interrupt, "irq-overflow", 2, ~(uint64_t)0);
+	/* the cells are instances still, without the count */
+	assert_non_null(find(&s.rs[0], "24/1"));
+	assert_false(find(&s.rs[0], "24/1")->present);
+	assert_true(find(&s.rs[0], "24/0")->present);
+	assert_false(find(&s.rs[1], "LOC/0")->present);
+	assert_false(find(&s.rs[1], "ERR/_Total")->present);
+	CHECK_ALL(&s, 0, "Interrupts/sec", first);
+	CHECK_ALL(&s, 1, "Interrupts/sec", irq);
+	series_free(&s);
+
+	series_load(&s, &provider_softirq, "irq-overflow", 2, ~(uint64_t)0);
+	assert_false(find(&s.rs[0], "NET_TX/1")->present);
+	assert_false(find(&s.rs[1], "NET_RX/0")->present);
+	CHECK_ALL(&s, 1, "Softirqs/sec", soft);
+	series_free(&s);
+}
+
 /* The help text of one row, squeezed, cut to fit, or nothing. */
 static void
 test_describe_row(void **unused)
@@ -643,12 +734,14 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_rows_x86),
+		cmocka_unit_test(test_rows_overflow),
 		cmocka_unit_test(test_rows_other),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_instance_name),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_interrupt_provider),
 		cmocka_unit_test(test_softirq_provider),
+		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_describe_row),
 		cmocka_unit_test(test_interrupt_describe),
 		cmocka_unit_test(test_set_shape),

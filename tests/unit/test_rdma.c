@@ -9,11 +9,13 @@
  * units, a saturated legacy 32-bit counter giving no rate, a device that
  * appears and one that vanishes; what is read when few counters are
  * wanted; and no instances where there is no sys/class/infiniband (this
- * machine has none). The rdma netlink dump parsers behind RDMA Active
- * Connections on hand-built messages: nested summary tables, several
- * devices, a device without a summary or without a cm_id entry, other
- * sequence numbers, error and failed-dump messages, a cut message, and the
- * per-port count of cm_id entries.
+ * machine has none). The describe hook's notes (-q -x -v, -l -v): a
+ * saturated legacy counter, a counter with no source or one of two. The
+ * rdma netlink dump parsers behind RDMA Active Connections on hand-built
+ * messages: nested summary tables, several devices, a device without a
+ * summary or without a cm_id entry, other sequence numbers, error and
+ * failed-dump messages, a cut message, and the per-port count of cm_id
+ * entries.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -418,6 +420,98 @@ test_needed(void **unused)
 	series_free(&s);
 }
 
+/* The describe hook's note on counter name of instance inst (NULL: -l -v). */
+static const char *
+note_of(const struct series *s, const char *inst, const char *name)
+{
+	static char buf[256];
+	size_t len;
+
+	memset(buf, 'x', sizeof(buf));
+	len = PROV.describe(s->state, counter(name), inst, buf, sizeof(buf));
+	assert_int_equal(len, strlen(buf));
+	return buf;
+}
+
+#define SAT_NOTE " sits at 0xFFFFFFFF: a saturated legacy 32-bit counter gives no rate"
+
+/* -q -x -v / -l -v: a saturated legacy counter and a counter with no source
+ * are told, after the last read; a counting one gets no note. */
+static void
+test_describe(void **unused)
+{
+	struct series s;
+	char small[16];
+
+	(void)unused;
+	/* after t1: qib0 port_xmit_data 4294967295 (and xmit_packets, since t0) */
+	series_load(&s, "rdma-basic", 2, ALL_FIELDS);
+	assert_string_equal(note_of(&s, "qib0/1", OUT_BYTES), "here port_xmit_data" SAT_NOTE);
+	assert_string_equal(note_of(&s, "qib0/1", OUT_FRAMES), "here port_xmit_packets" SAT_NOTE);
+	assert_string_equal(note_of(&s, "qib0/1", IN_BYTES), ""); /* 1250000: counting */
+	/* extended counters past 0xFFFFFFFF (4294967395) never saturate */
+	assert_string_equal(note_of(&s, "mlx5_0/1", OUT_FRAMES), "");
+	assert_string_equal(note_of(&s, "mlx5_0/1", CQ_ERRORS), "");
+	assert_string_equal(note_of(&s, "qib0/1", CQ_ERRORS),
+			    "here no source on this port: no req_cqe_error or resp_cqe_error "
+			    "file (bit 25 of the Missing Counter Mask)");
+	assert_string_equal(note_of(&s, "qib0/1", INITIATED),
+			    "here no source on this port: no cm_tx_msgs/req file (bit 0 of the "
+			    "Missing Counter Mask)");
+	/* one of two sources */
+	assert_string_equal(note_of(&s, "mlx5_0/2", CONN_ERRORS),
+			    "here no rnr_nak_retry_err file: the sum of local_ack_timeout_err "
+			    "only");
+	/* under --root no cm_id count */
+	assert_string_equal(note_of(&s, "mlx4_0/1", ACTIVE),
+			    "here none: live only (bit 4 of the Missing Counter Mask)");
+	/* 33554463 = bits 0-4 and 25 */
+	assert_string_equal(note_of(&s, "qib0/1", MASK),
+			    "here set: 0 1 2 3 4 25 (counters with no source on this port)");
+	assert_string_equal(note_of(&s, "mlx5_0/2", MASK),
+			    "here set: 4 25 (counters with no source on this port)");
+	/* instances that are no port here */
+	assert_string_equal(note_of(&s, "qib0/2", OUT_BYTES), "");
+	assert_string_equal(note_of(&s, "qib0", OUT_BYTES), "");
+	assert_string_equal(note_of(&s, "nope0/1", OUT_BYTES), "");
+	assert_string_equal(note_of(&s, "_Total", OUT_BYTES), "");
+	/* -l -v: the ports where it is so */
+	assert_string_equal(note_of(&s, NULL, OUT_BYTES),
+			    "here saturated at 0xFFFFFFFF (a legacy 32-bit counter: no rate) on "
+			    "qib0/1");
+	assert_string_equal(note_of(&s, NULL, CQ_ERRORS), "here no source on mlx5_0/2, qib0/1");
+	assert_string_equal(note_of(&s, NULL, IN_BYTES), "");
+	assert_string_equal(note_of(&s, NULL, MASK), "");
+	/* cut to the buffer, still a string */
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(PROV.describe(s.state, counter(OUT_BYTES), "qib0/1", small,
+				       sizeof(small)),
+			 15);
+	assert_string_equal(small, "here port_xmit_");
+	assert_int_equal(PROV.describe(s.state, counter(OUT_BYTES), "qib0/1", small, 0), 0);
+	series_free(&s);
+
+	/* after t2: port_xmit_packets cleared to 100 counts again; rxe0 has
+	 * no port counters */
+	series_load(&s, "rdma-basic", 3, ALL_FIELDS);
+	assert_string_equal(note_of(&s, "qib0/1", OUT_BYTES), "here port_xmit_data" SAT_NOTE);
+	assert_string_equal(note_of(&s, "qib0/1", OUT_FRAMES), "");
+	assert_string_equal(note_of(&s, "rxe0/1", IN_BYTES),
+			    "here no source on this port: no port_rcv_data file (bit 26 of the "
+			    "Missing Counter Mask)");
+	assert_string_equal(note_of(&s, "mlx4_0/1", OUT_BYTES), ""); /* gone */
+	series_free(&s);
+
+	/* only port_xmit_data wanted: the files not looked for are not called
+	 * missing */
+	series_load(&s, "rdma-basic", 2, BIT(RD_PORT_XMIT_DATA));
+	assert_string_equal(note_of(&s, "qib0/1", OUT_BYTES), "here port_xmit_data" SAT_NOTE);
+	assert_string_equal(note_of(&s, "qib0/1", CQ_ERRORS), "");
+	assert_string_equal(note_of(&s, "qib0/1", MASK), "");
+	assert_string_equal(note_of(&s, NULL, CQ_ERRORS), "");
+	series_free(&s);
+}
+
 /* A buffer of hand-built netlink messages, as one recv() gives them. */
 struct nlb {
 	union {
@@ -804,6 +898,7 @@ test_active_connections(void **unused)
 	struct nlb b = { .len = 0 };
 	struct raw_set rs;
 	const struct raw_instance *ri;
+	char note[256];
 	int sv[2];
 	size_t t;
 	void *st;
@@ -853,6 +948,17 @@ test_active_connections(void **unused)
 	ri = find_inst(&rs, "qib0/1");
 	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
 	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	/* describe: a port with a count has no note, nor bit 4 in its mask's;
+	 * -l -v names the port without one */
+	assert_int_equal(PROV.describe(st, counter(ACTIVE), "mlx4_0/1", note, sizeof(note)), 0);
+	assert_int_equal(PROV.describe(st, counter(MASK), "mlx4_0/1", note, sizeof(note)), 0);
+	assert_int_not_equal(PROV.describe(st, counter(ACTIVE), "qib0/1", note, sizeof(note)), 0);
+	assert_non_null(strstr(note, "bit 4 of the Missing Counter Mask"));
+	assert_int_not_equal(PROV.describe(st, counter(MASK), "qib0/1", note, sizeof(note)), 0);
+	/* 33554463: bits 0-4 and 25, bit 4 kept (no count) */
+	assert_string_equal(note, "here set: 0 1 2 3 4 25 (counters with no source on this port)");
+	assert_int_not_equal(PROV.describe(st, counter(ACTIVE), NULL, note, sizeof(note)), 0);
+	assert_string_equal(note, "here no source on qib0/1");
 
 	/* Read 2: mlx5_0 has none (no per-port dump needed: 0 on both);
 	 * read 3: mlx5_0's dump fails (its ports have none), mlx4_0 keeps its
@@ -988,6 +1094,7 @@ main(void)
 		cmocka_unit_test(test_qib_legacy_saturated),
 		cmocka_unit_test(test_rxe_appears),
 		cmocka_unit_test(test_needed),
+		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_no_devices),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_nl_summary),

@@ -10,7 +10,11 @@
  *   softnet-v3    9 columns (2.6.32), no online file, no /proc/softirqs:
  *                 row k is CPU k; every counter of a missing column or of
  *                 NET_RX/NET_TX is UNSUPPORTED.
- * NET_RX and NET_TX come from /proc/softirqs columns matched by CPU.
+ *   softnet-badcpu 13 columns whose CPU-id column names no CPU in some
+ *                 rows (ffffffff, above CPUINFO_MAX_CPU, repeated): the
+ *                 row is placed by position, never named 4294967295.
+ * NET_RX and NET_TX come from /proc/softirqs columns matched by CPU; a
+ * softirq count that overflows uint64 (irq-overflow) is absent, never 0.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -355,6 +359,89 @@ test_v3(void **unused)
 	series_free(&s);
 }
 
+/*
+ * softnet-badcpu, 13 columns (5.10), dt = 2 s: a CPU-id column that names
+ * no CPU (ffffffff, 0x10000 above CPUINFO_MAX_CPU, or not above the
+ * previous row's) never becomes an instance "4294967295": the row is
+ * placed by position, the k-th online CPU, else the next CPU.
+ *        online   column 13 (row 0..4)     -> instances    processed
+ *   t0   0-1,3-5  0 1 ffffffff 4 10000     -> 0 1 3 4 5    0x100 0x200 0x300 0x400 0x500
+ *                 (row 2: online[2] = 3; row 4: online[4] = 5)
+ *   t1   0-1,3-5  0 1 3 1 5                -> 0 1 3 4 5    0x180 0x280 0x400 0x500 0x600
+ *                 (row 3: 1 is not above 3; online[3] = 4)
+ *   t2   (none)   0 1 3 ffffffff 5         -> 0 1 3 4 5    0x200 0x300 0x480 0x580 0x700
+ *                 (row 3: no list, the next CPU after 3)
+ * so every row keeps its instance from read to read, and its packets stay
+ * in _Total.
+ */
+static void
+test_bad_cpu_id(void **unused)
+{
+	static const struct want t1[] = {
+		OKV("0", 64),  /* (0x180 - 0x100) / 2 = 128 / 2 */
+		OKV("1", 64),  /* (0x280 - 0x200) / 2 */
+		OKV("3", 128), /* (0x400 - 0x300) / 2 = 256 / 2 */
+		OKV("4", 128), /* (0x500 - 0x400) / 2 */
+		OKV("5", 128), /* (0x600 - 0x500) / 2 */
+	};
+	static const struct want t2[] = {
+		OKV("0", 64),  /* (0x200 - 0x180) / 2 */
+		OKV("1", 64),  /* (0x300 - 0x280) / 2 */
+		OKV("3", 64),  /* (0x480 - 0x400) / 2 = 128 / 2 */
+		OKV("4", 64),  /* (0x580 - 0x500) / 2 */
+		OKV("5", 128), /* (0x700 - 0x600) / 2 = 256 / 2 */
+	};
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "softnet-badcpu", 3, ~(uint64_t)0);
+	assert_names(&s.rs[0], "0 1 3 4 5");
+	assert_names(&s.rs[1], "0 1 3 4 5");
+	assert_names(&s.rs[2], "0 1 3 4 5");
+	assert_null(series_find(&s.rs[0], "4294967295"));
+	assert_null(series_find(&s.rs[0], "65536"));
+	CHECK_ALL(&s, 1, "Received Packets/sec", t1);
+	CHECK_ALL(&s, 2, "Received Packets/sec", t2);
+	check_total(&s, 1, "Received Packets/sec", 512, ST_OK); /* (128*2 + 256*3) / 2 */
+	check_total(&s, 2, "Received Packets/sec", 384, ST_OK); /* (128*4 + 256) / 2 */
+	series_free(&s);
+}
+
+/*
+ * irq-overflow (13 columns, CPUs 0 and 1, dt = 2 s): a NET_RX or NET_TX
+ * cell of /proc/softirqs whose digits overflow uint64 is absent, never 0:
+ *        processed      NET_RX (t0 -> t1)     NET_TX (t0 -> t1)
+ *   0    0x10 -> 0x30   100 -> 10^20          10 -> 14
+ *   1    0x20 -> 0x40   200 -> 260            10^20 -> 30
+ */
+static void
+test_softirq_overflow(void **unused)
+{
+	static const struct want packets[] = { OKV("0", 16), OKV("1", 16) }; /* 0x20 / 2 */
+	static const struct want ind[] = {
+		NOV("0", ST_UNSUPPORTED), /* no NET_RX count at t1 */
+		OKV("1", 30),             /* (260 - 200) / 2 */
+	};
+	static const struct want per_ind[] = {
+		NOV("0", ST_UNSUPPORTED),
+		OKV("1", 32.0 / 60.0), /* (0x40 - 0x20) / (260 - 200) */
+	};
+	static const struct want send[] = {
+		OKV("0", 2),              /* (14 - 10) / 2 */
+		NOV("1", ST_UNSUPPORTED), /* no NET_TX count at t0 */
+	};
+	struct series s;
+
+	(void)unused;
+	series_load(&s, PROV, "irq-overflow", 2, ~(uint64_t)0);
+	assert_names(&s.rs[1], "0 1");
+	CHECK_ALL(&s, 1, "Received Packets/sec", packets);
+	CHECK_ALL(&s, 1, "Receive Indications/sec", ind);
+	CHECK_ALL(&s, 1, "Avg. Packets per Indication", per_ind);
+	CHECK_ALL(&s, 1, "Send Softirqs/sec", send);
+	series_free(&s);
+}
+
 /* /proc/softirqs is read only for NET_RX or NET_TX; softnet_stat always
  * (it lists the instances); no softnet_stat at all: no instances. */
 static void
@@ -414,6 +501,8 @@ main(void)
 		cmocka_unit_test(test_v510),
 		cmocka_unit_test(test_v4),
 		cmocka_unit_test(test_v3),
+		cmocka_unit_test(test_bad_cpu_id),
+		cmocka_unit_test(test_softirq_overflow),
 		cmocka_unit_test(test_needed),
 		cmocka_unit_test(test_set_shape),
 	};
