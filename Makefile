@@ -82,6 +82,7 @@ fuzz:
 # where zsh and fish look for completions shipped with a package
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+SAMPLEDIR   ?= $(PREFIX)/share/getcounter/samples
 
 install: $(BUILD)/getcounter
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
@@ -91,11 +92,15 @@ install: $(BUILD)/getcounter
 	install -m 644 completions/getcounter.bash $(DESTDIR)$(BASHCOMPDIR)/getcounter
 	install -m 644 completions/_getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter
 	install -m 644 completions/getcounter.fish $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SAMPLEDIR)
+	install -m 644 man/gclog.5 $(DESTDIR)$(MANDIR)/man5/gclog.5
+	install -m 644 samples/*.txt $(DESTDIR)$(SAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
-	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish
+	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
+	rm -rf $(DESTDIR)$(SAMPLEDIR)
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 

@@ -158,6 +158,8 @@ int gclog_reader_set_keyed(const struct gclog_reader *r, size_t i);
 const struct gclog_sample *gclog_reader_sample(const struct gclog_reader *r);
 /* The recorded counter paths (of the latest keyframe block). */
 const char *const *gclog_reader_paths(const struct gclog_reader *r, size_t *n);
+/* Changes whenever a keyframe block brings other paths than the last. */
+uint64_t gclog_reader_paths_gen(const struct gclog_reader *r);
 /* The last MARK's text. */
 const char *gclog_reader_mark(const struct gclog_reader *r);
 

@@ -55,7 +55,7 @@ enum rec_type {
 
 #define FLAG_CIRCULAR 1u
 #define MAX_RECORD (16u << 20)
-#define MAX_NAME 1024
+#define MAX_NAME 4096
 #define MAX_KEY 4096
 #define MAX_HELP 4096
 #define MAX_INSTANCES (1u << 22)
@@ -112,6 +112,8 @@ gb_room(struct gbuf *b, size_t n)
 static void
 gb_put(struct gbuf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return; /* p may be NULL: an empty string */
 	gb_room(b, n);
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
@@ -138,7 +140,7 @@ gb_varint(struct gbuf *b, uint64_t v)
 static uint64_t
 zigzag(int64_t v)
 {
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
 }
 
 static int64_t
@@ -621,8 +623,7 @@ get_schema(struct cur *c)
 		    d->clamp100 > 1 || !d->unit || !d->help || (!d->rows_set != !d->rows_counter))
 			goto bad;
 	}
-	if (c->p != c->end)
-		goto bad;
+	/* bytes after what this version knows: a later minor version's */
 	return s;
 bad:
 	rschema_free(s);
@@ -845,7 +846,8 @@ gclog_writer_add_set(struct gclog_writer *w, const struct counter_set *set,
 	memset(ws, 0, sizeof(*ws));
 	ws->set = set;
 	ws->counters = xmalloc((ncounters ? ncounters : 1) * sizeof(*ws->counters));
-	memcpy(ws->counters, counters, ncounters * sizeof(*counters));
+	if (ncounters)
+		memcpy(ws->counters, counters, ncounters * sizeof(*counters));
 	ws->ncounters = ncounters;
 	ws->fields = fields;
 	ws->key = key;
@@ -1074,7 +1076,8 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			ws->ids_cap = rs->ninstances * 2;
 			ws->ids = xrealloc(ws->ids, ws->ids_cap * sizeof(uint32_t));
 		}
-		memcpy(ws->ids, ws->next_ids, rs->ninstances * sizeof(uint32_t));
+		if (rs->ninstances)
+			memcpy(ws->ids, ws->next_ids, rs->ninstances * sizeof(uint32_t));
 		ws->nids = rs->ninstances;
 	}
 	rec_end(b, at);
@@ -1139,6 +1142,13 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 	else
 		put_sample(w, wall_ns, mono_ns, sets, 0);
 	if (w->opts.circular) {
+		if (w->seg_off == 0 && w->buf.len > w->seg_size) {
+			err_set(err, "%s: one keyframe of these counters takes %zu bytes, more than a "
+				     "segment of the ring (%llu): raise --max-size", w->name, w->buf.len,
+				(unsigned long long)w->seg_size);
+			w->stopped = 1;
+			return -1;
+		}
 		if (w->seg_off + w->buf.len > w->seg_size) {
 			/* the next segment: it is the oldest; clear it, then
 			 * start it with a keyframe block */
@@ -1267,7 +1277,22 @@ struct rset {
 	int rs_init;
 	const char **keys;
 	size_t keys_cap;
+	int key_pending; /* a keyframe is being read and has not listed it */
 };
+
+/* Forget the instance bindings from id n on (a keyframe renumbered). */
+static void
+rset_unbind(struct rset *s, size_t n)
+{
+	for (size_t i = n; i < s->ninst; i++) {
+		free(s->inst[i].name);
+		free(s->inst[i].key);
+		free(s->inst[i].values);
+		memset(&s->inst[i], 0, sizeof(s->inst[i]));
+	}
+	if (n < s->ninst)
+		s->ninst = n;
+}
 
 struct range {
 	uint64_t off, end;
@@ -1289,6 +1314,7 @@ struct gclog_reader {
 	size_t nranges, ri;
 	uint64_t pos;
 	uint64_t good_end;
+	uint64_t skipped_to; /* the end of the last damage skipped */
 	struct gclog_session session;
 	int have_session;
 	struct rset *sets[MAX_SETS];
@@ -1304,6 +1330,7 @@ struct gclog_reader {
 	uint64_t torn;
 	char **paths;
 	size_t npaths;
+	uint64_t paths_gen;
 };
 
 static void
@@ -1332,10 +1359,14 @@ rec_paths(struct gclog_reader *r, struct cur *c)
 			return -1;
 		}
 	}
+	int same = n == r->npaths;
+	for (size_t i = 0; same && i < n; i++)
+		same = strcmp(paths[i], r->paths[i]) == 0;
 	reader_free_paths(r);
 	r->paths = paths;
 	r->npaths = n;
-	return c->p == c->end ? 0 : -1;
+	r->paths_gen += !same;
+	return 0;
 }
 
 static void
@@ -1645,7 +1676,7 @@ rec_instance(struct gclog_reader *r, struct cur *c)
 	uint64_t identity = cu_varint(c);
 	uint8_t in_total = cu_u8(c);
 	char *key = cu_strdup(c, MAX_KEY);
-	if (c->bad || !name || !key || in_total > 1 || c->p != c->end) {
+	if (c->bad || !name || !key || in_total > 1) {
 		free(name);
 		free(key);
 		return -1;
@@ -1697,6 +1728,7 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 			if (r->sets[s]) {
 				r->sets[s]->nids = 0;
 				r->sets[s]->last_mono = 0;
+				r->sets[s]->key_pending = 1;
 			}
 	for (size_t k = 0; k < nsets; k++) {
 		uint64_t id = cu_varint(c);
@@ -1715,6 +1747,12 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 			uint64_t n = cu_varint(c);
 			if (c->bad || n > MAX_INSTANCES || n > (uint64_t)(c->end - c->p))
 				return -1;
+			/* a keyframe's instances are ids 0..n-1 (just bound): a
+			 * binding past them is from before, as the writer forgot */
+			if (key) {
+				rset_unbind(rs, n);
+				rs->key_pending = 0;
+			}
 			if (n > rs->ids_cap) {
 				rs->ids_cap = n;
 				rs->ids = xrealloc(rs->ids, n * sizeof(uint32_t));
@@ -1766,8 +1804,12 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 		r->ss[k].rs = &rs->rs;
 		r->ss[k].keys = rs->keys;
 	}
-	if (c->p != c->end)
-		return -1;
+	if (key)
+		for (size_t s = 0; s < r->nsets; s++)
+			if (r->sets[s] && r->sets[s]->key_pending) {
+				rset_unbind(r->sets[s], 0); /* not in the keyframe: forgotten */
+				r->sets[s]->key_pending = 0;
+			}
 	r->last_wall = wall;
 	r->sample.wall_ns = wall;
 	r->sample.gap = r->gap;
@@ -1776,6 +1818,41 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 	r->sample.offset = offset;
 	r->gap = 0;
 	return 0;
+}
+
+/* How many sample records [from, to) held, as far as they can be found:
+ * every whole record that checks, walking byte by byte where one does not
+ * (for --summary's "samples lost"). */
+static uint64_t
+count_samples(const struct gclog_reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t n = 0, p = from;
+
+	while (p < to) {
+		uint8_t type;
+		uint64_t ps, pl, re;
+		if ((r->data[p] == REC_SAMPLE || r->data[p] == REC_KEYFRAME) &&
+		    record_at(r->data, p, to, &type, &ps, &pl, &re) == 0) {
+			n++;
+			p = re;
+			continue;
+		}
+		if (p + 1 < to && (r->data[p] == REC_SAMPLE || r->data[p] == REC_KEYFRAME) &&
+		    p == from)
+			n++; /* the damaged record itself was a sample */
+		p++;
+	}
+	return n;
+}
+
+/* Where a torn tail starts: after the last good record (a sync marker
+ * that begins a block cut short is part of the tail). */
+static uint64_t
+tail_start(const struct gclog_reader *r)
+{
+	const struct range *rg = &r->ranges[r->ri];
+	uint64_t at = r->good_end > r->skipped_to ? r->good_end : r->skipped_to;
+	return at > rg->off && at <= rg->end ? at : rg->off;
 }
 
 /* A record that does not check at pos: skip to the next sync marker in the
@@ -1792,20 +1869,36 @@ reader_skip(struct gclog_reader *r, const char *why, int torn)
 		hit = memmem(r->data + from + 1, rg->end - from - 1, sync_marker, sizeof(sync_marker));
 	r->need_key = 1;
 	r->gap = 1;
-	if (hit) {
-		q = (uint64_t)(hit - r->data);
-		add_damage(r, from, q - from, why);
-		r->pos = q;
-		return;
+	q = hit ? (uint64_t)(hit - r->data) : rg->end;
+	/* in the newest ring segment, a record followed by nothing but the
+	 * zeros the writer cleared the segment with is a torn write */
+	if (!hit && !torn && r->circular && r->ri + 1 == r->nranges) {
+		uint8_t type;
+		uint64_t ps, pl, re;
+		uint64_t p = from;
+		if (record_at(r->data, from, rg->end, &type, &ps, &pl, &re) != 0) {
+			struct cur c = { r->data + from, r->data + rg->end, 0 };
+			(void)cu_u8(&c);
+			uint64_t len = cu_varint(&c);
+			p = c.bad || len > rg->end ? rg->end : (uint64_t)(c.p - r->data) + len + 4;
+		}
+		torn = 1;
+		for (; p < rg->end && torn; p++)
+			torn = r->data[p] == 0;
 	}
-	if (torn && r->ri + 1 == r->nranges) {
-		r->torn = rg->end - from;
+	if (hit || !torn || r->ri + 1 != r->nranges) {
+		if (hit)
+			snprintf(what, sizeof(what), "%s", why);
+		else
+			snprintf(what, sizeof(what), "%s; nothing readable after it%s", why,
+				 r->circular ? " in this ring segment" : "");
+		add_damage(r, from, q - from, what);
+		r->damage[r->ndamage - 1].samples_lost = count_samples(r, from, q);
 	} else {
-		snprintf(what, sizeof(what), "%s; nothing readable after it%s", why,
-			 r->circular ? " in this ring segment" : "");
-		add_damage(r, from, rg->end - from, what);
+		r->torn = rg->end - tail_start(r);
 	}
-	r->pos = rg->end;
+	r->pos = q;
+	r->skipped_to = q;
 }
 
 enum gclog_event
@@ -1823,6 +1916,8 @@ gclog_reader_next(struct gclog_reader *r)
 		if (rg->end - r->pos >= sizeof(sync_marker) &&
 		    memcmp(r->data + r->pos, sync_marker, sizeof(sync_marker)) == 0) {
 			r->pos += sizeof(sync_marker);
+			if (r->pos == rg->end && r->ri + 1 == r->nranges && !r->circular)
+				r->torn = rg->end - tail_start(r); /* a block cut after its marker */
 			continue;
 		}
 		if (r->data[r->pos] == REC_PAD) {
@@ -1834,7 +1929,7 @@ gclog_reader_next(struct gclog_reader *r)
 				continue;
 			}
 			if (p == rg->end && r->ri + 1 == r->nranges) {
-				r->torn = rg->end - r->pos;
+				r->torn = rg->end - tail_start(r);
 				r->pos = p;
 				continue;
 			}
@@ -1856,7 +1951,7 @@ gclog_reader_next(struct gclog_reader *r)
 		switch (type) {
 		case REC_SESSION: {
 			struct gclog_session s;
-			if (get_session(&c, &s) < 0 || c.p != c.end) {
+			if (get_session(&c, &s) < 0) {
 				bad = 1;
 				break;
 			}
@@ -1959,6 +2054,12 @@ const struct gclog_sample *
 gclog_reader_sample(const struct gclog_reader *r)
 {
 	return &r->sample;
+}
+
+uint64_t
+gclog_reader_paths_gen(const struct gclog_reader *r)
+{
+	return r->paths_gen;
 }
 
 const char *const *

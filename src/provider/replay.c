@@ -199,6 +199,7 @@ cat_find(struct replay *r, const char *name, size_t *idx)
 }
 
 static int replay_rows_match(void *state, const char *instance, const char *row);
+static void add_paths(struct replay *r, struct gclog_reader *rd);
 
 /* A log read from a later keyframe (a wrapped ring, damage at its start)
  * has schemas without help texts: take this build's, where it has the
@@ -259,6 +260,7 @@ cat_merge(struct replay *r, const struct counter_set *s, int keyed)
 	uint8_t remap[SET_MAX_FIELDS];
 	int grew = 0;
 
+	memset(remap, 0xff, sizeof(remap));
 	memcpy(fields, old->fields, nf * sizeof(*fields));
 	for (size_t f = 0; f < s->nfields; f++) {
 		int at = find_field(old, s->fields[f].name);
@@ -671,6 +673,7 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	for (size_t i = 0; i < n; i++) {
 		struct gclog_reader *rd = gclog_reader_open(files[i], err);
 		enum gclog_event ev;
+		uint64_t paths_gen = 0;
 		if (!rd)
 			goto fail;
 		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
@@ -684,6 +687,10 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 			}
 			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
 				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
+			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
+				paths_gen = gclog_reader_paths_gen(rd);
+				add_paths(r, rd);
+			}
 			if (ev != GCLOG_SCHEMA)
 				continue;
 			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
@@ -691,12 +698,6 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 				if (s)
 					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
 			}
-		}
-		if (i == 0) {
-			const char *const *p = gclog_reader_paths(rd, &r->npaths);
-			r->paths = xcalloc(r->npaths ? r->npaths : 1, sizeof(char *));
-			for (size_t k = 0; k < r->npaths; k++)
-				r->paths[k] = xstrdup(p[k]);
 		}
 		gclog_reader_close(rd);
 		r->in[i].rd = gclog_reader_open(files[i], err);
@@ -729,6 +730,25 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 fail:
 	replay_close(r);
 	return NULL;
+}
+
+/* Add the paths rd recorded that r does not have yet (every session's
+ * and every log's, in order: a replay without paths shows them all). */
+static void
+add_paths(struct replay *r, struct gclog_reader *rd)
+{
+	size_t n;
+	const char *const *p = gclog_reader_paths(rd, &n);
+
+	for (size_t k = 0; k < n; k++) {
+		int have = 0;
+		for (size_t j = 0; j < r->npaths && !have; j++)
+			have = strcmp(r->paths[j], p[k]) == 0;
+		if (have)
+			continue;
+		r->paths = xrealloc(r->paths, (r->npaths + 1) * sizeof(char *));
+		r->paths[r->npaths++] = xstrdup(p[k]);
+	}
 }
 
 /* Nonzero when s is a valid --begin/--end time (for the option parser). */

@@ -270,6 +270,7 @@ ln -s "$GETCOUNTER" "$tmp/getcounter"
 mkdir "$tmp/run"
 ln -s "$GETCOUNTER" "$tmp/run/getcounter"
 ln -s "$repo/tests" "$tmp/run/tests"
+ln -s "$repo/samples" "$tmp/run/samples"
 awk '/^```/ { if (inblk) { inblk = 0; next } if ($0 == "```sh") inblk = 1; next }
      inblk && NF && !/^#/ { print }' "$readme" >"$tmp/examples"
 n=$(grep -c . "$tmp/examples" || true)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man page
-# and the bash, zsh and fish completions in place; the installed binary runs,
+# make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man pages
+# getcounter(1) and gclog(5), the bash, zsh and fish completions and the
+# sample counter files in place; the installed binary runs,
 # the page renders and each shell finds its completion where it was put;
 # make uninstall with the same DESTDIR removes exactly them.
 set -eu
@@ -29,9 +30,19 @@ cmp -s "$comp" "$repo/completions/getcounter.bash" || fail "installed completion
 cmp -s "$zdir/_getcounter" "$repo/completions/_getcounter" || fail "installed zsh completion differs"
 cmp -s "$fdir/getcounter.fish" "$repo/completions/getcounter.fish" ||
 	fail "installed fish completion differs"
-# Exactly these five files, nothing else.
+page5=$dest/usr/local/share/man/man5/gclog.5
+cmp -s "$page5" "$repo/man/gclog.5" || fail "installed gclog.5 differs from man/gclog.5"
+sdir=$dest/usr/local/share/getcounter/samples
+nsamples=0
+for f in "$repo"/samples/*.txt; do
+	cmp -s "$f" "$sdir/$(basename "$f")" || fail "make install did not install samples/$(basename "$f")"
+	nsamples=$((nsamples + 1))
+done
+# Exactly these files, nothing else: binary, two pages, three completions
+# and the samples.
 n=$(find "$dest" -type f | wc -l)
-[ "$n" -eq 5 ] || fail "make install installed $n files: $(cd "$dest" && find . -type f)"
+[ "$n" -eq $((6 + nsamples)) ] ||
+	fail "make install installed $n files: $(cd "$dest" && find . -type f)"
 
 # The installed binary runs.
 expect_exit 0 "$bin" -V
