@@ -1,9 +1,13 @@
 /*
  * floor.c - the unavoidable work of one sample, timed like gcbench: pread
  * at offset 0 of each file getcounter keeps open (kept open here too, into
- * one reused buffer per file) and, when the list has "@netlink", the same
- * rtnetlink RTM_GETLINK dump the Network Adapter provider sends (walking
- * the message headers only to find NLMSG_DONE). Nothing is parsed, except
+ * one reused buffer per file) and, for each "@netlink PROTOCOL HEX" line of
+ * the list, the same netlink dump request getcounter sent in a steady-state
+ * step (RTM_GETSTATS for the Network Adapter statistics, RTM_GETQDISC when
+ * Output Queue Length is asked for), on one socket per protocol, receiving
+ * the dump into a 64 KiB buffer and walking the message headers only to
+ * find NLMSG_DONE. A bare "@netlink" line sends an RTM_GETLINK dump (the
+ * first slice's request). Nothing is parsed, except
  * with --tokenize (fixture roots: there a file is a page-cache copy, not
  * kernel formatting, so the floor also turns every decimal into a number).
  *
@@ -24,24 +28,90 @@ struct ffile {
 	size_t cap;
 };
 
-struct nl {
+/* One netlink dump request to send each step, and its socket. */
+struct nlreq {
+	int proto;
 	int fd;
-	uint32_t seq;
-	char *buf;
-	size_t cap;
+	unsigned char *msg; /* starts with a struct nlmsghdr */
+	size_t len;
 };
 
-static size_t nfiles, files_cap;
+static size_t nfiles, files_cap, nreqs;
 static struct ffile *ff;
-static int use_netlink;
+static struct nlreq reqs[16];
+static char *nlbuf;
+static size_t nlcap = 64 * 1024; /* as src/provider/nic_netlink.c */
+static uint32_t nlseq = 1;
 static volatile uint64_t sink;
+
+/* The value of hex digit c. */
+static int
+hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Add the request of an "@netlink PROTOCOL HEX" line (bare "@netlink": an
+ * RTM_GETLINK dump on NETLINK_ROUTE), opening its protocol's socket once. */
+static void
+add_request(const char *line)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlreq *r = &reqs[nreqs];
+	const char *hex;
+	char *end;
+
+	if (nreqs == sizeof(reqs) / sizeof(reqs[0])) {
+		fprintf(stderr, "floor: too many netlink requests\n");
+		exit(1);
+	}
+	if (strcmp(line, "@netlink") == 0) {
+		struct {
+			struct nlmsghdr nh;
+			struct ifinfomsg ifi;
+		} req;
+		memset(&req, 0, sizeof(req));
+		req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+		req.nh.nlmsg_type = RTM_GETLINK;
+		req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		r->proto = NETLINK_ROUTE;
+		r->len = req.nh.nlmsg_len;
+		r->msg = malloc(r->len);
+		memcpy(r->msg, &req, r->len);
+	} else {
+		r->proto = (int)strtol(line + 8, &end, 10);
+		hex = end + 1;
+		r->len = strlen(hex) / 2;
+		r->msg = malloc(r->len + 1);
+		for (size_t i = 0; i < r->len; i++)
+			r->msg[i] = (unsigned char)(hexval(hex[2 * i]) * 16 + hexval(hex[2 * i + 1]));
+		if (r->len < sizeof(struct nlmsghdr)) {
+			fprintf(stderr, "floor: bad netlink request line %s\n", line);
+			exit(1);
+		}
+	}
+	r->fd = -1;
+	for (size_t i = 0; i < nreqs; i++)
+		if (reqs[i].proto == r->proto)
+			r->fd = reqs[i].fd;
+	if (r->fd < 0) {
+		r->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, r->proto);
+		if (r->fd < 0 || bind(r->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			perror("floor: netlink");
+			exit(1);
+		}
+	}
+	if (!nlbuf)
+		nlbuf = malloc(nlcap);
+	nreqs++;
+}
 
 /* Add relpath (under rootfd) to the files read each step. */
 static void
 add_file(int rootfd, const char *relpath)
 {
-	if (strcmp(relpath, "@netlink") == 0) {
-		use_netlink = 1;
+	if (strncmp(relpath, "@netlink", 8) == 0) {
+		add_request(relpath);
 		return;
 	}
 	int fd = openat(rootfd, relpath, O_RDONLY | O_CLOEXEC);
@@ -94,53 +164,29 @@ read_files(int tokenize)
 	return total;
 }
 
-static void
-nl_open(struct nl *nl)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-
-	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (nl->fd < 0 || bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		perror("floor: netlink");
-		exit(1);
-	}
-	nl->cap = 64 * 1024; /* as src/provider/nic_netlink.c */
-	nl->buf = malloc(nl->cap);
-	nl->seq = 1;
-}
-
-/* One RTM_GETLINK dump, exactly the request nic_netlink.c sends; returns
- * the bytes received. */
+/* Send request r with a new sequence number and receive its dump, walking
+ * the message headers only to find NLMSG_DONE; returns the bytes received. */
 static size_t
-nl_dump(struct nl *nl)
+nl_dump(struct nlreq *r)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-	} req;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct nlmsghdr *req = (struct nlmsghdr *)r->msg;
 	size_t total = 0;
-	uint32_t seq = ++nl->seq;
+	uint32_t seq = ++nlseq;
 
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_GETLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.nh.nlmsg_seq = seq;
-	req.ifi.ifi_family = AF_UNSPEC;
-	if (sendto(nl->fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
-		   sizeof(kernel)) < 0) {
+	req->nlmsg_seq = seq;
+	if (sendto(r->fd, r->msg, r->len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		perror("floor: sendto");
 		exit(1);
 	}
 	for (;;) {
-		ssize_t n = recv(nl->fd, nl->buf, nl->cap, MSG_TRUNC);
+		ssize_t n = recv(r->fd, nlbuf, nlcap, MSG_TRUNC);
 		if (n <= 0) {
 			perror("floor: recv");
 			exit(1);
 		}
 		total += (size_t)n;
-		const char *p = nl->buf, *end = nl->buf + ((size_t)n > nl->cap ? nl->cap : (size_t)n);
+		const char *p = nlbuf, *end = nlbuf + ((size_t)n > nlcap ? nlcap : (size_t)n);
 		while (end - p >= (ptrdiff_t)sizeof(struct nlmsghdr)) {
 			const struct nlmsghdr *nh = (const void *)p;
 			if (nh->nlmsg_len < sizeof(*nh))
@@ -151,6 +197,17 @@ nl_dump(struct nl *nl)
 			p += NLMSG_ALIGN(nh->nlmsg_len);
 		}
 	}
+}
+
+/* Every netlink request once; returns the bytes received. */
+static size_t
+nl_dumps(void)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < nreqs; i++)
+		total += nl_dump(&reqs[i]);
+	return total;
 }
 
 static int
@@ -177,7 +234,6 @@ main(int argc, char **argv)
 	double sleep_ms = 0;
 	int tokenize = 0, i, rootfd;
 	struct ticker tk = { 0 };
-	struct nl nl = { -1, 0, NULL, 0 };
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--root") == 0 && i + 1 < argc)
@@ -221,8 +277,6 @@ main(int argc, char **argv)
 	}
 	for (; i < argc; i++)
 		add_file(rootfd, argv[i]);
-	if (use_netlink)
-		nl_open(&nl);
 	if (root && ticker_open(&tk, root) < 0)
 		return 1;
 	uint64_t *t = calloc((size_t)steps, sizeof(uint64_t));
@@ -233,8 +287,7 @@ main(int argc, char **argv)
 		if (root)
 			ticker_step(&tk);
 		read_files(tokenize);
-		if (use_netlink)
-			nl_dump(&nl);
+		nl_dumps();
 	}
 	uint64_t wall0 = bench_wall_ns();
 	for (long s = 0; s < steps; s++) {
@@ -244,8 +297,7 @@ main(int argc, char **argv)
 			bench_sleep_ms(sleep_ms);
 		uint64_t a = bench_cpu_ns();
 		bytes = read_files(tokenize);
-		if (use_netlink)
-			nlbytes = nl_dump(&nl);
+		nlbytes = nl_dumps();
 		uint64_t b = bench_cpu_ns();
 		t[s] = b - a > overhead ? b - a - overhead : 0;
 	}
@@ -255,10 +307,10 @@ main(int argc, char **argv)
 		sum += t[s];
 	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
 	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu files=%zu "
-	       "bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
+	       "netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
 	       steps, (unsigned long long)(sum / (uint64_t)steps),
 	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
-	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, bytes, nlbytes,
+	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, nreqs, bytes, nlbytes,
 	       bench_vmhwm_kb());
 	ticker_close(&tk);
 	return 0;

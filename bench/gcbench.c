@@ -13,8 +13,9 @@
  * Prints one line of key=value figures (see bench/README.md). With
  * malloc-count.so preloaded it also counts allocations in the measured
  * steps and the heap the engine holds. --files F writes the files the
- * engine keeps open (relative to the root; "@netlink" for a netlink
- * socket): the floor reads exactly those.
+ * engine keeps open (relative to the root) and the netlink requests of its
+ * last warm-up step ("@netlink PROTOCOL HEX", recorded by the sendto below):
+ * the floor reads exactly those files and sends exactly those requests.
  *
  * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
  *         [--sleep MS] [--marker] [--] [PATH...]   (no PATH: the default counters)
@@ -24,6 +25,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include "cli.h"
 #include "counter.h"
@@ -32,6 +34,39 @@
 #include "provider.h"
 
 typedef void (*count_fn)(long long out[4]);
+
+/* The netlink requests of one step, as "@netlink PROTOCOL HEX" lines. */
+static int recording;
+static char requests[16384];
+static size_t requests_len;
+
+/* Every sendto of the library objects linked here comes through this
+ * definition (it takes precedence over libc's); while recording, a
+ * netlink request is written down before it is sent. */
+ssize_t
+sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to,
+       socklen_t tolen)
+{
+	int dom = 0, proto = 0;
+	socklen_t sl = sizeof(dom);
+
+	if (recording && getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &sl) == 0 &&
+	    dom == AF_NETLINK) {
+		sl = sizeof(proto);
+		(void)getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &sl);
+		int n = snprintf(requests + requests_len, sizeof(requests) - requests_len,
+				 "@netlink %d ", proto);
+		if (n > 0 && requests_len + (size_t)n + 2 * len + 2 < sizeof(requests)) {
+			requests_len += (size_t)n;
+			for (size_t i = 0; i < len; i++)
+				requests_len += (size_t)sprintf(requests + requests_len, "%02x",
+								((const unsigned char *)buf)[i]);
+			requests[requests_len++] = '\n';
+			requests[requests_len] = '\0';
+		}
+	}
+	return syscall(SYS_sendto, fd, buf, len, flags, to, tolen);
+}
 
 /* Allocation figures now (zeros without malloc-count.so). */
 static void
@@ -60,9 +95,9 @@ skipped(int fd, const int *skip, size_t n)
 	return 0;
 }
 
-/* Write the regular files (relative to root) and netlink sockets this
- * process has open, but the fds in skip, one a line, into path. Returns
- * the number written. */
+/* Write the regular files (relative to root) this process has open, but
+ * the fds in skip, one a line, then the netlink requests recorded, into
+ * path. Returns the number of lines written. */
 static long
 list_files(const char *path, const char *root, const int *skip, size_t nskip)
 {
@@ -70,7 +105,7 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 	struct dirent *de;
 	char link[64], target[4096];
 	size_t rootlen = strlen(root);
-	long n = 0, netlink = 0;
+	long n = 0;
 	char *text = NULL;
 	size_t tlen = 0;
 	FILE *mem = open_memstream(&text, &tlen);
@@ -95,16 +130,6 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 			continue;
 		if (fstat(fd, &sb) < 0)
 			continue;
-		if (S_ISSOCK(sb.st_mode)) {
-			int dom = 0;
-			socklen_t sl = sizeof(dom);
-			if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &sl) == 0 &&
-			    dom == AF_NETLINK && !netlink++) {
-				fprintf(mem, "@netlink\n");
-				n++;
-			}
-			continue;
-		}
 		if (!S_ISREG(sb.st_mode))
 			continue;
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -132,6 +157,9 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 		n++;
 	}
 	closedir(d);
+	fputs(requests, mem);
+	for (const char *q = requests; (q = strchr(q, '\n')); q++)
+		n++;
 	fclose(mem);
 	out = fopen(path, "w");
 	if (!out) {
@@ -252,11 +280,16 @@ main(int argc, char **argv)
 	for (long w = 0; w < warmup; w++) {
 		if (root)
 			ticker_step(&tk);
+		/* record the requests of the last warm-up step: steady state */
+		recording = w == warmup - 1;
+		requests_len = 0;
+		requests[0] = '\0';
 		if (engine_step(e, 0, 0, &f, &err) < 0) {
 			fprintf(stderr, "gcbench: %s\n", err.msg);
 			return 1;
 		}
 	}
+	recording = 0;
 	long nfiles = -1;
 	if (files) {
 		int skip[3];

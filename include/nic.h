@@ -1,8 +1,9 @@
 /*
  * nic.h - the Network Adapter set's raw fields and the readers behind them
  * (COUNTERS.md section 5): parsers of sysfs attributes and /proc/net/dev
- * lines (src/provider/nic.c), and the rtnetlink RTM_GETLINK and
- * RTM_GETQDISC dumps used live (src/provider/nic_netlink.c). The parsers
+ * lines (src/provider/nic.c), and the rtnetlink RTM_GETSTATS, RTM_GETLINK
+ * and RTM_GETQDISC dumps and the RTNLGRP_LINK notifications used live
+ * (src/provider/nic_netlink.c). The parsers
  * take a buffer and fill values, allocate nothing and never fail on odd
  * input, so a unit test can feed them strings or hand-built netlink
  * messages.
@@ -86,12 +87,15 @@ uint64_t nic_parse_duplex(const char *text);
  * present (rx_nohandler before Linux 4.6). */
 void nic_netlink_stats64(const void *payload, size_t len, struct nic_stats *st);
 
-/* What an RTM_NEWLINK reply of a dump says about one interface. */
+/* What an RTM_NEWLINK reply of a dump (or notification), or an
+ * RTM_NEWSTATS reply, says about one interface. */
 struct nic_link {
 	int ifindex;
-	const char *name; /* IFLA_IFNAME, borrowed from the reply; NULL if none */
+	const char *name; /* IFLA_IFNAME, borrowed from the reply; NULL if none
+			   * (always NULL from RTM_NEWSTATS) */
 	size_t name_len;
-	struct nic_stats stats; /* from IFLA_STATS64 (never IFLA_STATS) */
+	struct nic_stats stats; /* from IFLA_STATS64 (never IFLA_STATS), or
+				 * RTM_NEWSTATS's IFLA_STATS_LINK_64 */
 	uint32_t carrier_changes; /* IFLA_CARRIER_CHANGES, 0 if absent */
 };
 
@@ -104,6 +108,22 @@ typedef int (*nic_link_fn)(const struct nic_link *link, void *arg, struct err *e
  * netlink error message or a malformed reply. */
 int nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
 		      struct err *err);
+
+/* Parse one datagram of an RTM_GETSTATS dump reply, as nic_netlink_parse
+ * does for links: fn gets each RTM_NEWSTATS whose sequence number is seq,
+ * with its ifindex and statistics (no name). */
+int nic_netlink_parse_stats(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
+			    struct err *err);
+
+/* Called once per link notification: type is RTM_NEWLINK (a link came or
+ * changed: name, carrier changes) or RTM_DELLINK (it went). */
+typedef void (*nic_event_fn)(int type, const struct nic_link *link, void *arg);
+
+/* Parse one datagram of RTNLGRP_LINK notifications: fn gets each
+ * RTM_NEWLINK and RTM_DELLINK of family AF_UNSPEC (a bridge's AF_BRIDGE
+ * messages are about its ports and are skipped). 0, or -1 when the
+ * datagram is malformed. */
+int nic_netlink_parse_events(const void *buf, size_t len, nic_event_fn fn, void *arg);
 
 /* What an RTM_NEWQDISC reply of a dump says about one qdisc. */
 struct nic_qdisc {
@@ -124,7 +144,8 @@ typedef int (*nic_qdisc_fn)(const struct nic_qdisc *qdisc, void *arg, struct err
 int nic_netlink_parse_qdisc(const void *buf, size_t len, uint32_t seq, nic_qdisc_fn fn,
 			    void *arg, struct err *err);
 
-/* A NETLINK_ROUTE socket and its reused receive buffer. */
+/* A NETLINK_ROUTE socket and its reused receive buffer (and, after
+ * nic_netlink_monitor, a second socket for link notifications). */
 struct nic_netlink;
 
 /* Open the socket; NULL with err filled when netlink is unavailable.
@@ -133,6 +154,22 @@ struct nic_netlink *nic_netlink_open(struct err *err);
 /* Run one RTM_GETLINK dump (NLM_F_DUMP), calling fn for every interface.
  * Allocates nothing. Returns 0, or -1 with err filled. */
 int nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err);
+/* Run one RTM_GETSTATS dump filtered to IFLA_STATS_LINK_64, calling fn for
+ * every interface (ifindex and statistics, no name). Allocates nothing.
+ * Returns 0; -2 when the kernel does not support the request (EOPNOTSUPP
+ * or EINVAL, before Linux 4.7: use nic_netlink_dump); -1 with err filled
+ * on any other failure. */
+int nic_netlink_stats_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err);
+/* Subscribe a second, non-blocking NETLINK_ROUTE socket to RTNLGRP_LINK
+ * (subscribe before the RTM_GETLINK dump it complements, so no change is
+ * missed in between). 0, or -1 (err filled). */
+int nic_netlink_monitor(struct nic_netlink *nl, struct err *err);
+/* Drain the notifications that arrived since the last call, without
+ * blocking, calling fn for each (nic_netlink_parse_events). Returns 0 when
+ * every notification was seen, 1 when some were lost (the socket's queue
+ * overflowed: ENOBUFS) or could not be read, so the caller must dump the
+ * links again; -1 without a subscription. Allocates nothing. */
+int nic_netlink_events(struct nic_netlink *nl, nic_event_fn fn, void *arg);
 /* Run one RTM_GETQDISC dump on the same socket and buffer, calling fn for
  * every qdisc of every interface. Allocates nothing. 0, or -1 (err). */
 int nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg,

@@ -39,11 +39,30 @@ int procfs_begin_read(struct procfs *fs, size_t index, struct err *err);
  * fs. Never NULL (a missing file shows at read time). */
 struct pfile *procfs_file(struct procfs *fs, const char *relpath);
 
+/* An attribute file at relpath (a sysfs attribute of a few bytes, parsed
+ * as soon as it is read): like procfs_file, but without a buffer of its
+ * own: every attribute reads into one buffer of fs, so pfile_read's text
+ * is valid only until the next pfile_read of any attribute. Thousands of
+ * them then cost a small record each. */
+struct pfile *procfs_attr(struct procfs *fs, const char *relpath);
+
 /* The whole content of pf, NUL-terminated, read at most once per
  * generation; *len gets its length. NULL (err filled, errno kept) when the
  * file is missing or unreadable. The buffer is owned by pf and valid until
- * the next generation. */
+ * the next generation (for an attribute, see procfs_attr: until the next
+ * attribute read, and read again if asked for after another). */
 const char *pfile_read(struct pfile *pf, size_t *len, struct err *err);
+
+/* Called by procfs_list for each entry: its name and d_type (DT_DIR,
+ * DT_LNK, DT_REG... or DT_UNKNOWN). Nonzero stops the listing. */
+typedef int (*procfs_entry_fn)(const char *name, unsigned char type, void *arg);
+
+/* List directory relpath (but "." and ".."), in the order the kernel gives,
+ * calling fn for each entry. The directory stays open (as a file does) and
+ * is read again from its start each call into a reused buffer: allocates
+ * nothing in steady state. 0, or -1 (errno set) when it cannot be opened
+ * or read. */
+int procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *arg);
 
 /* Read a small file (a sysfs attribute) once, not cached: into buf (size n,
  * NUL-terminated, trailing newline removed). Returns the length, or -1. */

@@ -4,6 +4,13 @@
  * tree under --root), kept open, and re-read with pread at offset 0 into a
  * buffer that only grows. A file read once in a generation is served from
  * its buffer to every provider that asks again in the same generation.
+ *
+ * Memory per file is kept small, since a large tree has tens of thousands:
+ * one block holds a file's record and its path, and an attribute file
+ * (procfs_attr: a few bytes parsed at once) has no buffer of its own but
+ * reads into one scratch buffer all attributes share. Directories are
+ * listed with getdents64 on a kept-open descriptor into a reused buffer, so
+ * a listing allocates nothing either.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,22 +20,27 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "procfs.h"
 
 #define NBUCKETS 4096
 
+/* The directory-listing buffer (one getdents64 call fills it). */
+#define DENTS_SIZE (32 * 1024)
+
 struct pfile {
 	struct pfile *next; /* hash chain */
 	struct procfs *fs;
-	char *path;
+	char *buf;        /* NULL for an attribute: it reads into fs->scratch */
+	uint64_t gen;     /* generation buf holds, 0 for none */
+	uint32_t cap, len;
 	int fd;
 	int open_errno;   /* why the last open failed, 0 if it did not */
-	uint64_t gen;     /* generation buf holds, 0 for none */
-	char *buf;
-	size_t cap, len;
 	int read_errno;   /* errno of this generation's failed read */
+	uint8_t attr;     /* an attribute: shares fs->scratch */
+	char path[];      /* relative to the root, NUL-terminated */
 };
 
 struct procfs {
@@ -39,6 +51,12 @@ struct procfs {
 	uint64_t gen;
 	size_t nopen;     /* pfile descriptors kept open */
 	size_t max_open;  /* past this, a pfile is opened and closed per read */
+	/* the buffer every attribute reads into, and whose text it holds */
+	char *scratch;
+	size_t scratch_cap;
+	const struct pfile *scratch_owner;
+	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
+	int listing;      /* a procfs_list is running (dents in use) */
 	struct pfile *buckets[NBUCKETS];
 };
 
@@ -114,12 +132,13 @@ procfs_free(struct procfs *fs)
 		struct pfile *pf = fs->buckets[b];
 		while (pf) {
 			struct pfile *next = pf->next;
-			free(pf->path);
 			free(pf->buf);
 			free(pf);
 			pf = next;
 		}
 	}
+	free(fs->scratch);
+	free(fs->dents);
 	for (size_t i = 0; i < fs->nroots; i++)
 		free(fs->roots[i]);
 	free(fs->roots);
@@ -165,22 +184,39 @@ procfs_begin_read(struct procfs *fs, size_t index, struct err *err)
 	return 0;
 }
 
-struct pfile *
-procfs_file(struct procfs *fs, const char *relpath)
+/* The record of relpath, created on first use (one block: record and
+ * path). A file asked for both ways keeps its first form. */
+static struct pfile *
+pfile_get(struct procfs *fs, const char *relpath, int attr)
 {
 	unsigned h = hash(relpath);
+	size_t n = strlen(relpath) + 1;
 	struct pfile *pf;
 
 	for (pf = fs->buckets[h]; pf; pf = pf->next)
 		if (strcmp(pf->path, relpath) == 0)
 			return pf;
-	pf = xcalloc(1, sizeof(*pf));
+	pf = xmalloc(sizeof(*pf) + n);
+	memset(pf, 0, sizeof(*pf));
+	memcpy(pf->path, relpath, n);
 	pf->fs = fs;
-	pf->path = xstrdup(relpath);
 	pf->fd = -1;
+	pf->attr = (uint8_t)attr;
 	pf->next = fs->buckets[h];
 	fs->buckets[h] = pf;
 	return pf;
+}
+
+struct pfile *
+procfs_file(struct procfs *fs, const char *relpath)
+{
+	return pfile_get(fs, relpath, 0);
+}
+
+struct pfile *
+procfs_attr(struct procfs *fs, const char *relpath)
+{
+	return pfile_get(fs, relpath, 1);
 }
 
 static int
@@ -214,19 +250,53 @@ pfile_release(struct pfile *pf)
 	}
 }
 
+/* pread the whole of pf into *buf (capacity *cap, grown as needed);
+ * the length, or -1 (errno kept, pf closed: a vanished sysfs file is
+ * reopened next time). */
+static long
+pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
+{
+	if (*cap < start) {
+		free(*buf);
+		*cap = start;
+		*buf = xmalloc(*cap);
+	}
+	for (;;) {
+		ssize_t n = pread(pf->fd, *buf, *cap - 1, 0);
+		if (n < 0) {
+			int e = errno;
+			close(pf->fd);
+			pf->fd = -1;
+			pf->fs->nopen--;
+			errno = e;
+			return -1;
+		}
+		if ((size_t)n < *cap - 1) {
+			(*buf)[n] = '\0';
+			return (long)n;
+		}
+		*cap *= 2;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+}
+
 const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
-	if (pf->gen == pf->fs->gen) {
+	struct procfs *fs = pf->fs;
+	long n;
+
+	if (pf->gen == fs->gen && (!pf->attr || pf->read_errno || fs->scratch_owner == pf)) {
 		if (pf->read_errno) {
 			errno = pf->read_errno;
 			err_set(err, "cannot read %s: %s", pf->path, strerror(errno));
 			return NULL;
 		}
 		*len = pf->len;
-		return pf->buf;
+		return pf->attr ? fs->scratch : pf->buf;
 	}
-	pf->gen = pf->fs->gen;
+	pf->gen = fs->gen;
 	pf->read_errno = 0;
 	if (pfile_open(pf) < 0) {
 		pf->read_errno = pf->open_errno;
@@ -234,37 +304,91 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		err_set(err, "cannot open %s: %s", pf->path, strerror(errno));
 		return NULL;
 	}
-	/* Start small: most sysfs attributes are a few bytes, and a tree of
-	 * thousands of them must not cost 4 KiB each. */
-	if (pf->cap < 128) {
-		free(pf->buf);
-		pf->cap = 128;
-		pf->buf = xmalloc(pf->cap);
+	if (pf->attr) {
+		fs->scratch_owner = NULL;
+		n = pfile_pread(pf, &fs->scratch, &fs->scratch_cap, 4096);
+		if (n >= 0)
+			fs->scratch_owner = pf;
+	} else {
+		/* Start small: most sysfs attributes are a few bytes, and a
+		 * tree of thousands of them must not cost 4 KiB each. */
+		size_t cap = pf->cap;
+		n = pfile_pread(pf, &pf->buf, &cap, 128);
+		pf->cap = (uint32_t)cap;
 	}
-	for (;;) {
-		ssize_t n = pread(pf->fd, pf->buf, pf->cap - 1, 0);
-		if (n < 0) {
-			int e = errno;
-			close(pf->fd); /* a vanished sysfs file: reopen next time */
-			pf->fd = -1;
-			pf->fs->nopen--;
-			pf->read_errno = e;
-			errno = e;
-			err_set(err, "cannot read %s: %s", pf->path, strerror(e));
-			return NULL;
-		}
-		if ((size_t)n < pf->cap - 1) {
-			pf->len = (size_t)n;
-			pf->buf[n] = '\0';
-			break;
-		}
-		pf->cap *= 4;
-		free(pf->buf);
-		pf->buf = xmalloc(pf->cap);
+	if (n < 0) {
+		pf->read_errno = errno;
+		err_set(err, "cannot read %s: %s", pf->path, strerror(pf->read_errno));
+		errno = pf->read_errno;
+		return NULL;
 	}
+	pf->len = (uint32_t)n;
 	pfile_release(pf);
 	*len = pf->len;
-	return pf->buf;
+	return pf->attr ? fs->scratch : pf->buf;
+}
+
+/* The layout of one getdents64 record. */
+struct dirent64_rec {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int
+procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *arg)
+{
+	struct pfile *pf = pfile_get(fs, relpath, 0);
+	char small[4096], *buf;
+	size_t size;
+	int stop = 0;
+
+	if (pfile_open(pf) < 0) {
+		errno = pf->open_errno;
+		return -1;
+	}
+	if (fs->listing) { /* called from fn: a buffer of its own */
+		buf = small;
+		size = sizeof(small);
+	} else {
+		if (!fs->dents)
+			fs->dents = xmalloc(DENTS_SIZE);
+		buf = fs->dents;
+		size = DENTS_SIZE;
+	}
+	if (lseek(pf->fd, 0, SEEK_SET) < 0) {
+		pfile_release(pf);
+		return -1;
+	}
+	fs->listing++;
+	while (!stop) {
+		long n = syscall(SYS_getdents64, pf->fd, buf, size);
+		if (n <= 0) {
+			if (n < 0) {
+				int e = errno;
+				close(pf->fd); /* a vanished directory: reopen next time */
+				pf->fd = -1;
+				fs->nopen--;
+				fs->listing--;
+				errno = e;
+				return -1;
+			}
+			break;
+		}
+		for (long off = 0; off < n && !stop;) {
+			const struct dirent64_rec *d = (const void *)(buf + off);
+			off += d->d_reclen;
+			if (d->d_name[0] == '.' &&
+			    (d->d_name[1] == '\0' || (d->d_name[1] == '.' && d->d_name[2] == '\0')))
+				continue;
+			stop = fn(d->d_name, d->d_type, arg);
+		}
+	}
+	fs->listing--;
+	pfile_release(pf);
+	return 0;
 }
 
 long

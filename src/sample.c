@@ -1,12 +1,22 @@
 /*
  * sample.c - raw sample storage, reused from read to read so that a steady
- * state allocates nothing.
+ * state allocates nothing. The values of a set's instances live in one
+ * block, nfields words per instance slot, so an instance costs no heap
+ * block of its own: instance slot i's values are at block + i * nfields,
+ * and the block (inst[0].values) grows with the instance array.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sample.h"
 #include "util.h"
+
+/* Words of values per instance slot. */
+static size_t
+slot_words(const struct raw_set *rs)
+{
+	return rs->set->nfields ? rs->set->nfields : 1;
+}
 
 void
 raw_set_init(struct raw_set *rs, const struct counter_set *cs)
@@ -18,10 +28,10 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 void
 raw_set_free(struct raw_set *rs)
 {
-	for (size_t i = 0; i < rs->cap; i++) {
+	for (size_t i = 0; i < rs->cap; i++)
 		free(rs->inst[i].name);
-		free(rs->inst[i].values);
-	}
+	if (rs->cap)
+		free(rs->inst[0].values);
 	free(rs->inst);
 	rs->inst = NULL;
 	rs->cap = rs->ninstances = 0;
@@ -34,18 +44,29 @@ raw_set_begin(struct raw_set *rs)
 	rs->valid = 0;
 }
 
+/* Grow the instance array and the values block to hold one more. */
+static void
+raw_set_grow(struct raw_set *rs)
+{
+	size_t old = rs->cap, nw = slot_words(rs);
+	uint64_t *block = old ? rs->inst[0].values : NULL;
+
+	xgrow((void **)&rs->inst, &rs->cap, rs->ninstances + 1, sizeof(*rs->inst));
+	block = xrealloc(block, rs->cap * nw * sizeof(uint64_t));
+	memset(block + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
+	for (size_t i = 0; i < rs->cap; i++)
+		rs->inst[i].values = block + i * nw;
+}
+
 struct raw_instance *
 raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {
 	struct raw_instance *ri;
 
 	if (rs->ninstances == rs->cap)
-		xgrow((void **)&rs->inst, &rs->cap, rs->ninstances + 1, sizeof(*rs->inst));
+		raw_set_grow(rs);
 	ri = &rs->inst[rs->ninstances++];
-	if (!ri->values)
-		ri->values = xcalloc(rs->set->nfields ? rs->set->nfields : 1, sizeof(uint64_t));
-	else
-		memset(ri->values, 0, sizeof(uint64_t) * rs->set->nfields);
+	memset(ri->values, 0, sizeof(uint64_t) * rs->set->nfields);
 	if (!ri->name || strncmp(ri->name, name, len) != 0 || ri->name[len] != '\0') {
 		if (ri->name_cap < len + 1) {
 			ri->name_cap = len + 1 < 16 ? 16 : len + 1;
@@ -64,6 +85,8 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 void
 raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 {
+	if (dst->set != src->set && dst->cap && slot_words(dst) != slot_words(src))
+		raw_set_free(dst); /* the values block has another slot size */
 	raw_set_begin(dst);
 	dst->set = src->set;
 	for (size_t i = 0; i < src->ninstances; i++) {

@@ -4,10 +4,16 @@
  * rtnl_link_stats64 plus the link's speed and duplex, the root qdisc's
  * queue length and the bytes in flight by byte queue limits (BQL).
  *
- * Live, one rtnetlink RTM_GETLINK dump per read lists every interface with
- * its statistics (nic_netlink.c); speed, duplex and the `device` link come
- * from sysfs only when an interface is first seen, renamed, or its carrier
- * changed (each sysfs speed read takes the RTNL lock). Under --root the
+ * Live (nic_netlink.c), one RTM_GETLINK dump at open names every interface
+ * (ifindex -> name); each read then drains the RTNLGRP_LINK notifications
+ * (links that came, changed or went) and does one RTM_GETSTATS dump, whose
+ * interfaces are exactly the read's instances with their statistics. An
+ * RTM_GETLINK dump (it carries the statistics too) is the read instead when
+ * notifications were lost or the stats dump names a link the list does not
+ * know yet, and on kernels without RTM_GETSTATS. Speed, duplex and the
+ * `device` link come from sysfs only when an interface is first seen,
+ * renamed, or its carrier changed (each sysfs speed read takes the RTNL
+ * lock). Under --root the
  * fixture's sys/class/net is re-scanned each read and every needed
  * statistics file read; without sys/class/net, proc/net/dev. The provider
  * reads only what the requested counters need and never combines fields.
@@ -29,6 +35,7 @@
 #include <string.h>
 
 #include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 
 #include "nic.h"
 #include "provider.h"
@@ -408,18 +415,29 @@ struct nic_if {
 	uint8_t bql_probed;
 	size_t nbql;
 	struct pfile **bql; /* owned array; the files are owned by procfs */
-	/* --root sysfs: the interface's files, created when first needed */
-	struct pfile *stat[NIC_NSTATS];
-	struct pfile *speed_pf, *duplex_pf, *ifindex_pf;
 };
+
+/* Files: the attribute files of an interface, in nic_state.files: its
+ * ifindex, speed and duplex, then each needed statistic (stat_slot). */
+enum { SLOT_IFINDEX, SLOT_SPEED, SLOT_DUPLEX, SLOT_STATS };
 
 struct nic_state {
 	const struct provider_ctx *ctx;
 	struct procfs *fs;
 	struct nic_netlink *nl; /* live; NULL reads files */
+	uint8_t monitor;   /* live: RTNLGRP_LINK notifications arrive on nl */
+	uint8_t use_stats; /* live: the kernel answers RTM_GETSTATS */
+	uint8_t redump;    /* live: notifications were lost: dump the links */
+	uint8_t unknown;   /* live: this stats dump named an unknown ifindex */
+	size_t cursor;     /* live: where the stats dump's next ifindex should be */
 	struct pfile *proc_net_dev;
 	struct nic_if *ifs; /* live: by ifindex; files: by name (strverscmp) */
 	size_t nifs, cap;
+	/* files: nper attribute files per interface, row i for ifs[i] (moved
+	 * with it), each created when first read; owned by procfs */
+	struct pfile **files;
+	size_t nper;
+	uint8_t stat_slot[NIC_NSTATS]; /* a needed statistic's slot in a row */
 	uint64_t reads;
 	struct raw_set *out; /* during a read; NULL for discovery */
 	char path[512];
@@ -507,14 +525,29 @@ name_hash(const char *s, size_t n)
 	return h;
 }
 
+/* Files: interface i's row of attribute files. */
+static struct pfile **
+if_files(const struct nic_state *st, size_t i)
+{
+	return st->files + i * st->nper;
+}
+
 /* Insert a zeroed interface at position pos. */
 static struct nic_if *
 insert_if(struct nic_state *st, size_t pos, const char *name, size_t len)
 {
 	struct nic_if *ni;
+	size_t cap = st->cap;
 
 	xgrow((void **)&st->ifs, &st->cap, st->nifs + 1, sizeof(*st->ifs));
 	memmove(&st->ifs[pos + 1], &st->ifs[pos], (st->nifs - pos) * sizeof(*st->ifs));
+	if (st->nper) {
+		if (st->cap != cap)
+			st->files = xrealloc(st->files, st->cap * st->nper * sizeof(*st->files));
+		memmove(if_files(st, pos + 1), if_files(st, pos),
+			(st->nifs - pos) * st->nper * sizeof(*st->files));
+		memset(if_files(st, pos), 0, st->nper * sizeof(*st->files));
+	}
 	st->nifs++;
 	ni = &st->ifs[pos];
 	memset(ni, 0, sizeof(*ni));
@@ -541,8 +574,12 @@ prune(struct nic_state *st)
 			free_if(&st->ifs[i]);
 			continue;
 		}
-		if (j != i)
+		if (j != i) {
 			st->ifs[j] = st->ifs[i];
+			if (st->nper)
+				memcpy(if_files(st, j), if_files(st, i),
+				       st->nper * sizeof(*st->files));
+		}
 		j++;
 	}
 	st->nifs = j;
@@ -580,12 +617,21 @@ probe_live(struct nic_state *st, struct nic_if *ni, int relink)
 	ni->duplex = ni->has_duplex ? nic_parse_duplex(buf) : 0;
 }
 
-/* Put the needed statistics fields of s into ri. */
+/* Put the needed statistics fields of s into ri (all of them at once when
+ * every field s has is wanted: the usual netlink case). */
 static void
 put_stats(struct raw_instance *ri, const struct nic_stats *s, uint64_t needed)
 {
 	uint64_t want = s->present & needed & NIC_STATS_MASK;
 
+	if (!want)
+		return;
+	if (want == s->present) {
+		for (unsigned f = 0; f < NIC_NSTATS; f++) /* absent: 0 in s and in ri */
+			ri->values[f] = s->v[f];
+		ri->present |= want;
+		return;
+	}
 	for (unsigned f = 0; f < NIC_NSTATS; f++)
 		if (want & BIT(f))
 			raw_put(ri, f, s->v[f]);
@@ -628,7 +674,7 @@ probe_bql(struct nic_state *st, struct nic_if *ni)
 		if (!procfs_exists(st->fs, st->path))
 			continue; /* no BQL on this queue (or this kernel) */
 		xgrow((void **)&ni->bql, &cap, ni->nbql + 1, sizeof(*ni->bql));
-		ni->bql[ni->nbql++] = procfs_file(st->fs, st->path);
+		ni->bql[ni->nbql++] = procfs_attr(st->fs, st->path);
 	}
 	closedir(d);
 }
@@ -676,52 +722,125 @@ find_live(const struct nic_state *st, int ifindex)
 	return lo;
 }
 
-/* Live: one interface of the dump. */
-static int
-live_link(const struct nic_link *link, void *arg, struct err *err)
+/* Live: forget the interface at position pos. */
+static void
+remove_if(struct nic_state *st, size_t pos)
 {
-	struct nic_state *st = arg;
+	free_if(&st->ifs[pos]);
+	memmove(&st->ifs[pos], &st->ifs[pos + 1], (st->nifs - pos - 1) * sizeof(*st->ifs));
+	if (st->nper)
+		memmove(if_files(st, pos), if_files(st, pos + 1),
+			(st->nifs - pos - 1) * st->nper * sizeof(*st->files));
+	st->nifs--;
+}
+
+/* Live: what a link dump reply or notification says about an interface:
+ * a new one is inserted; a new name (a rename: same identity, new sysfs
+ * path) or a carrier change (the speed may differ) makes its sysfs
+ * attributes and BQL queues be found again. The interface, or NULL for a
+ * reply without a name. */
+static struct nic_if *
+track_link(struct nic_state *st, const struct nic_link *link)
+{
 	size_t lo;
 	struct nic_if *ni;
 	int relink = 0;
 
-	(void)err;
 	if (!link->name || link->name_len == 0)
-		return 0;
+		return NULL;
 	lo = find_live(st, link->ifindex);
 	if (lo < st->nifs && st->ifs[lo].ifindex == link->ifindex) {
 		ni = &st->ifs[lo];
 		if (strncmp(ni->name, link->name, link->name_len) != 0 ||
 		    ni->name[link->name_len] != '\0') {
-			/* Renamed: same identity, new sysfs path. */
 			free(ni->name);
 			ni->name = xstrndup(link->name, link->name_len);
 			relink = 1;
 		}
 		if (ni->carrier_changes != link->carrier_changes)
-			relink = 1; /* the link went up or down: speed may differ */
+			relink = 1;
 	} else {
 		ni = insert_if(st, lo, link->name, link->name_len);
 		ni->ifindex = link->ifindex;
 	}
 	ni->carrier_changes = link->carrier_changes;
-	ni->seen = st->reads;
 	if (relink)
 		ni->bql_probed = 0; /* a new sysfs path, or maybe new queues */
 	if (relink || !ni->probed || ((st->ctx->needed & LINK_MASK) && !ni->link_probed))
 		probe_live(st, ni, relink);
-	if (st->out) {
-		struct raw_instance *ri =
-			raw_set_add(st->out, ni->name, link->name_len, (uint64_t)link->ifindex);
-		ni->slot = st->out->ninstances - 1;
-		ri->in_total = ni->in_total;
-		/* the dump carries every statistic: record them all, so a
-		 * reset in any field resets the instance whatever was asked */
-		put_stats(ri, &link->stats, NIC_STATS_MASK);
-		put_link(ri, ni, st->ctx->needed);
-		put_bql(st, ni, ri);
-	}
+	return ni;
+}
+
+/* Live: put interface ni with statistics s into this read's raw set. */
+static void
+emit_live(struct nic_state *st, struct nic_if *ni, const struct nic_stats *s)
+{
+	struct raw_instance *ri =
+		raw_set_add(st->out, ni->name, strlen(ni->name), (uint64_t)ni->ifindex);
+
+	ni->slot = st->out->ninstances - 1;
+	ri->in_total = ni->in_total;
+	/* the dump carries every statistic: record them all, so a reset in
+	 * any field resets the instance whatever was asked */
+	put_stats(ri, s, NIC_STATS_MASK);
+	put_link(ri, ni, st->ctx->needed);
+	put_bql(st, ni, ri);
+}
+
+/* Live: one interface of an RTM_GETLINK dump. */
+static int
+live_link(const struct nic_link *link, void *arg, struct err *err)
+{
+	struct nic_state *st = arg;
+	struct nic_if *ni = track_link(st, link);
+
+	(void)err;
+	if (!ni)
+		return 0;
+	ni->seen = st->reads;
+	if (st->out)
+		emit_live(st, ni, &link->stats);
 	return 0;
+}
+
+/* Live: one interface of an RTM_GETSTATS dump. An ifindex the list does
+ * not know is a link that came after the notifications were drained: the
+ * read then falls back to an RTM_GETLINK dump. */
+static int
+live_stats(const struct nic_link *link, void *arg, struct err *err)
+{
+	struct nic_state *st = arg;
+	size_t pos = st->cursor; /* the dump goes in ifindex order, as the list */
+
+	(void)err;
+	if (pos >= st->nifs || st->ifs[pos].ifindex != link->ifindex)
+		pos = find_live(st, link->ifindex);
+	if (pos >= st->nifs || st->ifs[pos].ifindex != link->ifindex) {
+		st->unknown = 1;
+		return 0;
+	}
+	st->cursor = pos + 1;
+	st->ifs[pos].seen = st->reads;
+	if (!st->unknown)
+		emit_live(st, &st->ifs[pos], &link->stats);
+	return 0;
+}
+
+/* Live: one link notification: a link that came or changed is tracked
+ * (named, probed) now; one that went is forgotten. */
+static void
+live_event(int type, const struct nic_link *link, void *arg)
+{
+	struct nic_state *st = arg;
+	size_t pos;
+
+	if (type == RTM_NEWLINK) {
+		track_link(st, link);
+		return;
+	}
+	pos = find_live(st, link->ifindex);
+	if (pos < st->nifs && st->ifs[pos].ifindex == link->ifindex)
+		remove_if(st, pos);
 }
 
 /* Live: one qdisc of the dump; a root qdisc's qlen is its interface's
@@ -768,9 +887,10 @@ read_qlen(struct nic_state *st, struct raw_set *out)
 			raw_put(&out->inst[st->ifs[i].slot], F_QLEN, st->ifs[i].qlen);
 }
 
-/* Live: one dump; out NULL only discovers. */
+/* Live: one RTM_GETLINK dump (names, carrier changes and statistics of
+ * every interface); out NULL only discovers. */
 static int
-read_netlink(struct nic_state *st, struct raw_set *out, struct err *err)
+read_links(struct nic_state *st, struct raw_set *out, struct err *err)
 {
 	st->reads++;
 	st->out = out;
@@ -780,7 +900,61 @@ read_netlink(struct nic_state *st, struct raw_set *out, struct err *err)
 	}
 	st->out = NULL;
 	prune(st);
-	if (out && (st->ctx->needed & BIT(F_QLEN)))
+	return 0;
+}
+
+/* Live: the statistics of every interface from one RTM_GETSTATS dump,
+ * named from the list. 0; 1 when the dump named an ifindex the list does
+ * not know (out is then to be read again); -2 when the kernel has no
+ * RTM_GETSTATS; -1 (err) when the dump failed. */
+static int
+read_stats(struct nic_state *st, struct raw_set *out, struct err *err)
+{
+	int r;
+
+	st->reads++;
+	st->out = out;
+	st->unknown = 0;
+	st->cursor = 0;
+	r = nic_netlink_stats_dump(st->nl, live_stats, st, err);
+	st->out = NULL;
+	if (r < 0)
+		return r;
+	if (st->unknown)
+		return 1;
+	prune(st); /* listed before, not in the dump: gone since */
+	return 0;
+}
+
+/* Live: one read. The link notifications since the last read update the
+ * interface list (new, renamed, changed, gone), then one RTM_GETSTATS dump
+ * gives every interface's statistics: the list is exactly the dump's
+ * interfaces, so a link that comes or goes shows in the read it changed
+ * in. An RTM_GETLINK dump is the read instead when notifications were lost,
+ * when the stats dump names an unknown link (it came after the drain), and
+ * without RTNLGRP_LINK or RTM_GETSTATS. */
+static int
+read_netlink(struct nic_state *st, struct raw_set *out, struct err *err)
+{
+	int r = -2;
+
+	if (st->monitor && nic_netlink_events(st->nl, live_event, st) != 0)
+		st->redump = 1;
+	if (st->use_stats && st->monitor && !st->redump) {
+		r = read_stats(st, out, err);
+		if (r == -1)
+			return -1;
+		if (r == -2)
+			st->use_stats = 0; /* before Linux 4.7 */
+		if (r != 0)
+			raw_set_begin(out); /* read again below */
+	}
+	if (r != 0) {
+		if (read_links(st, out, err) < 0)
+			return -1;
+		st->redump = 0;
+	}
+	if (st->ctx->needed & BIT(F_QLEN))
 		read_qlen(st, out);
 	return 0;
 }
@@ -804,16 +978,19 @@ lookup_name(struct nic_state *st, const char *name)
 	return insert_if(st, lo, name, strlen(name));
 }
 
-/* The text of ni's attribute rel (cached in *slot), or NULL when it cannot
- * be read. */
+/* The text of interface i's attribute dir/name (dir "" or "statistics/";
+ * its file in row slot k, made when first needed), or NULL when it cannot
+ * be read. The text is valid until the next attribute read (procfs_attr). */
 static const char *
-if_read(struct nic_state *st, struct pfile **slot, const struct nic_if *ni, const char *rel)
+if_read(struct nic_state *st, size_t i, unsigned k, const char *dir, const char *name)
 {
+	struct pfile **slot = &if_files(st, i)[k];
 	size_t len;
 
 	if (!*slot) {
-		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s", ni->name, rel);
-		*slot = procfs_file(st->fs, st->path);
+		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s%s", st->ifs[i].name, dir,
+			 name);
+		*slot = procfs_attr(st->fs, st->path);
 	}
 	return pfile_read(*slot, &len, NULL);
 }
@@ -830,17 +1007,17 @@ parse_attr_u64(const char *text, uint64_t *v)
 	return parse_u64(&p, v);
 }
 
-/* Files: one interface's sysfs directory. */
+/* Files: interface i's sysfs directory. */
 static void
-read_sysfs_if(struct nic_state *st, struct nic_if *ni, struct raw_set *out)
+read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 {
+	struct nic_if *ni = &st->ifs[i];
 	uint64_t needed = st->ctx->needed;
 	uint64_t identity, v;
 	struct raw_instance *ri;
 	const char *text;
-	char rel[64] = "";
 
-	if (parse_attr_u64(if_read(st, &ni->ifindex_pf, ni, "ifindex"), &identity) < 0)
+	if (parse_attr_u64(if_read(st, i, SLOT_IFINDEX, "", "ifindex"), &identity) < 0)
 		identity = name_hash(ni->name, strlen(ni->name));
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/device", ni->name);
 	ri = raw_set_add(out, ni->name, strlen(ni->name), identity);
@@ -848,41 +1025,43 @@ read_sysfs_if(struct nic_state *st, struct nic_if *ni, struct raw_set *out)
 	for (unsigned f = 0; f < NIC_NSTATS; f++) {
 		if (!(needed & BIT(f)))
 			continue;
-		if (!ni->stat[f])
-			snprintf(rel, sizeof(rel), "statistics/%s", stat_names[f]);
-		if (parse_attr_u64(if_read(st, &ni->stat[f], ni, rel), &v) == 0)
+		if (parse_attr_u64(if_read(st, i, st->stat_slot[f], "statistics/", stat_names[f]),
+				   &v) == 0)
 			raw_put(ri, f, v);
 	}
 	put_bql(st, ni, ri);
 	if (!(needed & LINK_MASK))
 		return;
-	text = if_read(st, &ni->speed_pf, ni, "speed");
+	text = if_read(st, i, SLOT_SPEED, "", "speed");
 	ni->has_speed = text && nic_parse_speed(text, &ni->speed) == 0;
-	text = if_read(st, &ni->duplex_pf, ni, "duplex");
+	text = if_read(st, i, SLOT_DUPLEX, "", "duplex");
 	ni->has_duplex = text != NULL;
 	ni->duplex = text ? nic_parse_duplex(text) : 0;
 	put_link(ri, ni, needed);
+}
+
+/* Files: one entry of sys/class/net. */
+static int
+sysfs_entry(const char *name, unsigned char type, void *arg)
+{
+	struct nic_state *st = arg;
+
+	if (name[0] == '.' || type == DT_REG)
+		return 0; /* bonding_masters */
+	lookup_name(st, name)->seen = st->reads;
+	return 0;
 }
 
 /* Files: re-list sys/class/net and read every interface in name order. */
 static int
 read_sysfs(struct nic_state *st, struct raw_set *out, struct err *err)
 {
-	DIR *d = procfs_opendir(st->fs, "sys/class/net");
-	struct dirent *de;
-
-	if (!d)
-		return err_set(err, "cannot open %s/sys/class/net", procfs_root(st->fs));
 	st->reads++;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || de->d_type == DT_REG)
-			continue; /* ".", "..", bonding_masters */
-		lookup_name(st, de->d_name)->seen = st->reads;
-	}
-	closedir(d);
+	if (procfs_list(st->fs, "sys/class/net", sysfs_entry, st) < 0)
+		return err_set(err, "cannot list %s/sys/class/net", procfs_root(st->fs));
 	prune(st);
 	for (size_t i = 0; i < st->nifs; i++)
-		read_sysfs_if(st, &st->ifs[i], out);
+		read_sysfs_if(st, i, out);
 	return 0;
 }
 
@@ -921,12 +1100,27 @@ nic_open(const struct provider_ctx *ctx, struct err *err)
 	st->fs = ctx->fs;
 	st->proc_net_dev = procfs_file(st->fs, "proc/net/dev");
 	if (procfs_is_live(st->fs)) {
-		/* Without netlink (a sandbox forbidding it), read the files. */
+		/* Without netlink (a sandbox forbidding it), read the files.
+		 * Subscribe to link notifications before the first dump, so
+		 * no change falls between the two. */
 		st->nl = nic_netlink_open(NULL);
-		if (st->nl && read_netlink(st, NULL, err) < 0) {
+		if (st->nl) {
+			st->monitor = nic_netlink_monitor(st->nl, NULL) == 0;
+			st->use_stats = 1;
+		}
+		if (st->nl && read_links(st, NULL, err) < 0) {
 			nic_netlink_close(st->nl);
 			st->nl = NULL;
+			for (size_t i = 0; i < st->nifs; i++)
+				free_if(&st->ifs[i]);
+			st->nifs = 0; /* the files list them again */
 		}
+	}
+	if (!st->nl) { /* files: a row of attribute files per interface */
+		st->nper = SLOT_STATS;
+		for (unsigned f = 0; f < NIC_NSTATS; f++)
+			if (ctx->needed & BIT(f))
+				st->stat_slot[f] = (uint8_t)st->nper++;
 	}
 	return st;
 }
@@ -956,6 +1150,7 @@ nic_close(void *state)
 	for (size_t i = 0; i < st->nifs; i++)
 		free_if(&st->ifs[i]);
 	free(st->ifs);
+	free(st->files);
 	free(st);
 }
 

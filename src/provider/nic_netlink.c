@@ -1,12 +1,19 @@
 /*
- * nic_netlink.c - the live source of the Network Adapter set: one rtnetlink
- * RTM_GETLINK dump (NLM_F_DUMP) per read, on a NETLINK_ROUTE socket opened
- * once, into a receive buffer allocated once. Each RTM_NEWLINK reply gives
- * an interface's index, name (IFLA_IFNAME) and struct rtnl_link_stats64
- * (IFLA_STATS64; the 32-bit IFLA_STATS is never used). When Output Queue
- * Length is requested, an RTM_GETQDISC dump on the same socket and buffer
- * gives each qdisc's interface, parent, kind and queue length (TCA_STATS2 ->
- * TCA_STATS_QUEUE). Hand-written on the uapi headers, no libmnl.
+ * nic_netlink.c - the live source of the Network Adapter set, on a
+ * NETLINK_ROUTE socket opened once and a receive buffer allocated once:
+ *  - RTM_GETSTATS dumps filtered to IFLA_STATS_LINK_64 (the hot path): each
+ *    RTM_NEWSTATS reply is one ifindex and its struct rtnl_link_stats64;
+ *  - RTM_GETLINK dumps (at start, and when the link list may have changed):
+ *    each RTM_NEWLINK reply gives an interface's index, name (IFLA_IFNAME),
+ *    carrier changes and statistics (IFLA_STATS64; the 32-bit IFLA_STATS is
+ *    never used);
+ *  - RTM_GETQDISC dumps when Output Queue Length is requested: each qdisc's
+ *    interface, parent, kind and queue length (TCA_STATS2 ->
+ *    TCA_STATS_QUEUE);
+ *  - a second, non-blocking socket subscribed to RTNLGRP_LINK, drained each
+ *    read: the RTM_NEWLINK and RTM_DELLINK notifications of links that came,
+ *    changed or went since the last read.
+ * Hand-written on the uapi headers, no libmnl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,58 +41,57 @@
 
 struct nic_netlink {
 	int fd;
+	int mon_fd;      /* the RTNLGRP_LINK subscription, -1 for none */
 	uint32_t seq;
+	int last_errno;  /* the error a netlink error message of the last dump gave */
 	size_t cap;
 	char *buf; /* the reused receive buffer, cap bytes */
 };
 
-/* Where each field lives in struct rtnl_link_stats64. */
-static const uint16_t stats64_offset[NIC_NSTATS] = {
-	[F_RX_PACKETS] = offsetof(struct rtnl_link_stats64, rx_packets),
-	[F_TX_PACKETS] = offsetof(struct rtnl_link_stats64, tx_packets),
-	[F_RX_BYTES] = offsetof(struct rtnl_link_stats64, rx_bytes),
-	[F_TX_BYTES] = offsetof(struct rtnl_link_stats64, tx_bytes),
-	[F_RX_ERRORS] = offsetof(struct rtnl_link_stats64, rx_errors),
-	[F_TX_ERRORS] = offsetof(struct rtnl_link_stats64, tx_errors),
-	[F_RX_DROPPED] = offsetof(struct rtnl_link_stats64, rx_dropped),
-	[F_TX_DROPPED] = offsetof(struct rtnl_link_stats64, tx_dropped),
-	[F_MULTICAST] = offsetof(struct rtnl_link_stats64, multicast),
-	[F_COLLISIONS] = offsetof(struct rtnl_link_stats64, collisions),
-	[F_RX_LENGTH_ERRORS] = offsetof(struct rtnl_link_stats64, rx_length_errors),
-	[F_RX_OVER_ERRORS] = offsetof(struct rtnl_link_stats64, rx_over_errors),
-	[F_RX_CRC_ERRORS] = offsetof(struct rtnl_link_stats64, rx_crc_errors),
-	[F_RX_FRAME_ERRORS] = offsetof(struct rtnl_link_stats64, rx_frame_errors),
-	[F_RX_FIFO_ERRORS] = offsetof(struct rtnl_link_stats64, rx_fifo_errors),
-	[F_RX_MISSED_ERRORS] = offsetof(struct rtnl_link_stats64, rx_missed_errors),
-	[F_TX_ABORTED_ERRORS] = offsetof(struct rtnl_link_stats64, tx_aborted_errors),
-	[F_TX_CARRIER_ERRORS] = offsetof(struct rtnl_link_stats64, tx_carrier_errors),
-	[F_TX_FIFO_ERRORS] = offsetof(struct rtnl_link_stats64, tx_fifo_errors),
-	[F_TX_HEARTBEAT_ERRORS] = offsetof(struct rtnl_link_stats64, tx_heartbeat_errors),
-	[F_TX_WINDOW_ERRORS] = offsetof(struct rtnl_link_stats64, tx_window_errors),
-	[F_RX_COMPRESSED] = offsetof(struct rtnl_link_stats64, rx_compressed),
-	[F_TX_COMPRESSED] = offsetof(struct rtnl_link_stats64, tx_compressed),
-	[F_RX_NOHANDLER] = offsetof(struct rtnl_link_stats64, rx_nohandler),
-};
+/* The statistics fields are numbered in struct rtnl_link_stats64's order
+ * (nic.h), each a __u64: field f is the f-th word of the struct, so a
+ * payload is copied whole. */
+#define STATS64_AT(f, member) \
+	_Static_assert(offsetof(struct rtnl_link_stats64, member) == (f) * sizeof(uint64_t), \
+		       #member " is not word " #f " of struct rtnl_link_stats64")
+STATS64_AT(F_RX_PACKETS, rx_packets);
+STATS64_AT(F_TX_PACKETS, tx_packets);
+STATS64_AT(F_RX_BYTES, rx_bytes);
+STATS64_AT(F_TX_BYTES, tx_bytes);
+STATS64_AT(F_RX_ERRORS, rx_errors);
+STATS64_AT(F_TX_ERRORS, tx_errors);
+STATS64_AT(F_RX_DROPPED, rx_dropped);
+STATS64_AT(F_TX_DROPPED, tx_dropped);
+STATS64_AT(F_MULTICAST, multicast);
+STATS64_AT(F_COLLISIONS, collisions);
+STATS64_AT(F_RX_LENGTH_ERRORS, rx_length_errors);
+STATS64_AT(F_RX_OVER_ERRORS, rx_over_errors);
+STATS64_AT(F_RX_CRC_ERRORS, rx_crc_errors);
+STATS64_AT(F_RX_FRAME_ERRORS, rx_frame_errors);
+STATS64_AT(F_RX_FIFO_ERRORS, rx_fifo_errors);
+STATS64_AT(F_RX_MISSED_ERRORS, rx_missed_errors);
+STATS64_AT(F_TX_ABORTED_ERRORS, tx_aborted_errors);
+STATS64_AT(F_TX_CARRIER_ERRORS, tx_carrier_errors);
+STATS64_AT(F_TX_FIFO_ERRORS, tx_fifo_errors);
+STATS64_AT(F_TX_HEARTBEAT_ERRORS, tx_heartbeat_errors);
+STATS64_AT(F_TX_WINDOW_ERRORS, tx_window_errors);
+STATS64_AT(F_RX_COMPRESSED, rx_compressed);
+STATS64_AT(F_TX_COMPRESSED, tx_compressed);
+STATS64_AT(F_RX_NOHANDLER, rx_nohandler);
 
-/* Copy an IFLA_STATS64 payload, marking the fields it covers. */
+/* Copy an IFLA_STATS64 payload, marking the fields it covers: the whole
+ * words of min(len, the struct) bytes; the others are zero and missing. */
 void
 nic_netlink_stats64(const void *payload, size_t len, struct nic_stats *st)
 {
-	struct rtnl_link_stats64 s;
-	size_t n = len < sizeof(s) ? len : sizeof(s);
+	size_t n = len < sizeof(struct rtnl_link_stats64) ? len : sizeof(struct rtnl_link_stats64);
+	size_t nf = n / sizeof(uint64_t);
 
-	memset(&s, 0, sizeof(s));
-	memcpy(&s, payload, n);
-	st->present = 0;
-	for (unsigned f = 0; f < NIC_NSTATS; f++) {
-		uint64_t v;
-		st->v[f] = 0;
-		if (stats64_offset[f] + sizeof(uint64_t) > n)
-			continue; /* beyond what this kernel sent: missing */
-		memcpy(&v, (const char *)&s + stats64_offset[f], sizeof(v));
-		st->v[f] = v;
-		st->present |= (uint64_t)1 << f;
-	}
+	if (nf > NIC_NSTATS)
+		nf = NIC_NSTATS; /* members a newer kernel added: not used */
+	memcpy(st->v, payload, nf * sizeof(uint64_t));
+	memset(st->v + nf, 0, (NIC_NSTATS - nf) * sizeof(uint64_t));
+	st->present = ((uint64_t)1 << nf) - 1;
 }
 
 /* Fill link from the attributes of one RTM_NEWLINK message. */
@@ -228,6 +234,44 @@ qdisc_msg(const struct nlmsghdr *nh, const void *cb, struct err *err)
 	return c->fn(&q, c->arg, err);
 }
 
+/* Fill link (no name) from one RTM_NEWSTATS message: its ifindex and the
+ * IFLA_STATS_LINK_64 attribute. */
+static void
+parse_newstats(const struct nlmsghdr *nh, struct nic_link *link)
+{
+	const struct if_stats_msg *ifsm = NLMSG_DATA(nh);
+	const char *p = (const char *)ifsm + NLMSG_ALIGN(sizeof(*ifsm));
+	const char *end = (const char *)nh + nh->nlmsg_len;
+
+	/* the statistics are filled by their attribute or marked missing */
+	link->ifindex = (int)ifsm->ifindex;
+	link->name = NULL;
+	link->name_len = 0;
+	link->carrier_changes = 0;
+	link->stats.present = 0;
+	while (end - p >= (ptrdiff_t)sizeof(struct rtattr)) {
+		const struct rtattr *rta = (const void *)p;
+		size_t alen = rta->rta_len;
+
+		if (alen < sizeof(*rta) || alen > (size_t)(end - p))
+			break; /* malformed: keep what was read so far */
+		if ((rta->rta_type & NLA_TYPE_MASK) == IFLA_STATS_LINK_64)
+			nic_netlink_stats64(p + RTA_LENGTH(0), alen - RTA_LENGTH(0), &link->stats);
+		p += RTA_ALIGN(alen);
+	}
+}
+
+/* Hand one RTM_NEWSTATS message to a nic_link_fn. */
+static int
+stats_msg(const struct nlmsghdr *nh, const void *cb, struct err *err)
+{
+	const struct link_cb *c = cb;
+	struct nic_link link;
+
+	parse_newstats(nh, &link);
+	return c->fn(&link, c->arg, err);
+}
+
 static const struct dump_kind link_dump = {
 	.name = "RTM_GETLINK",
 	.request = RTM_GETLINK,
@@ -242,14 +286,21 @@ static const struct dump_kind qdisc_dump = {
 	.header = sizeof(struct tcmsg),
 	.msg = qdisc_msg,
 };
+static const struct dump_kind stats_dump = {
+	.name = "RTM_GETSTATS",
+	.request = RTM_GETSTATS,
+	.reply = RTM_NEWSTATS,
+	.header = sizeof(struct if_stats_msg),
+	.msg = stats_msg,
+};
 
 /* Walk one datagram of a dump reply of kind k: the callback cb (NULL for
  * none) gets each reply message whose sequence number is seq. 1 at
- * NLMSG_DONE, 0 for more, -1 (err filled) on an error message or a
- * malformed reply. */
+ * NLMSG_DONE, 0 for more, -1 (err filled) on an error message (its errno
+ * into *nlerr when nlerr is not NULL) or a malformed reply. */
 static int
 walk(const struct dump_kind *k, const void *buf, size_t len, uint32_t seq, const void *cb,
-     struct err *err)
+     struct err *err, int *nlerr)
 {
 	const char *p = buf;
 	const char *end = p + len;
@@ -271,6 +322,8 @@ walk(const struct dump_kind *k, const void *buf, size_t len, uint32_t seq, const
 				return err_set(err, "malformed netlink error message");
 			if (e->error == 0)
 				continue; /* an acknowledgement */
+			if (nlerr)
+				*nlerr = -e->error;
 			return err_set(err, "netlink %s dump failed: %s", k->name,
 				       strerror(-e->error));
 		}
@@ -291,7 +344,17 @@ nic_netlink_parse(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, voi
 {
 	struct link_cb cb = { fn, arg };
 
-	return walk(&link_dump, buf, len, seq, fn ? &cb : NULL, err);
+	return walk(&link_dump, buf, len, seq, fn ? &cb : NULL, err, NULL);
+}
+
+/* Walk one datagram of an RTM_GETSTATS dump reply (see nic.h). */
+int
+nic_netlink_parse_stats(const void *buf, size_t len, uint32_t seq, nic_link_fn fn, void *arg,
+			struct err *err)
+{
+	struct link_cb cb = { fn, arg };
+
+	return walk(&stats_dump, buf, len, seq, fn ? &cb : NULL, err, NULL);
 }
 
 /* Walk one datagram of an RTM_GETQDISC dump reply (see nic.h). */
@@ -301,7 +364,7 @@ nic_netlink_parse_qdisc(const void *buf, size_t len, uint32_t seq, nic_qdisc_fn 
 {
 	struct qdisc_cb cb = { fn, arg };
 
-	return walk(&qdisc_dump, buf, len, seq, fn ? &cb : NULL, err);
+	return walk(&qdisc_dump, buf, len, seq, fn ? &cb : NULL, err, NULL);
 }
 
 /* A NETLINK_ROUTE socket with its receive buffer. */
@@ -326,6 +389,7 @@ nic_netlink_open(struct err *err)
 	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	nl = xcalloc(1, sizeof(*nl));
 	nl->fd = fd;
+	nl->mon_fd = -1;
 	nl->cap = NIC_NL_BUFSIZE;
 	nl->buf = xmalloc(nl->cap);
 	nl->seq = (uint32_t)now_mono_ns();
@@ -333,7 +397,8 @@ nic_netlink_open(struct err *err)
 }
 
 /* Send the dump request of kind k with sequence number seq: the fixed
- * header zeroed (family AF_UNSPEC, every interface). */
+ * header zeroed (family AF_UNSPEC, every interface), but for RTM_GETSTATS
+ * the filter that asks for IFLA_STATS_LINK_64 alone. */
 static int
 send_request(struct nic_netlink *nl, const struct dump_kind *k, uint32_t seq, struct err *err)
 {
@@ -342,6 +407,7 @@ send_request(struct nic_netlink *nl, const struct dump_kind *k, uint32_t seq, st
 		union {
 			struct ifinfomsg ifi;
 			struct tcmsg tcm;
+			struct if_stats_msg ifsm;
 		} u;
 	} req;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
@@ -352,6 +418,8 @@ send_request(struct nic_netlink *nl, const struct dump_kind *k, uint32_t seq, st
 	req.nh.nlmsg_type = k->request;
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nh.nlmsg_seq = seq;
+	if (k == &stats_dump) /* the 64-bit link statistics only */
+		req.u.ifsm.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
 	do
 		n = sendto(nl->fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
 			   sizeof(kernel));
@@ -370,6 +438,7 @@ dump(struct nic_netlink *nl, const struct dump_kind *k, const void *cb, struct e
 	uint32_t seq = ++nl->seq;
 	int failed = 0;
 
+	nl->last_errno = 0;
 	if (send_request(nl, k, seq, err) < 0)
 		return -1;
 	for (;;) {
@@ -394,7 +463,7 @@ dump(struct nic_netlink *nl, const struct dump_kind *k, const void *cb, struct e
 			failed = 1;
 		}
 		r = walk(k, nl->buf, (size_t)n > nl->cap ? nl->cap : (size_t)n, seq,
-			 failed ? NULL : cb, failed ? NULL : err);
+			 failed ? NULL : cb, failed ? NULL : err, &nl->last_errno);
 		if (r < 0 && (!failed || (size_t)n <= nl->cap))
 			return -1;
 		if (r == 1)
@@ -411,6 +480,20 @@ nic_netlink_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *
 	return dump(nl, &link_dump, fn ? &cb : NULL, err);
 }
 
+/* One RTM_GETSTATS dump (see nic.h): -2 when the kernel does not know the
+ * request (EOPNOTSUPP, EINVAL: before Linux 4.7). */
+int
+nic_netlink_stats_dump(struct nic_netlink *nl, nic_link_fn fn, void *arg, struct err *err)
+{
+	struct link_cb cb = { fn, arg };
+
+	if (dump(nl, &stats_dump, fn ? &cb : NULL, err) == 0)
+		return 0;
+	if (nl->last_errno == EOPNOTSUPP || nl->last_errno == EINVAL)
+		return -2;
+	return -1;
+}
+
 /* One RTM_GETQDISC dump (see nic.h). */
 int
 nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg, struct err *err)
@@ -420,12 +503,95 @@ nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg, struc
 	return dump(nl, &qdisc_dump, fn ? &cb : NULL, err);
 }
 
-/* Close the socket and free the buffer. */
+/* Subscribe a second, non-blocking socket to RTNLGRP_LINK (see nic.h). */
+int
+nic_netlink_monitor(struct nic_netlink *nl, struct err *err)
+{
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1u << (RTNLGRP_LINK - 1),
+	};
+	int fd;
+
+	if (nl->mon_fd >= 0)
+		return 0;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	if (fd < 0)
+		return err_set(err, "cannot open a netlink socket: %s", strerror(errno));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err_set(err, "cannot subscribe to link notifications: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	nl->mon_fd = fd;
+	return 0;
+}
+
+/* Walk one datagram of link notifications (see nic.h). */
+int
+nic_netlink_parse_events(const void *buf, size_t len, nic_event_fn fn, void *arg)
+{
+	const char *p = buf;
+	const char *end = p + len;
+
+	while ((size_t)(end - p) >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nh = (const void *)p;
+		size_t mlen = nh->nlmsg_len;
+		const struct ifinfomsg *ifi = NLMSG_DATA(nh);
+		struct nic_link link;
+
+		if (mlen < sizeof(*nh) || mlen > (size_t)(end - p))
+			return -1;
+		p += NLMSG_ALIGN(mlen) < (size_t)(end - p) ? NLMSG_ALIGN(mlen) : (size_t)(end - p);
+		if (nh->nlmsg_type != RTM_NEWLINK && nh->nlmsg_type != RTM_DELLINK)
+			continue;
+		if (mlen < NLMSG_LENGTH(sizeof(*ifi)))
+			return -1;
+		/* a bridge's own messages (AF_BRIDGE) are about its ports,
+		 * not about links coming or going */
+		if (ifi->ifi_family != AF_UNSPEC)
+			continue;
+		parse_newlink(nh, &link);
+		fn(nh->nlmsg_type, &link, arg);
+	}
+	return 0;
+}
+
+/* Drain the link notifications (see nic.h). */
+int
+nic_netlink_events(struct nic_netlink *nl, nic_event_fn fn, void *arg)
+{
+	int lost = 0;
+
+	if (nl->mon_fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = recv(nl->mon_fd, nl->buf, nl->cap, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return lost;
+			lost = 1;
+			if (errno == ENOBUFS)
+				continue; /* the queue overflowed: drain the rest */
+			return lost;
+		}
+		if ((size_t)n > nl->cap ||
+		    nic_netlink_parse_events(nl->buf, (size_t)n, fn, arg) < 0)
+			lost = 1;
+	}
+}
+
+/* Close the sockets and free the buffer. */
 void
 nic_netlink_close(struct nic_netlink *nl)
 {
 	if (!nl)
 		return;
+	if (nl->mon_fd >= 0)
+		close(nl->mon_fd);
 	close(nl->fd);
 	free(nl->buf);
 	free(nl);

@@ -83,7 +83,8 @@ struct ni_state {
 	struct pfile *pf;   /* proc/interrupts */
 	struct ni_if *ifs;  /* in name order (strverscmp) */
 	size_t nifs, cap;
-	DIR *net_dir;        /* live: sys/class/net, kept open */
+	DIR *net_dir;        /* sys/class/net, kept open */
+	const char *net_root; /* the root net_dir was opened in */
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	unsigned *cpus;      /* the header's CPU of each column */
@@ -270,17 +271,21 @@ lookup_if(struct ni_state *st, const char *name, size_t len, int *is_new)
 	return ni;
 }
 
-/* sys/class/net to list: live, one directory stream kept and rewound;
- * under --root, opened in each root. */
+/* sys/class/net to list: one directory stream kept and rewound (a
+ * discovery allocates nothing), opened again when the root changes. */
 static DIR *
 open_net_dir(struct ni_state *st)
 {
-	if (!procfs_is_live(st->fs))
-		return procfs_opendir(st->fs, "sys/class/net");
-	if (st->net_dir)
+	const char *root = procfs_root(st->fs);
+
+	if (st->net_dir && st->net_root == root) {
 		rewinddir(st->net_dir);
-	else
-		st->net_dir = procfs_opendir(st->fs, "sys/class/net");
+		return st->net_dir;
+	}
+	if (st->net_dir)
+		closedir(st->net_dir);
+	st->net_root = root;
+	st->net_dir = procfs_opendir(st->fs, "sys/class/net");
 	return st->net_dir;
 }
 

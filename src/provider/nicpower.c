@@ -110,7 +110,8 @@ struct np_state {
 	struct procfs *fs;
 	struct np_if *ifs; /* in name order (strverscmp) */
 	size_t nifs, cap;
-	DIR *net_dir;        /* live: sys/class/net, kept open */
+	DIR *net_dir;        /* sys/class/net, kept open */
+	const char *net_root; /* the root net_dir was opened in */
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	int rescan;          /* an attribute failed: discover again */
@@ -248,17 +249,21 @@ lookup_if(struct np_state *st, const char *name, size_t len)
 	return ni;
 }
 
-/* sys/class/net to list: live, one directory stream kept and rewound (a
- * discovery allocates nothing); under --root, opened in each root. */
+/* sys/class/net to list: one directory stream kept and rewound (a
+ * discovery allocates nothing), opened again when the root changes. */
 static DIR *
 open_net_dir(struct np_state *st)
 {
-	if (!procfs_is_live(st->fs))
-		return procfs_opendir(st->fs, "sys/class/net");
-	if (st->net_dir)
+	const char *root = procfs_root(st->fs);
+
+	if (st->net_dir && st->net_root == root) {
 		rewinddir(st->net_dir);
-	else
-		st->net_dir = procfs_opendir(st->fs, "sys/class/net");
+		return st->net_dir;
+	}
+	if (st->net_dir)
+		closedir(st->net_dir);
+	st->net_root = root;
+	st->net_dir = procfs_opendir(st->fs, "sys/class/net");
 	return st->net_dir;
 }
 

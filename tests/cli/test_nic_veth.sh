@@ -12,8 +12,13 @@
 #     matches 100 x bytes sent x 8 / 1e10 within 5 %;
 #   - Current Bandwidth is the veth's 10000 Mbit/s;
 #   - netlink == sysfs: the unit test binary test_nic, run in the namespace
-#     with GC_NIC_QUIET_IF=A, reads sysfs, netlink, sysfs and requires all
-#     three equal on the now quiet veth;
+#     with GC_NIC_QUIET_IF=A, reads sysfs, netlink (the RTM_GETSTATS read),
+#     sysfs and requires all three equal on the now quiet veth, and the
+#     RTM_GETSTATS dump equal to the RTM_GETLINK dumps around it;
+#   - with GC_NIC_LINK_CHANGES=1 the same binary adds, renames, brings up
+#     and deletes veths in the namespace between provider reads, and 150
+#     pairs at once (more notifications than the socket holds): each change
+#     shows in the very next read;
 #   - under valgrind (when installed and the binary is not ASan) a short
 #     live run of every counter reports no error and no definite leak.
 # Skips (77) only when `ip netns add` is refused.
@@ -145,9 +150,12 @@ close_to "$bw" 10000000000 1 || fail "Current Bandwidth $bw, wanted 10000000000"
 unit=$(dirname "$GETCOUNTER")/tests/test_nic
 if [ -x "$unit" ]; then
 	out=$(cd "$(dirname "$0")/../unit" &&
-		ip netns exec "$nsr" env GC_NIC_QUIET_IF="$a" "$unit" 2>&1) ||
-		fail "netlink and sysfs differ: $out"
+		ip netns exec "$nsr" env GC_NIC_QUIET_IF="$a" GC_NIC_LINK_CHANGES=1 "$unit" 2>&1) ||
+		fail "netlink and sysfs differ, or a link change was missed: $out"
 	printf '%s\n' "$out" | grep "fields equal" || fail "no quiet comparison: $out"
+	printf '%s\n' "$out" | grep "RTM_GETSTATS equals RTM_GETLINK" ||
+		fail "no quiet RTM_GETSTATS comparison: $out"
+	printf '%s\n' "$out" | grep "seen in the next read" || fail "no link-change test: $out"
 else
 	echo "note: $unit not built, netlink == sysfs shown by make unit only"
 fi

@@ -29,6 +29,8 @@
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "derive.h"
@@ -449,6 +451,142 @@ test_netlink_parse(void **unused)
 	nh->nlmsg_len = 9999;
 	assert_int_equal(nic_netlink_parse(buf, pos, 78, collect, &seen, &err), -1);
 	assert_non_null(strstr(err.msg, "malformed"));
+}
+
+/* A hand-built RTM_GETSTATS dump reply: two interfaces (one with an old
+ * kernel's shorter struct), a stale reply, then DONE; an error. */
+static void
+test_netlink_parse_stats(void **unused)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	struct rtnl_link_stats64 s64;
+	struct seen_links seen;
+	struct if_stats_msg *ifsm;
+	struct nlmsghdr *nh;
+	struct nlmsgerr *e;
+	struct err err = { "" };
+	size_t pos = 0;
+
+	(void)unused;
+	memset(buf, 0, sizeof(buf));
+	memset(&seen, 0, sizeof(seen));
+	memset(&s64, 0, sizeof(s64));
+	s64.rx_bytes = 7000000000u;
+	s64.tx_bytes = 11;
+	s64.rx_missed_errors = 4;
+	s64.rx_nohandler = 2;
+
+	/* ifindex 3: the whole struct */
+	nh = add_msg(buf, &pos, RTM_NEWSTATS, 90, sizeof(*ifsm));
+	ifsm = NLMSG_DATA(nh);
+	ifsm->ifindex = 3;
+	ifsm->filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+	add_attr(nh, IFLA_STATS_LINK_64, &s64, sizeof(s64));
+	end_msg(&pos, nh);
+	/* a reply to another request: ignored */
+	nh = add_msg(buf, &pos, RTM_NEWSTATS, 89, sizeof(*ifsm));
+	((struct if_stats_msg *)NLMSG_DATA(nh))->ifindex = 8;
+	end_msg(&pos, nh);
+	/* ifindex 7: 23 fields (before rx_nohandler, Linux 4.6) */
+	nh = add_msg(buf, &pos, RTM_NEWSTATS, 90, sizeof(*ifsm));
+	((struct if_stats_msg *)NLMSG_DATA(nh))->ifindex = 7;
+	add_attr(nh, IFLA_STATS_LINK_64, &s64, 23 * 8);
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse_stats(buf, pos, 90, collect, &seen, &err), 0);
+	nh = add_msg(buf, &pos, NLMSG_DONE, 90, sizeof(int));
+	end_msg(&pos, nh);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(nic_netlink_parse_stats(buf, pos, 90, collect, &seen, &err), 1);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.ifindex[0], 3);
+	assert_string_equal(seen.name[0], ""); /* RTM_NEWSTATS names nothing */
+	assert_int_equal(seen.stats[0].present, NIC_STATS_MASK);
+	assert_int_equal(seen.stats[0].v[F_RX_BYTES], 7000000000u);
+	assert_int_equal(seen.stats[0].v[F_TX_BYTES], 11);
+	assert_int_equal(seen.stats[0].v[F_RX_MISSED_ERRORS], 4);
+	assert_int_equal(seen.stats[0].v[F_RX_NOHANDLER], 2);
+	assert_int_equal(seen.ifindex[1], 7);
+	assert_int_equal(seen.stats[1].present, NIC_STATS_MASK & ~BIT(F_RX_NOHANDLER));
+	assert_int_equal(seen.stats[1].v[F_RX_BYTES], 7000000000u);
+
+	/* a kernel without RTM_GETSTATS answers EOPNOTSUPP */
+	pos = 0;
+	nh = add_msg(buf, &pos, NLMSG_ERROR, 91, sizeof(*e));
+	e = NLMSG_DATA(nh);
+	e->error = -EOPNOTSUPP;
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse_stats(buf, pos, 91, collect, &seen, &err), -1);
+	assert_non_null(strstr(err.msg, "RTM_GETSTATS"));
+}
+
+struct seen_events {
+	int n;
+	int type[4];
+	int ifindex[4];
+	char name[4][16];
+	uint32_t carrier[4];
+};
+
+static void
+collect_event(int type, const struct nic_link *l, void *arg)
+{
+	struct seen_events *s = arg;
+
+	assert_true(s->n < 4);
+	s->type[s->n] = type;
+	s->ifindex[s->n] = l->ifindex;
+	snprintf(s->name[s->n], sizeof(s->name[0]), "%.*s", (int)l->name_len,
+		 l->name ? l->name : "");
+	s->carrier[s->n] = l->carrier_changes;
+	s->n++;
+}
+
+/* Hand-built RTNLGRP_LINK notifications: a new link, a bridge's message
+ * about a port (skipped), an address message (skipped), a link gone. */
+static void
+test_netlink_parse_events(void **unused)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	struct seen_events seen;
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nh;
+	size_t pos = 0;
+	uint32_t carrier = 4;
+
+	(void)unused;
+	memset(buf, 0, sizeof(buf));
+	memset(&seen, 0, sizeof(seen));
+	nh = add_msg(buf, &pos, RTM_NEWLINK, 0, sizeof(*ifi));
+	ifi = NLMSG_DATA(nh);
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = 12;
+	add_attr(nh, IFLA_IFNAME, "veth9", 6);
+	add_attr(nh, IFLA_CARRIER_CHANGES, &carrier, sizeof(carrier));
+	end_msg(&pos, nh);
+	nh = add_msg(buf, &pos, RTM_DELLINK, 0, sizeof(*ifi));
+	ifi = NLMSG_DATA(nh);
+	ifi->ifi_family = AF_BRIDGE; /* a port left its bridge: the link stays */
+	ifi->ifi_index = 5;
+	add_attr(nh, IFLA_IFNAME, "eth1", 5);
+	end_msg(&pos, nh);
+	nh = add_msg(buf, &pos, RTM_NEWADDR, 0, sizeof(struct ifaddrmsg));
+	end_msg(&pos, nh);
+	nh = add_msg(buf, &pos, RTM_DELLINK, 0, sizeof(*ifi));
+	ifi = NLMSG_DATA(nh);
+	ifi->ifi_index = 6;
+	add_attr(nh, IFLA_IFNAME, "veth3", 6);
+	end_msg(&pos, nh);
+	assert_int_equal(nic_netlink_parse_events(buf, pos, collect_event, &seen), 0);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.type[0], RTM_NEWLINK);
+	assert_int_equal(seen.ifindex[0], 12);
+	assert_string_equal(seen.name[0], "veth9");
+	assert_int_equal(seen.carrier[0], 4);
+	assert_int_equal(seen.type[1], RTM_DELLINK);
+	assert_int_equal(seen.ifindex[1], 6);
+	/* a length beyond the datagram is malformed: the caller dumps again */
+	((struct nlmsghdr *)buf)->nlmsg_len = 9999;
+	assert_int_equal(nic_netlink_parse_events(buf, pos, collect_event, &seen), -1);
 }
 
 /* Write one attribute at p; returns its aligned size. */
@@ -1259,6 +1397,224 @@ test_netlink_equals_sysfs(void **unused)
 	procfs_free(files);
 }
 
+/* Up to 1024 interfaces' statistics by ifindex, from one dump. */
+struct stats_by_index {
+	int n;
+	int ifindex[1024];
+	struct nic_stats stats[1024];
+};
+
+static int
+collect_stats(const struct nic_link *l, void *arg, struct err *err)
+{
+	struct stats_by_index *s = arg;
+
+	(void)err;
+	if (s->n < 1024) {
+		s->ifindex[s->n] = l->ifindex;
+		s->stats[s->n] = l->stats;
+		s->n++;
+	}
+	return 0;
+}
+
+/* The statistics of ifindex in s, or NULL. */
+static const struct nic_stats *
+stats_of(const struct stats_by_index *s, int ifindex)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ifindex[i] == ifindex)
+			return &s->stats[i];
+	return NULL;
+}
+
+/* RTM_GETLINK, RTM_GETSTATS, RTM_GETLINK: the same interfaces, and each
+ * RTM_GETSTATS value between the two RTM_GETLINK values (equal for
+ * GC_NIC_QUIET_IF, found by name in the first dump). */
+static void
+test_stats_dump_equals_link_dump(void **unused)
+{
+	static struct stats_by_index a, m, b;
+	const char *quiet = getenv("GC_NIC_QUIET_IF");
+	struct err err = { "" };
+	struct nic_netlink *nl = nic_netlink_open(&err);
+	int quiet_index = -1, compared = 0;
+
+	(void)unused;
+	if (!nl) {
+		print_message("skipped: %s\n", err.msg);
+		skip();
+	}
+	memset(&a, 0, sizeof(a));
+	memset(&m, 0, sizeof(m));
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(nic_netlink_dump(nl, collect_stats, &a, &err), 0);
+	if (nic_netlink_stats_dump(nl, collect_stats, &m, &err) != 0)
+		fail_msg("RTM_GETSTATS: %s", err.msg);
+	assert_int_equal(nic_netlink_dump(nl, collect_stats, &b, &err), 0);
+	if (quiet && if_nametoindex(quiet) > 0)
+		quiet_index = (int)if_nametoindex(quiet);
+	assert_true(m.n > 0);
+	for (int i = 0; i < m.n; i++) {
+		const struct nic_stats *sa = stats_of(&a, m.ifindex[i]);
+		const struct nic_stats *sb = stats_of(&b, m.ifindex[i]);
+		const struct nic_stats *sm = &m.stats[i];
+
+		if (!sa || !sb)
+			continue; /* came or went meanwhile */
+		assert_int_equal(sm->present & ~sa->present, 0);
+		for (unsigned f = 0; f < NIC_NSTATS; f++) {
+			if (!(sm->present & BIT(f)))
+				continue;
+			if (sa->v[f] > sm->v[f] || sm->v[f] > sb->v[f])
+				fail_msg("ifindex %d %s: link %llu, stats %llu, link %llu",
+					 m.ifindex[i], nic_stat_name(f),
+					 (unsigned long long)sa->v[f], (unsigned long long)sm->v[f],
+					 (unsigned long long)sb->v[f]);
+			if (m.ifindex[i] == quiet_index &&
+			    (sa->v[f] != sm->v[f] || sb->v[f] != sm->v[f]))
+				fail_msg("quiet %s %s: link %llu, stats %llu, link %llu", quiet,
+					 nic_stat_name(f), (unsigned long long)sa->v[f],
+					 (unsigned long long)sm->v[f], (unsigned long long)sb->v[f]);
+			compared++;
+		}
+	}
+	assert_true(compared > 0);
+	if (quiet_index > 0)
+		print_message("%s: RTM_GETSTATS equals RTM_GETLINK\n", quiet);
+	nic_netlink_close(nl);
+}
+
+/* The live instance named name in rs, or NULL. */
+static const struct raw_instance *
+live_find(const struct raw_set *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->ninstances; i++)
+		if (strcmp(rs->inst[i].name, name) == 0)
+			return &rs->inst[i];
+	return NULL;
+}
+
+/* Run an ip command; fail the test if it fails. */
+static void
+ip(const char *fmt, ...)
+{
+	char cmd[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("%s failed", cmd);
+}
+
+/* Live, in a throwaway network namespace only (GC_NIC_LINK_CHANGES set, as
+ * tests/cli/test_nic_veth.sh runs it): links that come, are renamed or go
+ * between two reads show in the very next read, through the RTNLGRP_LINK
+ * notifications and the RTM_GETSTATS read; then 150 pairs at once (more
+ * notifications than the socket holds: the read dumps the links again). */
+static void
+test_live_link_changes(void **unused)
+{
+	struct procfs *fs = procfs_new(NULL, 0);
+	struct provider_ctx ctx = { fs, ALL_FIELDS };
+	struct err err = { "" };
+	struct raw_set rs;
+	const struct raw_instance *ri;
+	uint64_t id;
+	int pid = (int)getpid() % 10000;
+	void *st;
+
+	(void)unused;
+	if (!getenv("GC_NIC_LINK_CHANGES")) {
+		procfs_free(fs);
+		print_message("skipped: set GC_NIC_LINK_CHANGES in a throwaway netns\n");
+		skip();
+	}
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	st = provider_network_adapter.open(&ctx, &err);
+	assert_non_null(st);
+	read_once(&ctx, st, &rs);
+	raw_set_free(&rs);
+
+	/* a pair comes */
+	ip("ip link add gcx%da type veth peer name gcx%db", pid, pid);
+	char a[16], b[16], c[16];
+	snprintf(a, sizeof(a), "gcx%da", pid);
+	snprintf(b, sizeof(b), "gcx%db", pid);
+	snprintf(c, sizeof(c), "gcy%da", pid);
+	read_once(&ctx, st, &rs);
+	ri = live_find(&rs, a);
+	assert_non_null(ri);
+	assert_int_equal(ri->identity, if_nametoindex(a));
+	assert_true((ri->present & NIC_STATS_MASK) != 0);
+	assert_non_null(live_find(&rs, b));
+	id = ri->identity;
+	raw_set_free(&rs);
+
+	/* one is renamed: same identity, the new name */
+	ip("ip link set %s name %s", a, c);
+	read_once(&ctx, st, &rs);
+	assert_null(live_find(&rs, a));
+	ri = live_find(&rs, c);
+	assert_non_null(ri);
+	assert_int_equal(ri->identity, id);
+	raw_set_free(&rs);
+
+	/* up: the carrier changes, speed is read again (veth: 10000) */
+	ip("ip link set %s up", c);
+	ip("ip link set %s up", b);
+	for (int i = 0; i < 50; i++) { /* the carrier comes up asynchronously */
+		read_once(&ctx, st, &rs);
+		ri = live_find(&rs, c);
+		assert_non_null(ri);
+		if (ri->present & BIT(F_SPEED))
+			break;
+		raw_set_free(&rs);
+		usleep(20000);
+	}
+	assert_true(ri->present & BIT(F_SPEED));
+	assert_int_equal(ri->values[F_SPEED], 10000);
+	raw_set_free(&rs);
+
+	/* the pair goes */
+	ip("ip link del %s", c);
+	read_once(&ctx, st, &rs);
+	assert_null(live_find(&rs, c));
+	assert_null(live_find(&rs, b));
+	raw_set_free(&rs);
+
+	/* 150 pairs at once: every one in the next read */
+	FILE *batch = popen("ip -batch -", "w");
+	assert_non_null(batch);
+	for (int i = 0; i < 150; i++)
+		fprintf(batch, "link add gcm%d type veth peer name gcn%d\n", i, i);
+	assert_int_equal(pclose(batch), 0);
+	read_once(&ctx, st, &rs);
+	for (int i = 0; i < 150; i++) {
+		snprintf(a, sizeof(a), "gcm%d", i);
+		snprintf(b, sizeof(b), "gcn%d", i);
+		if (!live_find(&rs, a) || !live_find(&rs, b))
+			fail_msg("%s or %s missing from the read after they came", a, b);
+	}
+	raw_set_free(&rs);
+	batch = popen("ip -batch -", "w");
+	assert_non_null(batch);
+	for (int i = 0; i < 150; i++)
+		fprintf(batch, "link del gcm%d\n", i);
+	assert_int_equal(pclose(batch), 0);
+	read_once(&ctx, st, &rs);
+	for (int i = 0; i < 150; i++) {
+		snprintf(a, sizeof(a), "gcm%d", i);
+		assert_null(live_find(&rs, a));
+	}
+	raw_set_free(&rs);
+	print_message("links that came, were renamed and went: seen in the next read\n");
+	provider_network_adapter.close(st);
+	procfs_free(fs);
+}
+
 int
 main(void)
 {
@@ -1267,6 +1623,8 @@ main(void)
 		cmocka_unit_test(test_parse_speed_duplex),
 		cmocka_unit_test(test_netlink_stats64),
 		cmocka_unit_test(test_netlink_parse),
+		cmocka_unit_test(test_netlink_parse_stats),
+		cmocka_unit_test(test_netlink_parse_events),
 		cmocka_unit_test(test_netlink_parse_qdisc),
 		cmocka_unit_test(test_sysfs_instances),
 		cmocka_unit_test(test_sysfs_counters),
@@ -1279,6 +1637,8 @@ main(void)
 		cmocka_unit_test(test_live_netlink),
 		cmocka_unit_test(test_live_queues),
 		cmocka_unit_test(test_netlink_equals_sysfs),
+		cmocka_unit_test(test_stats_dump_equals_link_dump),
+		cmocka_unit_test(test_live_link_changes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,293 @@
+/*
+ * test_procfs.c - root-aware file access (src/procfs.c) over a tree this
+ * test writes under /tmp: a file read once per generation and grown past
+ * its first buffer; attribute files (procfs_attr) sharing one buffer, each
+ * read again when another attribute was read in between; a directory listed
+ * without "." and "..", again after an entry came, from inside another
+ * listing, and not at all when missing; a root switch closing and reopening
+ * everything.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "procfs.h"
+
+/* Write text to root/rel (directories made as needed). */
+static void
+put(const char *root, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fresh tree under /tmp; its path in root (size n). */
+static void
+make_tree(char *root, size_t n)
+{
+	char cmd[300];
+
+	snprintf(root, n, "/tmp/gc-test-procfs-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	(void)!system(cmd);
+	assert_int_equal(mkdir(root, 0755), 0);
+	put(root, "sys/class/net/eth0/statistics/rx_bytes", "1000\n");
+	put(root, "sys/class/net/eth0/statistics/tx_bytes", "2000\n");
+	put(root, "sys/class/net/lo/statistics/rx_bytes", "7\n");
+	put(root, "sys/class/net/bonding_masters", "\n");
+}
+
+static void
+remove_tree(const char *root)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	(void)!system(cmd);
+}
+
+/* A file bigger than its first buffer is read whole, once per generation. */
+static void
+test_file_grows(void **unused)
+{
+	char root[256], big[5000];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	const char *text;
+	size_t len;
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put(root, "proc/big", big);
+	struct procfs *fs = procfs_new(roots, 1);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	struct pfile *pf = procfs_file(fs, "proc/big");
+	text = pfile_read(pf, &len, &err);
+	assert_non_null(text);
+	assert_int_equal(len, sizeof(big) - 1); /* 4999 bytes, past the 128 B start */
+	assert_string_equal(text, big);
+	/* the same generation: the same buffer, not read again */
+	put(root, "proc/big", "short\n");
+	assert_ptr_equal(pfile_read(pf, &len, &err), text);
+	assert_int_equal(len, sizeof(big) - 1);
+	/* a new generation reads it again */
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	text = pfile_read(pf, &len, &err);
+	assert_string_equal(text, "short\n");
+	/* a missing file: NULL, with the path in the message */
+	assert_null(pfile_read(procfs_file(fs, "proc/none"), &len, &err));
+	assert_non_null(strstr(err.msg, "proc/none"));
+	procfs_free(fs);
+	remove_tree(root);
+}
+
+/* Attributes share one buffer: each text is right when it is read, and one
+ * asked for again after another attribute is read again. */
+static void
+test_attrs_share_a_buffer(void **unused)
+{
+	char root[256];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	const char *a, *b;
+	size_t len;
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	struct procfs *fs = procfs_new(roots, 1);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	struct pfile *rx = procfs_attr(fs, "sys/class/net/eth0/statistics/rx_bytes");
+	struct pfile *tx = procfs_attr(fs, "sys/class/net/eth0/statistics/tx_bytes");
+	assert_ptr_equal(procfs_attr(fs, "sys/class/net/eth0/statistics/rx_bytes"), rx);
+	a = pfile_read(rx, &len, &err);
+	assert_string_equal(a, "1000\n");
+	assert_int_equal(len, 5);
+	b = pfile_read(tx, &len, &err);
+	assert_string_equal(b, "2000\n");
+	assert_ptr_equal(a, b); /* one buffer */
+	a = pfile_read(rx, &len, &err); /* read again: tx took the buffer */
+	assert_string_equal(a, "1000\n");
+	assert_ptr_equal(pfile_read(rx, &len, &err), a); /* still its text */
+	/* a missing attribute fails without touching the shared text */
+	assert_null(pfile_read(procfs_attr(fs, "sys/class/net/eth0/speed"), &len, &err));
+	assert_null(pfile_read(procfs_attr(fs, "sys/class/net/eth0/speed"), &len, &err));
+	assert_string_equal(pfile_read(rx, &len, &err), "1000\n");
+	procfs_free(fs);
+	remove_tree(root);
+}
+
+struct names {
+	int n;
+	char name[8][32];
+	unsigned char type[8];
+	struct procfs *fs;
+	int nested; /* entries the nested listings saw */
+};
+
+static int
+collect(const char *name, unsigned char type, void *arg)
+{
+	struct names *s = arg;
+
+	assert_true(s->n < 8);
+	snprintf(s->name[s->n], sizeof(s->name[0]), "%s", name);
+	s->type[s->n++] = type;
+	return 0;
+}
+
+static int
+count(const char *name, unsigned char type, void *arg)
+{
+	(void)name;
+	(void)type;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* For each interface, list its statistics from inside the outer listing. */
+static int
+nested(const char *name, unsigned char type, void *arg)
+{
+	struct names *s = arg;
+	char rel[128];
+
+	if (strcmp(name, "bonding_masters") == 0)
+		return 0;
+	(void)type;
+	snprintf(rel, sizeof(rel), "sys/class/net/%s/statistics", name);
+	assert_int_equal(procfs_list(s->fs, rel, count, &s->nested), 0);
+	return 0;
+}
+
+/* Nonzero when name is among the n names of s. */
+static int
+has(const struct names *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->name[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+stop_at_first(const char *name, unsigned char type, void *arg)
+{
+	(void)name;
+	(void)type;
+	(*(int *)arg)++;
+	return 1;
+}
+
+/* procfs_list: the entries but "." and "..", with their types; again from
+ * the start after a change; nested; stopped early; a missing directory. */
+static void
+test_list(void **unused)
+{
+	char root[256];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	struct names seen;
+	int n = 0;
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	struct procfs *fs = procfs_new(roots, 1);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(procfs_list(fs, "sys/class/net", collect, &seen), 0);
+	assert_int_equal(seen.n, 3); /* eth0, lo, bonding_masters */
+	assert_true(has(&seen, "eth0"));
+	assert_true(has(&seen, "lo"));
+	assert_true(has(&seen, "bonding_masters"));
+	for (int i = 0; i < seen.n; i++) /* DT_UNKNOWN where the fs has no d_type */
+		if (strcmp(seen.name[i], "bonding_masters") == 0)
+			assert_true(seen.type[i] == DT_REG || seen.type[i] == DT_UNKNOWN);
+		else
+			assert_true(seen.type[i] == DT_DIR || seen.type[i] == DT_UNKNOWN);
+	/* an interface comes: the next listing (same descriptor) shows it */
+	put(root, "sys/class/net/eth1/statistics/rx_bytes", "1\n");
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(procfs_list(fs, "sys/class/net", collect, &seen), 0);
+	assert_int_equal(seen.n, 4);
+	assert_true(has(&seen, "eth1"));
+	/* a listing inside a listing: eth0 2 + eth1 1 + lo 1 statistics */
+	memset(&seen, 0, sizeof(seen));
+	seen.fs = fs;
+	assert_int_equal(procfs_list(fs, "sys/class/net", nested, &seen), 0);
+	assert_int_equal(seen.nested, 4);
+	/* fn returning nonzero stops the listing */
+	assert_int_equal(procfs_list(fs, "sys/class/net", stop_at_first, &n), 0);
+	assert_int_equal(n, 1);
+	/* a missing directory */
+	assert_int_equal(procfs_list(fs, "sys/class/none", count, &n), -1);
+	assert_int_equal(errno, ENOENT);
+	procfs_free(fs);
+	remove_tree(root);
+}
+
+/* A series: read i reads root i; switching roots closes and reopens. */
+static void
+test_root_switch(void **unused)
+{
+	char r0[256], r1[300];
+	const char *roots[2] = { r0, r1 };
+	struct err err = { "" };
+	struct names seen;
+	size_t len;
+
+	(void)unused;
+	make_tree(r0, sizeof(r0));
+	snprintf(r1, sizeof(r1), "%s/t1", r0);
+	assert_int_equal(mkdir(r1, 0755), 0);
+	put(r1, "sys/class/net/eth9/statistics/rx_bytes", "99\n");
+	struct procfs *fs = procfs_new(roots, 2);
+	struct pfile *rx = procfs_attr(fs, "sys/class/net/eth0/statistics/rx_bytes");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_string_equal(pfile_read(rx, &len, &err), "1000\n");
+	assert_int_equal(procfs_begin_read(fs, 1, &err), 0);
+	assert_null(pfile_read(rx, &len, &err)); /* no eth0 in t1 */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(procfs_list(fs, "sys/class/net", collect, &seen), 0);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.name[0], "eth9");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_string_equal(pfile_read(rx, &len, &err), "1000\n");
+	procfs_free(fs);
+	remove_tree(r0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_grows),
+		cmocka_unit_test(test_attrs_share_a_buffer),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_root_switch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
