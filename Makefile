@@ -22,6 +22,15 @@ CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
 override LDLIBS += -lm -pthread
 
+# libmicrohttpd for --serve, when installed (NO_MICROHTTPD=1 builds without it)
+ifndef NO_MICROHTTPD
+MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
+ifneq ($(MHD_LIBS),)
+override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
+override LDLIBS += $(MHD_LIBS)
+endif
+endif
+
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -77,7 +86,7 @@ bench: $(BUILD)/getcounter $(LIB_OBJ)
 	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" sh bench/run $(BENCH_FLAGS)
 
 fuzz:
-	sh tests/fuzz/run.sh
+	GETCOUNTER_VERSION=$(VERSION) sh tests/fuzz/run.sh
 
 # where zsh and fish look for completions shipped with a package
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
@@ -94,7 +103,7 @@ install: $(BUILD)/getcounter
 	install -m 644 completions/getcounter.fish $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SAMPLEDIR)
 	install -m 644 man/gclog.5 $(DESTDIR)$(MANDIR)/man5/gclog.5
-	install -m 644 samples/*.txt $(DESTDIR)$(SAMPLEDIR)/
+	install -m 644 samples/*.txt samples/*.gcl $(DESTDIR)$(SAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \

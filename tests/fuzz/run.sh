@@ -5,6 +5,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${FUZZ_SECONDS:-20}
+# the version the Makefile passes to every compile (make fuzz sets it)
+version=${GETCOUNTER_VERSION:-$(sed -n 's/^VERSION *:= *//p' "$top/Makefile")}
 out=$top/build-fuzz
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang is not installed (apt-get install clang); skipped"
@@ -15,7 +17,7 @@ lib=$(ls "$top"/src/*.c "$top"/src/provider/*.c "$top"/src/output/*.c | grep -v 
 for target in "$here"/fuzz_*.c; do
 	name=$(basename "$target" .c)
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-I"$top/include" -o "$out/$name" "$target" $lib -lm
+		-DGETCOUNTER_VERSION="\"$version\"" -I"$top/include" -o "$out/$name" "$target" $lib -lm
 	corpus=$out/corpus-$name
 	mkdir -p "$corpus"
 	[ -d "$here/seeds/$name" ] && cp -n "$here/seeds/$name"/* "$corpus"/ 2>/dev/null || true
