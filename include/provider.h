@@ -35,9 +35,11 @@ struct provider {
 			   char *buf, size_t n);
 	/* Optional, for counters that total another set's rows (rows_set):
 	 * nonzero when the row named row ("24/3") belongs to this set's
-	 * instance ("eth0/3"). Without it, a row belongs to an instance when
-	 * its child part is the instance's CPU part ("3", "0,3"). Called only
-	 * when either set's instances change. */
+	 * instance ("eth0/3"). The engine asks only about rows whose child
+	 * part equals the part after the instance's last '/' (the same CPU).
+	 * Without it, a row belongs to an instance when its child part is the
+	 * instance's CPU part ("3", "0,3"). Called only when either set's
+	 * instances change. */
 	int (*rows_match)(void *state, const char *instance, const char *row);
 	/* With rows_match: the row parents of instance's rows, space-separated
 	 * ("24 25 26": its IRQs), written to buf (size n); the length. A log

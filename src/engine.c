@@ -836,31 +836,104 @@ cpu_part(const char *name)
 	return comma ? comma + 1 : name;
 }
 
-/* Append to it->rows the rows instance sums: by the provider's rows_match
- * when it has one, else every row whose child is the instance's CPU part
- * (instance NULL: every row with a CPU child). */
-static size_t
-add_rows_of(struct item *it, const struct raw_set *rows, const char *instance)
-{
-	const struct provider *prov = it->es->prov;
-	const char *cpu = instance ? cpu_part(instance) : NULL;
-	size_t n = 0;
+/* Row indexes of a rows set, ordered by child part, then by index: each
+ * instance's candidate rows are then one run found by binary search, so
+ * matching n instances against r rows costs n log r, not n r (512 CPUs,
+ * 256 IRQs and 8 NICs: a million rows against four thousand instances). */
+struct row_order {
+	const struct raw_set *rows;
+	size_t *idx; /* rows with a child that is not _Total */
+	size_t n;
+};
 
+static int
+row_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct raw_set *rows = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(row_child(rows->inst[i].name), row_child(rows->inst[j].name));
+
+	return c ? c : (i > j) - (i < j);
+}
+
+static void
+row_order_build(struct row_order *o, const struct raw_set *rows)
+{
+	o->rows = rows;
+	o->n = 0;
+	o->idx = xmalloc((rows->ninstances ? rows->ninstances : 1) * sizeof(*o->idx));
 	for (size_t i = 0; i < rows->ninstances; i++) {
 		const char *child = row_child(rows->inst[i].name);
-		if (!child || strcmp(child, "_Total") == 0)
-			continue;
-		if (instance && prov->rows_match) {
-			if (!prov->rows_match(it->es->state, instance, rows->inst[i].name))
-				continue;
-		} else if (cpu && strcmp(child, cpu) != 0) {
-			continue;
+		if (child && strcmp(child, "_Total") != 0)
+			o->idx[o->n++] = i;
+	}
+	qsort_r(o->idx, o->n, sizeof(*o->idx), row_order_cmp, (void *)rows);
+}
+
+/* The first position of o whose row's child is not below key. */
+static size_t
+row_order_find(const struct row_order *o, const char *key)
+{
+	size_t lo = 0, hi = o->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(row_child(o->rows->inst[o->idx[mid]].name), key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Append row i to it->rows. */
+static void
+item_add_row(struct item *it, size_t i)
+{
+	if (it->nrows == it->rows_cap) {
+		it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
+		it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
+	}
+	it->rows[it->nrows++] = i;
+}
+
+/* Append to it->rows the rows instance sums: by the provider's rows_match
+ * when it has one (asked only about rows of the instance's CPU: the part
+ * after its last '/'), else every row whose child is the instance's CPU
+ * part (instance NULL: every row with a CPU child, in row order). */
+static size_t
+add_rows_of(struct item *it, const struct row_order *o, const char *instance)
+{
+	const struct provider *prov = it->es->prov;
+	const struct raw_set *rows = o->rows;
+	const char *key;
+	size_t n = 0;
+
+	if (!instance) {
+		for (size_t i = 0; i < rows->ninstances; i++) {
+			const char *child = row_child(rows->inst[i].name);
+			if (child && strcmp(child, "_Total") != 0) {
+				item_add_row(it, i);
+				n++;
+			}
 		}
-		if (it->nrows == it->rows_cap) {
-			it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
-			it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
-		}
-		it->rows[it->nrows++] = i;
+		return n;
+	}
+	if (prov->rows_match) {
+		key = strrchr(instance, '/');
+		if (!key)
+			return 0;
+		key++;
+	} else {
+		key = cpu_part(instance);
+	}
+	for (size_t k = row_order_find(o, key); k < o->n; k++) {
+		size_t i = o->idx[k];
+		if (strcmp(row_child(rows->inst[i].name), key) != 0)
+			break;
+		if (prov->rows_match && !prov->rows_match(it->es->state, instance, rows->inst[i].name))
+			continue;
+		item_add_row(it, i);
 		n++;
 	}
 	return n;
@@ -872,33 +945,34 @@ add_rows_of(struct item *it, const struct raw_set *rows, const char *instance)
 static void
 item_build_rows(struct item *it)
 {
-	const struct raw_set *rows;
 	const struct eset *es = it->es;
+	struct row_order o;
 
 	it->nrows = 0;
 	if (!it->rows_es)
 		return;
-	rows = it->rows_es->cur;
+	row_order_build(&o, it->rows_es->cur);
 	for (size_t r = 0; r < it->nrefs; r++) {
 		struct row_ref *ref = &it->refs[r];
 		ref->rows_first = it->nrows;
 		ref->rows_n = 0;
 		if (ref->kind == REF_CUR) {
-			ref->rows_n = add_rows_of(it, rows, ref->instance);
+			ref->rows_n = add_rows_of(it, &o, ref->instance);
 		} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
-			ref->rows_n = add_rows_of(it, rows, NULL);
+			ref->rows_n = add_rows_of(it, &o, NULL);
 		} else if (ref->kind == REF_TOTAL) {
 			for (size_t i = 0; i < es->cur->ninstances; i++)
 				if (es->cur->inst[i].in_total)
-					ref->rows_n += add_rows_of(it, rows, es->cur->inst[i].name);
+					ref->rows_n += add_rows_of(it, &o, es->cur->inst[i].name);
 		} else if (ref->kind == REF_GROUP) {
 			const struct group *g = &es->groups[ref->idx];
 			for (size_t k = 0; k < g->n; k++) {
 				const char *name = es->cur->inst[es->members[g->first + k]].name;
-				ref->rows_n += add_rows_of(it, rows, name);
+				ref->rows_n += add_rows_of(it, &o, name);
 			}
 		}
 	}
+	free(o.idx);
 }
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
