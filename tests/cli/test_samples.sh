@@ -31,9 +31,9 @@ fixtures_for() {
 	*) return 1 ;;
 	esac
 }
-# Files in samples/ that another test covers (space-separated shell patterns), e.g. the .gcl
-# sample logs and the script that records them, once a replay test checks them.
-covered_elsewhere=""
+# Files in samples/ that a check below covers (space-separated shell patterns): the .gcl
+# sample logs and the script that records them (see "sample logs" at the end).
+covered_elsewhere="*.gcl record-logs.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -178,4 +178,30 @@ if [ ! -d /sys/class/infiniband ] && [ -e "$samples/rdma.txt" ]; then
 		fail "rdma.txt live: no warning naming RDMA Activity: $errout"
 	echo "rdma.txt live: no /sys/class/infiniband: RDMA Activity absent (the warning names it)"
 fi
-echo "ok: $n sample files"
+
+# sample logs: each replays (csv, with a value in every row), and record-logs.sh records them
+# again to logs that replay to the same bytes, so they cannot drift from the format or the
+# fixtures they came from.
+nlogs=0
+mkdir -p "$tmp/rerecorded"
+sh "$samples/record-logs.sh" "$GETCOUNTER" "$tmp/rerecorded" >/dev/null 2>"$tmp/rec.err" ||
+	fail "record-logs.sh failed: $(cat "$tmp/rec.err")"
+for g in "$samples"/*.gcl; do
+	[ -e "$g" ] || continue
+	nlogs=$((nlogs + 1))
+	name=$(basename "$g")
+	expect_exit 0 "$GETCOUNTER" --input "$g" --utc -f csv
+	printf '%s\n' "$out" >"$tmp/replay.csv"
+	rows=$(($(wc -l <"$tmp/replay.csv") - 1))
+	[ "$rows" -ge 10 ] || fail "$name: replayed $rows samples, wanted at least 10"
+	# every sample row holds a number: the clock moved between the recorded roots
+	awk -F'","' 'NR > 1 { ok = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]/) ok = 1
+		if (!ok) { print "row " NR " has no value"; exit 1 } }' "$tmp/replay.csv" ||
+		fail "$name: a replayed sample has no value"
+	[ -f "$tmp/rerecorded/$name" ] || fail "$name: record-logs.sh does not record it"
+	expect_exit 0 "$GETCOUNTER" --input "$tmp/rerecorded/$name" --utc -f csv
+	[ "$out" = "$(cat "$tmp/replay.csv")" ] ||
+		fail "$name: record-logs.sh records a log that replays differently (run it again)"
+done
+[ "$nlogs" -ge 2 ] || fail "wanted at least two sample logs in samples/, found $nlogs"
+echo "ok: $n sample files, $nlogs sample logs"
