@@ -22,7 +22,8 @@
 # spellings (and typeperf's) ignoring case.
 _getcounter_long=(--counter --counter-file --interval --samples --continuous --format --output
 	--yes --precision --utc --list-set --instances --root --verbose --help --version
-	--log --input --begin --end --every --summary --max-size --circular --append)
+	--log --input --begin --end --every --summary --max-size --circular --append
+	--serve --serve-max-requests)
 _getcounter_short=(-c -i -n -f -o -y -l -q -x -v -h -V)
 _getcounter_windows=(-Counter -SampleInterval -MaxSamples -Continuous -ListSet -si -sc -cf -qx -?)
 _getcounter_formats=(table list csv tsv json gcl BIN)
@@ -288,7 +289,8 @@ _getcounter()
 		;;
 	--log | --input) _gc_head=""; _getcounter_gcl "$_gc_val"; return 0 ;;
 	-c | --counter) _getcounter_paths ""; return 0 ;;
-	-i | -n | --interval | --samples | --precision | --begin | --end | --every | --max-size)
+	-i | -n | --interval | --samples | --precision | --begin | --end | --every | --max-size | \
+		--serve | --serve-max-requests)
 		return 0
 		;;
 	esac

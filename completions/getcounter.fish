@@ -235,6 +235,8 @@ complete -c getcounter -l log -x -a '(__getcounter_gcl)' -d 'Also record the raw
 complete -c getcounter -l max-size -x -d 'Stop a log at this size (K, M, G suffixes)'
 complete -c getcounter -l circular -d 'With --max-size, a ring over the oldest samples'
 complete -c getcounter -l append -d 'Continue an existing gcl log'
+complete -c getcounter -l serve -x -d 'Serve raw fields to Prometheus at [ADDR:]PORT'
+complete -c getcounter -l serve-max-requests -x -d 'Concurrent scrapes before 503'
 complete -c getcounter -l input -x -a '(__getcounter_gcl)' -d 'Replay a gcl log (repeatable)'
 complete -c getcounter -l begin -x -d 'With --input, from this time'
 complete -c getcounter -l end -x -d 'With --input, up to this time'

@@ -45,6 +45,9 @@ struct config {
 	uint64_t max_size;    /* --max-size, 0 for none */
 	int circular;
 	int append;
+	/* --serve: a Prometheus endpoint (serve.h) */
+	const char *serve;             /* [ADDR:]PORT, or NULL */
+	unsigned serve_max_requests;   /* 0: the default, 8 */
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or

@@ -43,6 +43,8 @@ enum opt_id {
 	O_MAX_SIZE,
 	O_CIRCULAR,
 	O_APPEND,
+	O_SERVE,
+	O_SERVE_MAX_REQUESTS,
 };
 
 struct option_spec {
@@ -81,6 +83,8 @@ static const struct option_spec options[] = {
 	{ O_MAX_SIZE, 0, "max-size", { 0 }, 1 },
 	{ O_CIRCULAR, 0, "circular", { 0 }, 0 },
 	{ O_APPEND, 0, "append", { 0 }, 0 },
+	{ O_SERVE, 0, "serve", { 0 }, 1 },
+	{ O_SERVE_MAX_REQUESTS, 0, "serve-max-requests", { 0 }, 1 },
 };
 
 void
@@ -109,6 +113,9 @@ cli_usage(FILE *out)
 	      "      --end TIME           with --input: up to TIME\n"
 	      "      --every N            with --input: keep every Nth sample, derived over the span\n"
 	      "      --summary            with --input: what the logs hold, and any damage\n"
+	      "      --serve [ADDR:]PORT  serve the raw fields of PATHS (default all sets) to\n"
+	      "                           Prometheus at /metrics; PORT alone binds 127.0.0.1\n"
+	      "      --serve-max-requests N  concurrent scrapes before 503 (default 8)\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
@@ -343,6 +350,11 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 
 	if (cfg->ninputs && cfg->nroots)
 		return err_set(err, "--input and --root are both sources: give one");
+	if (cfg->serve && cfg->ninputs)
+		return err_set(err, "--serve reads live counters at each scrape: it cannot serve "
+				    "--input logs");
+	if (cfg->serve_max_requests && !cfg->serve)
+		return err_set(err, "--serve-max-requests goes with --serve");
 	if (cfg->ninputs && cfg->interval_given)
 		return err_set(err, "-i has no meaning with --input: a log keeps its own times "
 				    "(--every N keeps every Nth sample)");
@@ -509,6 +521,18 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		break;
 	case O_APPEND:
 		cfg->append = 1;
+		break;
+	case O_SERVE:
+		if (*arg == '\0')
+			return err_set(err, "%s needs [ADDR:]PORT", name);
+		cfg->serve = arg;
+		break;
+	case O_SERVE_MAX_REQUESTS:
+		if (parse_count(name, arg, 1, &v, err) < 0)
+			return -1;
+		if (v > 100000)
+			return err_set(err, "%s '%s' is too large", name, arg);
+		cfg->serve_max_requests = (unsigned)v;
 		break;
 	}
 	return 0;

@@ -18,6 +18,7 @@
 #include "gclog.h"
 #include "output.h"
 #include "replay.h"
+#include "serve.h"
 
 /* The format a file name implies (".csv"), or NULL. */
 static const char *
@@ -162,6 +163,24 @@ run_log_only(const struct config *cfg, struct err *err)
 	return rc;
 }
 
+/* getcounter --serve: the Prometheus endpoint until SIGINT/SIGTERM. */
+static int
+run_serve(struct config *cfg)
+{
+	struct serve_opts o = {
+		.listen = cfg->serve,
+		.paths = (const char *const *)cfg->paths,
+		.npaths = cfg->npaths,
+		.roots = (const char *const *)cfg->roots,
+		.nroots = cfg->nroots,
+		.max_requests = cfg->serve_max_requests,
+	};
+	int rc = serve_run(&o);
+
+	config_free(cfg);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -205,6 +224,8 @@ main(int argc, char **argv)
 	case MODE_SAMPLE:
 		break;
 	}
+	if (cfg.serve)
+		return run_serve(&cfg);
 	if (cfg.summary) {
 		out = open_output(&cfg, &rc, &err);
 		if (out)

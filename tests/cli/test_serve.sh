@@ -1,0 +1,171 @@
+#!/bin/sh
+# getcounter --serve (issue 9) over a --root fixture: the text and
+# OpenMetrics expositions against golden files, a fresh read per scrape
+# (scrape k reads root k), the Accept choice, /, 404 and 405, path
+# selection, a taken port (message, exit 1, within a second), --input
+# refused, 64 scrapes 16 at a time all 200 or 503, SIGTERM exit 0,
+# promtool check metrics on the fixture and live (when installed), and
+# --serve-max-requests 1 answering 503 under load.
+# Every server is started on loopback port 0 and killed by its pid.
+set -eu
+. "$(dirname "$0")/lib.sh"
+G=$GETCOUNTER
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+F=$repo/tests/fixtures/cli-basic
+golden=$repo/tests/golden/prom
+tmp=$(mktemp -d)
+pids=""
+trap 'for p in $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
+command -v curl >/dev/null 2>&1 || skip "curl is not installed"
+
+# start NAME ARGS...: start a server, wait for its URL into $url, its pid in $pid
+start() {
+	name=$1; shift
+	"$G" "$@" 2>"$tmp/$name.err" &
+	pid=$!
+	pids="$pids $pid"
+	i=0
+	while ! grep -q '^serving ' "$tmp/$name.err" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || fail "$name: no URL after 5 s: $(cat "$tmp/$name.err")"
+		kill -0 "$pid" 2>/dev/null || fail "$name exited: $(cat "$tmp/$name.err")"
+		sleep 0.1
+	done
+	url=$(sed -n 's/^serving //p' "$tmp/$name.err")
+}
+# stop PID: SIGTERM, and the exit status must be 0
+stop() {
+	kill "$1"
+	set +e
+	wait "$1"
+	rc=$?
+	set -e
+	[ "$rc" -eq 0 ] || fail "the server exited $rc on SIGTERM"
+}
+unversion() {
+	sed 's/^getcounter_build_info{version="[^"]*"}/getcounter_build_info{version="VERSION"}/'
+}
+
+probe=$("$G" --serve "probe:x:y" 2>&1 || true)
+case $probe in
+*"not built in"*) skip "built without libmicrohttpd: $probe" ;;
+esac
+
+# --- --input is refused --------------------------------------------------------
+expect_exit 2 "$G" --serve 0 --input "$tmp/x.gcl"
+case $errout in *"--serve"*) ;; *) fail "--serve --input: $errout" ;; esac
+
+# --- golden text and OpenMetrics, then a fresh read ----------------------------
+start a --root "$F/t0" --root "$F/t1" --serve 0
+case $url in http://127.0.0.1:*/metrics) ;; *) fail "URL $url" ;; esac
+curl -sf -H 'Accept: */*' "$url" | unversion >"$tmp/t0.txt"
+diff -u "$golden/cli-basic-t0.txt" "$tmp/t0.txt" || fail "text exposition differs from golden"
+# second scrape reads t1: cpu 0 user 1100 ticks / 100 = 11 s
+curl -sf -D "$tmp/h1" "$url" >"$tmp/t1.txt"
+grep -qx 'getcounter_processor_time_seconds_total{cpu="0",mode="user"} 11' "$tmp/t1.txt" ||
+	fail "the second scrape did not read t1"
+grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/h1" || fail "text content type"
+# Prometheus' own Accept header gets OpenMetrics (t1 now stays: the last root)
+curl -sf -D "$tmp/h2" -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' \
+	"$url" >"$tmp/om.txt"
+grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h2" || fail "OM type"
+[ "$(tail -n 1 "$tmp/om.txt")" = "# EOF" ] || fail "OpenMetrics does not end with # EOF"
+grep -qx '# UNIT getcounter_processor_time_seconds seconds' "$tmp/om.txt" || fail "no # UNIT"
+stop "$pid"
+start om --root "$F/t0" --serve 0
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' "$url" | unversion >"$tmp/t0.om"
+diff -u "$golden/cli-basic-t0.om" "$tmp/t0.om" || fail "OpenMetrics differs from golden"
+# q=0 gets text
+curl -sf -H 'Accept: application/openmetrics-text;q=0' "$url" | grep -q '^# EOF' &&
+	fail "q=0 got OpenMetrics"
+# every name is well formed, no _Total instance, no instance/job labels
+grep -v '^#' "$tmp/t0.txt" | grep -Ev '^[a-z_][a-z0-9_]*(\{[^}]*\})? [-0-9.e+]+$' &&
+	fail "a malformed sample line"
+grep -q '_Total' "$tmp/t0.txt" && fail "a _Total series"
+grep -Eq '[{,](instance|job)=' "$tmp/t0.txt" && fail "an instance or job label"
+
+# --- /, 404, 405 ----------------------------------------------------------------
+base=${url%/metrics}
+[ "$(curl -s -o "$tmp/root" -w '%{http_code}' "$base/")" = 200 ] || fail "/ is not 200"
+grep -q 'href="/metrics"' "$tmp/root" || fail "/ does not link /metrics"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/nope")" = 404 ] || fail "no 404"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url")" = 405 ] || fail "no 405"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -I "$url")" = 200 ] || fail "HEAD is not 200"
+
+# --- a taken port ----------------------------------------------------------------
+port=${base##*:}
+t0=$(date +%s%N)
+expect_exit 1 "$G" --root "$F/t0" --serve "$port"
+t1=$(date +%s%N)
+[ "$errout" = "getcounter: cannot listen on 127.0.0.1:$port: Address already in use" ] ||
+	fail "taken port message: $errout"
+[ $(((t1 - t0) / 1000000)) -lt 1000 ] || fail "a taken port took over a second"
+
+# --- 64 scrapes, 16 at a time ------------------------------------------------------
+i=0
+while [ $i -lt 4 ]; do
+	j=0
+	while [ $j -lt 16 ]; do
+		curl -s -o /dev/null -w '%{http_code}\n' "$url" >>"$tmp/codes" &
+		j=$((j + 1))
+	done
+	i=$((i + 1))
+	sleep 0.3
+done
+i=0
+while [ "$(grep -c . "$tmp/codes")" -lt 64 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(grep -c . "$tmp/codes")" -eq 64 ] || fail "$(grep -c . "$tmp/codes") of 64 answers"
+grep -Evx '200|503' "$tmp/codes" && fail "an answer other than 200 or 503"
+kill -0 "$pid" || fail "the server died under load"
+stop "$pid"
+
+# --- paths select sets and instances ------------------------------------------------
+start sel --root "$F/t0" --serve 127.0.0.1:0 '\Network Adapter(eth*)\*' '\Memory\Available Bytes'
+curl -sf "$url" >"$tmp/sel.txt"
+grep -q 'device="eth0"' "$tmp/sel.txt" || fail "eth0 not served"
+grep -q 'device="lo"' "$tmp/sel.txt" && fail "lo served though not selected"
+grep -q '^getcounter_memory_available_bytes ' "$tmp/sel.txt" || fail "Memory not served"
+grep -q '^getcounter_processor' "$tmp/sel.txt" && fail "Processor served though not named"
+stop "$pid"
+
+# --- promtool check metrics: the fixture and the live machine ----------------------
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics <"$tmp/t0.txt" >"$tmp/pt" 2>&1 ||
+		fail "promtool check metrics (--root): $(cat "$tmp/pt")"
+	start live --serve 0
+	curl -sf "$url" >"$tmp/live.txt"
+	promtool check metrics <"$tmp/live.txt" >"$tmp/pt" 2>&1 ||
+		fail "promtool check metrics (live): $(cat "$tmp/pt")"
+	grep -q '^getcounter_network_adapter_received_bytes_total{device="lo"} ' "$tmp/live.txt" ||
+		fail "no lo series live"
+	stop "$pid"
+else
+	echo "promtool is not installed: not checking the exposition with it"
+fi
+
+# --- --serve-max-requests 1 under load: some 503 (up to 3 bursts of 32) -------------
+start one --serve 0 --serve-max-requests 1
+round=0
+got503=0
+while [ $round -lt 3 ] && [ $got503 -eq 0 ]; do
+	: >"$tmp/codes1"
+	k=0
+	while [ $k -lt 32 ]; do
+		curl -s -o /dev/null -w '%{http_code}\n' "$url" >>"$tmp/codes1" &
+		k=$((k + 1))
+	done
+	k=0
+	while [ "$(grep -c . "$tmp/codes1")" -lt 32 ] && [ $k -lt 100 ]; do
+		sleep 0.1
+		k=$((k + 1))
+	done
+	grep -Evx '200|503' "$tmp/codes1" && fail "an answer other than 200 or 503"
+	grep -qx 503 "$tmp/codes1" && got503=1
+	round=$((round + 1))
+done
+[ $got503 -eq 1 ] || fail "--serve-max-requests 1 never answered 503 under load"
+stop "$pid"
+exit 0
