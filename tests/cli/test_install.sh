@@ -1,7 +1,7 @@
 #!/bin/sh
 # make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man pages
 # getcounter(1) and gclog(5), the bash, zsh and fish completions and the
-# sample counter files in place; the installed binary runs,
+# sample counter files and logs in place; the installed binary runs,
 # the page renders and each shell finds its completion where it was put;
 # make uninstall with the same DESTDIR removes exactly them.
 set -eu
@@ -34,7 +34,7 @@ page5=$dest/usr/local/share/man/man5/gclog.5
 cmp -s "$page5" "$repo/man/gclog.5" || fail "installed gclog.5 differs from man/gclog.5"
 sdir=$dest/usr/local/share/getcounter/samples
 nsamples=0
-for f in "$repo"/samples/*.txt; do
+for f in "$repo"/samples/*.txt "$repo"/samples/*.gcl; do
 	cmp -s "$f" "$sdir/$(basename "$f")" || fail "make install did not install samples/$(basename "$f")"
 	nsamples=$((nsamples + 1))
 done
@@ -49,6 +49,9 @@ expect_exit 0 "$bin" -V
 printf '%s\n' "$out" | grep -Eqx 'getcounter [0-9]+\.[0-9]+\.[0-9]+' || fail "installed -V: $out"
 expect_exit 0 "$bin" --root "$FIXTURES/cli-basic/t0" -f csv '\Memory\Available MBytes'
 printf '%s\n' "$out" | grep -qF '"2000.000000"' || fail "installed binary: $out"
+# and replays an installed sample log
+expect_exit 0 "$bin" --input "$sdir/cpu-interrupts.gcl" --summary
+printf '%s\n' "$out" | grep -q '^Samples *: 12$' || fail "installed sample log: $out"
 
 # The installed completion loads and completes with the installed binary.
 if command -v bash >/dev/null 2>&1; then
