@@ -71,8 +71,11 @@ long procfs_read_small(struct procfs *fs, const char *relpath, char *buf, size_t
 /* Read a small file holding one unsigned decimal; 0 or -1. */
 int procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out);
 
-/* opendir / access / readlink relative to the current root. */
-DIR *procfs_opendir(struct procfs *fs, const char *relpath);
+/* A descriptor of directory relpath in the current root (O_DIRECTORY,
+ * close-on-exec; the caller closes it), or -1. To list a directory, use
+ * procfs_list, which allocates nothing (opendir's DIR is a malloc). */
+int procfs_open_dir(struct procfs *fs, const char *relpath);
+/* access / readlink relative to the current root. */
 int procfs_exists(struct procfs *fs, const char *relpath);
 long procfs_readlink(struct procfs *fs, const char *relpath, char *buf, size_t n);
 

@@ -238,13 +238,7 @@ cpu_discover(struct cpuidle_reader *r, struct idle_cpu *c)
 static void
 base_open(struct cpuidle_reader *r)
 {
-	DIR *d = procfs_opendir(r->fs, "sys/devices/system/cpu");
-
-	r->base = -1;
-	if (!d)
-		return;
-	r->base = fcntl(dirfd(d), F_DUPFD_CLOEXEC, 0);
-	closedir(d);
+	r->base = procfs_open_dir(r->fs, "sys/devices/system/cpu");
 }
 
 struct cpuidle_reader *
