@@ -286,11 +286,7 @@ net_entry(const char *name, unsigned char type, void *arg)
 	struct ni_if *ni;
 	int is_new;
 
-	if (type == DT_REG)
-		return 0; /* bonding_masters */
-	if (len >= sizeof(st->ifs->name))
-		return 0; /* longer than any interface name */
-	if (nicdev_find(st->fs, name, &dev) < 0)
+	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
 		return 0; /* virtual: no instance */
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%.64s/ifindex", name);
 	id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex : name_hash(name);

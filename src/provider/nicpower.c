@@ -256,11 +256,7 @@ net_entry(const char *name, unsigned char type, void *arg)
 	size_t len = strlen(name);
 	struct np_if *ni;
 
-	if (type == DT_REG)
-		return 0; /* bonding_masters */
-	if (len >= sizeof(st->ifs->name))
-		return 0; /* longer than any interface name */
-	if (nicdev_find(st->fs, name, &dev) < 0)
+	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
 		return 0; /* virtual: no instance */
 	ni = lookup_if(st, name, len);
 	ni->seen = st->scans;
