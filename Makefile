@@ -20,7 +20,7 @@ VERSION := 0.1.0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
-override LDLIBS += -lm -pthread
+override LDLIBS += -lm -pthread -ldl
 
 # libmicrohttpd for --serve, when installed (NO_MICROHTTPD=1 builds without it)
 ifndef NO_MICROHTTPD
