@@ -109,7 +109,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
 	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
-	rm -rf $(DESTDIR)$(SAMPLEDIR)
+	for f in samples/*.txt samples/*.gcl; do rm -f "$(DESTDIR)$(SAMPLEDIR)/$${f#samples/}"; done
+	rmdir $(DESTDIR)$(SAMPLEDIR) $(DESTDIR)$(dir $(SAMPLEDIR:/=)) 2>/dev/null || true
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 
