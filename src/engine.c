@@ -540,13 +540,49 @@ groups_clear(struct eset *es)
 	es->ngroups = 0;
 }
 
-/* Rebuild the groups of the current instances (only when the list changed). */
+/* One instance's group key, for sorting. */
+struct group_ent {
+	const char *key;
+	size_t len;
+	size_t idx; /* instance index */
+};
+
+static int
+group_ent_cmp(const void *a, const void *b)
+{
+	const struct group_ent *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->key, y->key, n);
+
+	if (c == 0 && x->len != y->len)
+		c = x->len < y->len ? -1 : 1;
+	if (c == 0)
+		c = (x->idx > y->idx) - (x->idx < y->idx);
+	return c;
+}
+
+/* A group's first member, for ordering groups by first appearance. */
+static int
+group_first_cmp(const void *a, const void *b, void *arg)
+{
+	const struct eset *es = arg;
+	size_t i = es->members[((const struct group *)a)->first];
+	size_t j = es->members[((const struct group *)b)->first];
+
+	return (i > j) - (i < j);
+}
+
+/* Rebuild the groups of the current instances (only when the list
+ * changed): groups in order of first appearance, members in instance
+ * order. The keys are sorted once (n log n): one pass per group over the
+ * instances took half a second at start for 512 CPUs x 256 IRQs. */
 static void
 eset_group(struct eset *es)
 {
 	const struct raw_set *cur = es->cur;
 	uint8_t rule = cur->set->group;
-	size_t nm = 0;
+	struct group_ent *ents;
+	size_t nent = 0, nm = 0;
 
 	groups_clear(es);
 	if (rule == GROUP_NONE)
@@ -555,39 +591,39 @@ eset_group(struct eset *es)
 		es->members_cap = next_cap(es->members_cap, cur->ninstances);
 		es->members = xrealloc(es->members, es->members_cap * sizeof(*es->members));
 	}
-	/* Groups in order of first appearance, members in instance order:
-	 * one pass per group over the instances after its first member. This
-	 * runs only when the instance list changes, never per read. */
-	uint8_t *done = xcalloc(cur->ninstances ? cur->ninstances : 1, 1);
+	ents = xmalloc((cur->ninstances ? cur->ninstances : 1) * sizeof(*ents));
 	for (size_t i = 0; i < cur->ninstances; i++) {
-		const char *key, *key2;
-		size_t len = done[i] ? 0 : group_key(rule, cur->inst[i].name, &key);
-		if (!len)
-			continue;
+		ents[nent].len = group_key(rule, cur->inst[i].name, &ents[nent].key);
+		ents[nent].idx = i;
+		if (ents[nent].len)
+			nent++;
+	}
+	qsort(ents, nent, sizeof(*ents), group_ent_cmp);
+	for (size_t k = 0; k < nent;) {
+		size_t end = k + 1;
+		char name[512];
+
+		while (end < nent && group_ent_cmp(&(struct group_ent){ ents[k].key, ents[k].len, 0 },
+						   &(struct group_ent){ ents[end].key, ents[end].len, 0 }) == 0)
+			end++;
 		if (es->ngroups == es->groups_cap) {
 			es->groups_cap = next_cap(es->groups_cap, es->ngroups + 1);
 			es->groups = xrealloc(es->groups, es->groups_cap * sizeof(*es->groups));
 		}
 		struct group *g = &es->groups[es->ngroups++];
-		char name[512];
 		if (rule == GROUP_CHILD)
-			snprintf(name, sizeof(name), "_Total/%.*s", (int)len, key);
+			snprintf(name, sizeof(name), "_Total/%.*s", (int)ents[k].len, ents[k].key);
 		else
-			snprintf(name, sizeof(name), "%.*s%c_Total", (int)len, key,
+			snprintf(name, sizeof(name), "%.*s%c_Total", (int)ents[k].len, ents[k].key,
 				 rule == GROUP_NODE ? ',' : '/');
 		g->name = xstrdup(name);
 		g->first = nm;
-		g->n = 0;
-		for (size_t j = i; j < cur->ninstances; j++) {
-			size_t len2 = done[j] ? 0 : group_key(rule, cur->inst[j].name, &key2);
-			if (len2 == len && memcmp(key, key2, len) == 0) {
-				done[j] = 1;
-				es->members[nm++] = j;
-				g->n++;
-			}
-		}
+		g->n = end - k;
+		for (; k < end; k++)
+			es->members[nm++] = ents[k].idx; /* in instance order: idx breaks ties */
 	}
-	free(done);
+	free(ents);
+	qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
 }
 
 static void
