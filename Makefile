@@ -31,6 +31,16 @@ override LDLIBS += $(MHD_LIBS)
 endif
 endif
 
+# ncursesw for --tui, when installed (NO_NCURSES=1 builds without it); its
+# cflags go to the screen's files only (tui.c is the only one with curses)
+ifndef NO_NCURSES
+NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+ifneq ($(NCURSES_LIBS),)
+NCURSES_CFLAGS := -DHAVE_NCURSESW $(shell $(PKG_CONFIG) --cflags ncursesw)
+override LDLIBS += $(NCURSES_LIBS)
+endif
+endif
+
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -54,6 +64,10 @@ $(BUILD)/getcounter: $(OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/output/tui.o: src/output/tui.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) -c -o $@ $<
 
 # tests/unit/series.c: the fixture-series helper the provider tests share
 $(BUILD)/tests/series.o: tests/unit/series.c tests/unit/series.h
