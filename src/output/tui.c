@@ -222,13 +222,16 @@ short_path(char *buf, size_t n, const struct tui_series *s, int w)
 		total = (int)(strlen(set) + strlen(ctr) + 2 + (s->instance ? strlen(inst) + 2 : 0));
 		if (total <= w)
 			break;
+		/* the set gives way first, down to 6 columns, then the longest */
 		char *longest = set;
-		if (strlen(inst) > strlen(longest))
-			longest = inst;
-		if (strlen(ctr) > strlen(longest))
-			longest = ctr;
+		if (strlen(set) <= 6) {
+			if (strlen(inst) > strlen(longest))
+				longest = inst;
+			if (strlen(ctr) > strlen(longest))
+				longest = ctr;
+		}
 		size_t len = strlen(longest);
-		if (len <= 5)
+		if (len <= 3)
 			break;
 		/* replace the middle with '~', one character shorter */
 		size_t keep = len - 2, head = (keep + 1) / 2, tail = keep - head;
@@ -356,7 +359,7 @@ draw_legend(const struct tui *t, int y0, int rows)
 	size_t shown = 0, skip = 0;
 
 	attron(A_UNDERLINE);
-	mvprintw(y0, 0, "   %-8s %10s %10s %10s %10s  %-11s %s", "Scale", "Last", "Average",
+	mvprintw(y0, 0, "   %-7s %9s %9s %9s %9s  %-11s %s", "Scale", "Last", "Average",
 		 "Minimum", "Maximum", "Status", "Counter");
 	attroff(A_UNDERLINE);
 	/* scroll so that the selected series is on screen */
@@ -389,11 +392,11 @@ draw_legend(const struct tui *t, int y0, int rows)
 		if (st.last_st != TUI_NO_ROW)
 			status = status_name((enum value_status)(st.last_st & 0x7f));
 		int y = y0 + 1 + (int)shown++;
-		int pw = COLS - 3 - 9 - 44 - 2 - 12;
+		int pw = COLS - 3 - 8 - 40 - 2 - 12;
 		short_path(path, sizeof(path), se, pw);
 		if (s == t->sel)
 			attron(A_REVERSE);
-		snprintf(line, sizeof(line), "%-8s %10s %10s %10s %10s  %-11s ", scale, vl, va, vmin,
+		snprintf(line, sizeof(line), "%-7s %9s %9s %9s %9s  %-11s ", scale, vl, va, vmin,
 			 vmax, status);
 		mvaddstr(y, 3, line);
 		put_clipped(t, y, 3 + (int)strlen(line), path, pw);
@@ -654,7 +657,10 @@ draw_status(const struct tui *t, int y)
 	if (t->h.n)
 		format_wall(tm, sizeof(tm), tui_hist_wall(&t->h, last), t->cfg->utc);
 	format_secs(iv, sizeof(iv), shown_interval(t));
-	format_secs(dur, sizeof(dur), t->h.n ? (double)(last - first + 1) * shown_interval(t) : 0);
+	/* what the screen spans: from the read before its first sample */
+	format_secs(dur, sizeof(dur), t->h.n ? (double)(tui_hist_wall(&t->h, last) -
+						       tui_hist_wall(&t->h, first)) / 1e9 +
+						      shown_interval(t) : 0);
 	if (t->finite) {
 		if (t->h.n == 0 || t->cursor + 1 >= t->h.n)
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "END");
@@ -1011,7 +1017,7 @@ next_part(const char *rest)
 }
 
 static void
-complete(struct tui *t)
+complete(struct tui *t, int list_only)
 {
 	size_t lcp = 0, n = 0, o = 0;
 	const char *first = NULL;
@@ -1043,15 +1049,15 @@ complete(struct tui *t)
 	size_t upto = t->ilen + next_part(first + t->ilen);
 	if (lcp > upto)
 		lcp = upto;
-	if (lcp > t->ilen && lcp < sizeof(t->input)) {
+	if (!list_only && lcp > t->ilen && lcp < sizeof(t->input)) {
 		memcpy(t->input, first, lcp);
 		t->input[lcp] = '\0';
 		t->ilen = lcp;
-		t->tabs = 0;
+		t->tabs = 1;
 		t->listing[0] = '\0';
 		return;
 	}
-	if (++t->tabs < 2 && n > 1)
+	if (!t->tabs++ && n > 1)
 		return;
 	/* the second Tab: list the next parts, filtered by what is typed */
 	t->listing[0] = '\0';
@@ -1146,7 +1152,7 @@ prompt_key(struct tui *t, int ch)
 	}
 	if (ch == '\t' && t->prompt == PROMPT_ADD) {
 		t->msg[0] = '\0';
-		complete(t);
+		complete(t, 0);
 		return;
 	}
 	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
@@ -1161,7 +1167,7 @@ prompt_key(struct tui *t, int ch)
 	t->tabs = 0;
 	if (t->listing[0]) { /* the list follows what is typed */
 		t->tabs = 1;
-		complete(t);
+		complete(t, 1);
 		if (t->listing[0] == '\0')
 			t->tabs = 0;
 	}
