@@ -51,7 +51,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit cli asan bench bench-build install uninstall deps run clean format lint fuzz
+.PHONY: all check unit cli tui asan bench bench-build install uninstall deps run clean format lint fuzz
 
 all: getcounter
 
@@ -79,7 +79,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(BUILD)/tests/series.o
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/tests/series.o $(LIB_OBJ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
-check: unit cli bench-build
+check: unit cli tui bench-build
 
 # The benchmark harness must keep building (it links the library objects).
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
@@ -90,6 +90,10 @@ unit: $(TESTS)
 
 cli: $(BUILD)/getcounter
 	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/cli/run.sh
+
+# the --tui screen driven in tmux (tests/tui/run.sh; skips without tmux)
+tui: $(BUILD)/getcounter
+	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/tui/run.sh
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check

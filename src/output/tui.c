@@ -334,6 +334,8 @@ draw_tabs(const struct tui *t)
 		snprintf(buf, sizeof(buf), "bars: %s (v)", stat_names[t->stat]);
 		mvaddstr(0, 36, buf);
 	}
+	if (t->view != VIEW_REPORT)
+		mvaddstr(0, 58, t->yfit ? "y fitted" : "y 0-100");
 	mvaddstr(0, COLS - 17, "? keys   q quit");
 }
 
@@ -496,11 +498,14 @@ draw_graph(struct tui *t, int y0, int rows)
 		if (s == SIZE_MAX || !series_visible(t, s))
 			continue;
 		double mul = scale_of(&t->h.series[s]);
+		int prev_dy = -1;
 		for (uint64_t i = first; i <= last; i++) {
 			double v;
 			uint8_t st = tui_hist_get(&t->h, i, s, &v);
-			if (!(st & TUI_HAS_VALUE) || st == TUI_NO_ROW)
-				continue; /* not OK: a gap */
+			if (!(st & TUI_HAS_VALUE) || st == TUI_NO_ROW) {
+				prev_dy = -1; /* not OK: a gap */
+				continue;
+			}
 			double f = (v * mul - lo) / (hi - lo);
 			if (f < 0)
 				f = 0;
@@ -511,9 +516,19 @@ draw_graph(struct tui *t, int y0, int rows)
 			int cx = dx / sub_x, cy = dy / sub_y;
 			if (cx < 0 || cx >= pw)
 				continue;
-			size_t cell = (size_t)cy * (size_t)pw + (size_t)cx;
-			t->dots[cell] |= t->ascii ? 1 : braille_bit[dx % 2][dy % 4];
-			t->owner[cell] = (uint8_t)s;
+			/* braille joins a sample to the one before it: the dots
+			 * in between, in this sample's dot column */
+			int from = dy, to = dy;
+			if (!t->ascii && prev_dy >= 0) {
+				from = prev_dy < dy ? prev_dy + 1 : dy;
+				to = prev_dy > dy ? prev_dy - 1 : dy;
+			}
+			prev_dy = dy;
+			for (int y = from; y <= to; y++) {
+				size_t c = (size_t)(y / sub_y) * (size_t)pw + (size_t)cx;
+				t->dots[c] |= t->ascii ? 1 : braille_bit[dx % 2][y % 4];
+				t->owner[c] = (uint8_t)s;
+			}
 			if (i == last)
 				end_row = cy;
 		}
