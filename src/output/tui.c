@@ -273,8 +273,9 @@ window_samples(const struct tui *t)
 static uint64_t
 shown_first(const struct tui *t)
 {
-	uint64_t last = shown_last(t), w = window_samples(t);
-	uint64_t first = last + 1 > w ? last + 1 - w : 0;
+	uint64_t last = shown_last(t), per = t->ascii ? 1 : 2, cols = (uint64_t)plot_width();
+	/* the first sample of the leftmost column (see draw_graph) */
+	uint64_t first = last / per + 1 > cols ? (last / per + 1 - cols) * per : 0;
 
 	return first < tui_hist_first(&t->h) ? tui_hist_first(&t->h) : first;
 }
@@ -480,7 +481,7 @@ static void
 draw_graph(struct tui *t, int y0, int rows)
 {
 	int pw = plot_width();
-	uint64_t first = shown_first(t), last = shown_last(t), w = window_samples(t);
+	uint64_t first = shown_first(t), last = shown_last(t);
 	int sub_x = t->ascii ? 1 : 2, sub_y = t->ascii ? 1 : 4;
 	int dots_h = rows * sub_y;
 	double lo, hi;
@@ -512,7 +513,11 @@ draw_graph(struct tui *t, int y0, int rows)
 			if (f > 1)
 				f = 1;
 			int dy = dots_h - 1 - (int)lround(f * (dots_h - 1));
-			int dx = (int)(w - 1 - (last - i));
+			/* columns hold whole pairs of samples (2i, 2i+1), so that a
+			 * new sample changes the last column only, every other
+			 * time: the graph moves by whole cells */
+			int dx = (int)(((uint64_t)(pw - 1) - (last / (uint64_t)sub_x - i / (uint64_t)sub_x)) *
+				       (uint64_t)sub_x + i % (uint64_t)sub_x);
 			int cx = dx / sub_x, cy = dy / sub_y;
 			if (cx < 0 || cx >= pw)
 				continue;
@@ -1490,12 +1495,19 @@ tui_run(struct engine **e, const struct config *cfg, int log_fd, struct err *err
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	/* ncurses flushes after every cursor move until the screen has been
+	 * suspended and resumed once: do that now, so that a refresh is one
+	 * write instead of one per changed run of cells */
+	endwin();
+	refresh();
 	raw();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* no input checks in the middle of an update: one write per refresh */
+	typeahead(-1);
 	/* what terminals (and tmux) send besides the terminfo entry */
 	define_key("\033[1~", KEY_HOME);
 	define_key("\033[4~", KEY_END);
