@@ -524,7 +524,9 @@ draw_graph(struct tui *t, int y0, int rows)
 			/* braille joins a sample to the one before it: the dots
 			 * in between, in this sample's dot column */
 			int from = dy, to = dy;
-			if (!t->ascii && prev_dy >= 0) {
+			/* highlighted without colour, the others stay loose dots */
+			int joined = !t->highlight || t->color || s == t->sel;
+			if (!t->ascii && prev_dy >= 0 && joined) {
 				from = prev_dy < dy ? prev_dy + 1 : dy;
 				to = prev_dy > dy ? prev_dy - 1 : dy;
 			}
@@ -1115,7 +1117,10 @@ add_counter(struct tui *t)
 		return;
 	}
 	size_t added = t->h.nseries - before;
-	if (t->h.dropped)
+	if (!t->finite)
+		snprintf(t->msg, sizeof(t->msg), "added '%s': its values start with the next read",
+			 t->input);
+	else if (t->h.dropped)
 		snprintf(t->msg, sizeof(t->msg), "'%s' would make more than %d series: %zu not shown",
 			 t->input, ADD_MAX_SERIES, t->h.dropped);
 	else
@@ -1322,6 +1327,12 @@ key(struct tui *t, int ch)
 		break;
 	case 'a':
 	case KEY_IC:
+		/* candidates afresh: instances come and go */
+		for (size_t i = 0; i < t->ncands; i++)
+			free(t->cands[i]);
+		free(t->cands);
+		t->cands = NULL;
+		t->ncands = 0;
 		t->prompt = PROMPT_ADD;
 		t->ilen = 0;
 		t->input[0] = '\0';

@@ -77,9 +77,10 @@ wait_rc() {
 	got=$(cat "$W/rc")
 	[ "$got" = "$1" ] || fail "exit $got, wanted $1: $(cat "$W/stderr")"
 }
-# golden NAME: the screen equals tests/tui/golden/NAME.txt
+# golden NAME [-e]: the screen (with -e, and its attributes as escapes)
+# equals tests/tui/golden/NAME.txt
 golden() {
-	screen >"$W/$1.txt"
+	screen ${2:-} >"$W/$1.txt"
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		cp "$W/$1.txt" "$golden/$1.txt"
 		return 0

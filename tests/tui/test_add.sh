@@ -46,3 +46,20 @@ wait_for "removed"
 screen | grep -q "^b " && fail "eth1 is still in the legend: $(screen)"
 keys q
 wait_rc 0
+
+# live and recording: the added counter's values start with the next read,
+# and the log continues with a new session that holds it
+tui_start 100 30 "$utf8" --tui -i 0.1 --log "$W/add.gcl" '\Memory\Available MBytes'
+wait_for "REC add.gcl"
+keys a
+type_text '\Memory\Committed Bytes'
+keys Enter
+wait_for "its values start with the next read"
+wait_for "\\Memory\\Committed Bytes"
+keys q
+wait_rc 0
+"$GETCOUNTER" --input "$W/add.gcl" --summary >"$W/sum"
+grep -q "^Sessions *: 2" "$W/sum" || fail "not two sessions: $(cat "$W/sum")"
+"$GETCOUNTER" --input "$W/add.gcl" -f json '\Memory\Committed Bytes' >"$W/add.json"
+grep -q '"counter": "Committed Bytes", "value": [0-9]' "$W/add.json" ||
+	fail "the log has no values of the added counter: $(tail -2 "$W/add.json")"

@@ -26,6 +26,11 @@ done
 tui_start 100 30 "$utf8" --tui --no-color $roots "$P1" "$P2"
 wait_for "sample 1/11"
 [ "$(colours)" -eq 0 ] || fail "--no-color: colour escapes"
+# without colour, a highlight is bold against dim, and the other series
+# are loose dots (attributes compared too)
+keys End Down h
+wait_for "sample 11/11"
+golden no-color-highlight -e
 keys q
 wait_rc 0
 
