@@ -124,6 +124,7 @@ struct tui {
 	int help;
 	int timer_fd;
 	int quit;
+	int fatal; /* the run cannot go on: err says why */
 	struct err *err;
 };
 
@@ -254,7 +255,13 @@ shown_last(const struct tui *t)
 		return 0;
 	if (t->finite)
 		return t->cursor;
-	return (t->frozen ? t->frozen_n : t->h.n) - 1;
+	if (!t->frozen)
+		return t->h.n - 1;
+	/* frozen longer than the ring holds: the oldest screenful kept */
+	uint64_t last = t->frozen_n - 1, keep = tui_hist_first(&t->h) + (uint64_t)COLS * 2;
+	if (last < keep)
+		last = keep < t->h.n ? keep : t->h.n - 1;
+	return last;
 }
 
 static int
@@ -965,7 +972,9 @@ reopen(struct tui *t, struct err *err)
 	*t->e = ne;
 	tui_hist_forget_columns(&t->h);
 	if (t->log_fd >= 0 && engine_log_open(ne, t->log_fd, t->log_name, 0, err) < 0) {
-		t->quit = 1; /* the log cannot go on: say so and stop */
+		/* the log cannot go on: say so and stop */
+		*t->err = *err;
+		t->fatal = 1;
 		return -1;
 	}
 	if (t->finite) {
@@ -1109,6 +1118,11 @@ add_counter(struct tui *t)
 
 	if (!t->ilen)
 		return;
+	if (t->finite && t->log_fd >= 0) {
+		snprintf(t->msg, sizeof(t->msg), "a replay recorded with --log is recorded once: "
+						 "give every path on the command line");
+		return;
+	}
 	t->paths = xrealloc(t->paths, (t->npaths + 1) * sizeof(*t->paths));
 	t->paths[t->npaths++] = xstrdup(t->input);
 	if (reopen(t, &err) < 0) {
@@ -1402,9 +1416,9 @@ loop(struct tui *t)
 	struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->timer_fd, POLLIN, 0 } };
 	int dirty = 1;
 
-	while (!t->quit && !term_requested) {
+	while (!t->quit && !term_requested && !t->fatal) {
 		int max_play = t->finite && t->playing && !speeds[t->speed];
-		if (dirty && !(t->frozen && !t->finite && 0))
+		if (dirty)
 			draw(t);
 		dirty = 0;
 		int n = poll(pfd, 2, max_play ? 0 : -1);
@@ -1432,7 +1446,7 @@ loop(struct tui *t)
 		while ((ch = getch()) != ERR) {
 			key(t, ch);
 			dirty = 1;
-			if (t->quit)
+			if (t->quit || t->fatal)
 				break;
 		}
 		if (n < 0)
@@ -1500,6 +1514,7 @@ tui_run(struct engine **e, const struct config *cfg, int log_fd, struct err *err
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL); /* a kill -INT: Ctrl-C itself is a key */
 	if (!newterm(NULL, stdout, stdin)) {
 		err_set(err, "--tui: cannot use the terminal (TERM=%s)",
 			getenv("TERM") ? getenv("TERM") : "");
@@ -1531,7 +1546,7 @@ tui_run(struct engine **e, const struct config *cfg, int log_fd, struct err *err
 	layout(&t);
 	if (!t.finite)
 		arm_timer(&t, t.interval);
-	if (loop(&t) < 0)
+	if (loop(&t) < 0 || t.fatal)
 		rc = EXIT_RUNTIME;
 	endwin();
 out:
