@@ -31,6 +31,16 @@ override LDLIBS += $(MHD_LIBS)
 endif
 endif
 
+# ncursesw for --tui, when installed (NO_NCURSES=1 builds without it); its
+# cflags go to the screen's files only (tui.c is the only one with curses)
+ifndef NO_NCURSES
+NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+ifneq ($(NCURSES_LIBS),)
+NCURSES_CFLAGS := -DHAVE_NCURSESW $(shell $(PKG_CONFIG) --cflags ncursesw)
+override LDLIBS += $(NCURSES_LIBS)
+endif
+endif
+
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -41,7 +51,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit cli asan bench bench-build install uninstall deps run clean format lint fuzz
+.PHONY: all check unit cli tui asan bench bench-build install uninstall deps run clean format lint fuzz
 
 all: getcounter
 
@@ -55,6 +65,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+$(BUILD)/src/output/tui.o: src/output/tui.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) -c -o $@ $<
+
 # tests/unit/series.c: the fixture-series helper the provider tests share
 $(BUILD)/tests/series.o: tests/unit/series.c tests/unit/series.h
 	@mkdir -p $(dir $@)
@@ -65,7 +79,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(BUILD)/tests/series.o
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/tests/series.o $(LIB_OBJ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
-check: unit cli bench-build
+check: unit cli tui bench-build
 
 # The benchmark harness must keep building (it links the library objects).
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
@@ -76,6 +90,10 @@ unit: $(TESTS)
 
 cli: $(BUILD)/getcounter
 	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/cli/run.sh
+
+# the --tui screen driven in tmux (tests/tui/run.sh; skips without tmux)
+tui: $(BUILD)/getcounter
+	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/tui/run.sh
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check

@@ -23,7 +23,7 @@
 _getcounter_long=(--counter --counter-file --interval --samples --continuous --format --output
 	--yes --precision --utc --list-set --instances --root --verbose --help --version
 	--log --input --begin --end --every --summary --max-size --circular --append
-	--serve --serve-max-requests)
+	--serve --serve-max-requests --tui --ascii --no-color)
 _getcounter_short=(-c -i -n -f -o -y -l -q -x -v -h -V)
 _getcounter_windows=(-Counter -SampleInterval -MaxSamples -Continuous -ListSet -si -sc -cf -qx -?)
 _getcounter_formats=(table list csv tsv json gcl BIN)

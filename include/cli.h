@@ -48,6 +48,10 @@ struct config {
 	/* --serve: a Prometheus endpoint (serve.h) */
 	const char *serve;             /* [ADDR:]PORT, or NULL */
 	unsigned serve_max_requests;   /* 0: the default, 8 */
+	/* --tui: the live screen (tui.h) */
+	int tui;
+	int ascii;    /* --ascii: no braille */
+	int no_color; /* --no-color */
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or

@@ -45,6 +45,9 @@ enum opt_id {
 	O_APPEND,
 	O_SERVE,
 	O_SERVE_MAX_REQUESTS,
+	O_TUI,
+	O_ASCII,
+	O_NO_COLOR,
 };
 
 struct option_spec {
@@ -85,6 +88,9 @@ static const struct option_spec options[] = {
 	{ O_APPEND, 0, "append", { 0 }, 0 },
 	{ O_SERVE, 0, "serve", { 0 }, 1 },
 	{ O_SERVE_MAX_REQUESTS, 0, "serve-max-requests", { 0 }, 1 },
+	{ O_TUI, 0, "tui", { 0 }, 0 },
+	{ O_ASCII, 0, "ascii", { 0 }, 0 },
+	{ O_NO_COLOR, 0, "no-color", { 0 }, 0 },
 };
 
 void
@@ -116,6 +122,10 @@ cli_usage(FILE *out)
 	      "      --serve [ADDR:]PORT  serve the raw fields of PATHS (default all sets) to\n"
 	      "                           Prometheus at /metrics; PORT alone binds 127.0.0.1\n"
 	      "      --serve-max-requests N  concurrent scrapes before 503 (default 8)\n"
+	      "      --tui                the live screen: graph, histogram and report of PATHS;\n"
+	      "                           records with --log, replays --input (? lists the keys)\n"
+	      "      --ascii              with --tui: an ASCII graph instead of braille\n"
+	      "      --no-color           with --tui: no colour (also when NO_COLOR is set)\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
@@ -380,6 +390,12 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 	if (cfg->log_file && config_logs_to_output(cfg))
 		return err_set(err, "--log records beside a display: with -f gcl or -o FILE.gcl the "
 				    "output is already the log");
+	if ((cfg->ascii || cfg->no_color) && !cfg->tui)
+		return err_set(err, "%s goes with --tui", cfg->ascii ? "--ascii" : "--no-color");
+	if (cfg->tui && (cfg->format || cfg->output_file || cfg->serve || cfg->summary))
+		return err_set(err, "--tui is the display: %s does not apply to it (--log FILE "
+				    "records beside it)", cfg->format ? "-f" : cfg->output_file ? "-o" :
+				    cfg->serve ? "--serve" : "--summary");
 	if (cfg->summary && (cfg->mode == MODE_LIST_SETS || cfg->mode == MODE_LIST_PATHS))
 		return err_set(err, "--summary and -l/-q both list a log: give one");
 	return 0;
@@ -533,6 +549,15 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		if (v > 100000)
 			return err_set(err, "%s '%s' is too large", name, arg);
 		cfg->serve_max_requests = (unsigned)v;
+		break;
+	case O_TUI:
+		cfg->tui = 1;
+		break;
+	case O_ASCII:
+		cfg->ascii = 1;
+		break;
+	case O_NO_COLOR:
+		cfg->no_color = 1;
 		break;
 	}
 	return 0;

@@ -1620,6 +1620,13 @@ engine_close(struct engine *e)
 	free(e);
 }
 
+const char *const *
+engine_paths(const struct engine *e, size_t *n)
+{
+	*n = e->npaths;
+	return e->paths;
+}
+
 static void
 sleep_until(uint64_t deadline_ns)
 {

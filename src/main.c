@@ -19,6 +19,7 @@
 #include "output.h"
 #include "replay.h"
 #include "serve.h"
+#include "tui.h"
 
 /* The format a file name implies (".csv"), or NULL. */
 static const char *
@@ -244,6 +245,17 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return rc;
 	}
+	if (cfg.tui && !tui_built_in()) {
+		fprintf(stderr, "getcounter: --tui is not built in: install libncurses-dev and "
+				"rebuild\n");
+		config_free(&cfg);
+		return EXIT_RUNTIME;
+	}
+	if (cfg.tui && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "getcounter: --tui needs a terminal on standard output\n");
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
 	format = cfg.format;
 	if (!format && cfg.output_file)
 		format = format_from_name(cfg.output_file);
@@ -284,7 +296,10 @@ main(int argc, char **argv)
 		}
 		log_fd = fd;
 	}
-	rc = engine_run(e, output, out, &err);
+	if (cfg.tui)
+		rc = tui_run(&e, &cfg, log_fd, &err);
+	else
+		rc = engine_run(e, output, out, &err);
 	if (rc != EXIT_OK)
 		fprintf(stderr, "getcounter: %s\n", err.msg);
 	rc = finish_output(&cfg, out, rc);
