@@ -31,6 +31,15 @@ override LDLIBS += $(MHD_LIBS)
 endif
 endif
 
+# libpcap for the Network Capture set, when installed (NO_PCAP=1 builds without it)
+ifndef NO_PCAP
+PCAP_LIBS := $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null)
+ifneq ($(PCAP_LIBS),)
+override CFLAGS += -DHAVE_PCAP
+override LDLIBS += $(PCAP_LIBS)
+endif
+endif
+
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 

@@ -13,9 +13,17 @@
 #include "sample.h"
 #include "util.h"
 
+struct capture_opts;
+
 struct provider_ctx {
 	struct procfs *fs; /* the files; procfs_is_live(fs) tells live */
 	uint64_t needed;   /* bit f: some requested counter needs field f */
+	/* The instance patterns the paths ask of this set ("eth0", "*"),
+	 * for a provider that opens only what is asked (Network Capture). */
+	const char *const *instances;
+	size_t ninstances;
+	const struct capture_opts *capture; /* Network Capture's options */
+	int listing; /* -l / -q: describe the set, open no device */
 };
 
 struct provider {
@@ -46,6 +54,16 @@ struct provider {
 	 * records it, so that a replay matches rows as rows_match did: a row
 	 * "P/C" is instance "X/C"'s when P is listed. */
 	size_t (*instance_key)(void *state, const char *instance, char *buf, size_t n);
+	/* Optional, for a source that keeps its own clock (Network Capture):
+	 * called instead of sleeping until the monotonic deadline_ns, doing
+	 * the source's work meanwhile (a live capture dispatches frames). 0,
+	 * or -1 with err. */
+	int (*wait)(void *state, uint64_t deadline_ns, struct err *err);
+	/* Optional, with wait: after a read, the wall and monotonic times that
+	 * read stands for (a capture file: its bucket's end). 0; 2 when the
+	 * engine's own times stand; 1 when the source has ended (a file read
+	 * out: the run ends); -1 with err when it failed (the run ends). */
+	int (*stamp)(void *state, int64_t *wall_ns, uint64_t *mono_ns, struct err *err);
 };
 
 /* Every provider, in the order sets are listed. */
