@@ -38,11 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/filter.h>
 
 #ifdef HAVE_PCAP
 #include <pcap/pcap.h>
@@ -380,12 +382,59 @@ on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 	capture_count(t < s->boundary ? s->counts : s->next, &f, hdr->len);
 }
 
+static void
+discard(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
+{
+	(void)user;
+	(void)hdr;
+	(void)bytes;
+}
+
+/* Attach "(USER) and dir" in the kernel. libpcap 1.10 also runs a live
+ * handle's filter in userland, where "inbound" and "outbound" match
+ * nothing (libpcap issue 1482), so libpcap gets USER alone (userland
+ * and kernel), and then the kernel's copy is replaced by the one with the
+ * direction. Frames the ring took before that are read and dropped. */
+static int
+set_kernel_direction(pcap_t *p, const char *user, const char *dir, const char *what,
+		     struct err *err)
+{
+	char text[4096];
+	struct bpf_program prog;
+	struct sock_fprog fp;
+	int rc;
+
+	if (user && *user)
+		snprintf(text, sizeof(text), "(%s) and %s", user, dir);
+	else
+		snprintf(text, sizeof(text), "%s", dir);
+	if (pcap_compile(p, &prog, text, 1, PCAP_NETMASK_UNKNOWN) < 0)
+		return err_set(err, "%s: --capture-filter '%s': %s", what, user ? user : "",
+			       pcap_geterr(p));
+	fp.len = (unsigned short)prog.bf_len;
+	fp.filter = (struct sock_filter *)(void *)prog.bf_insns;
+	rc = setsockopt(pcap_fileno(p), SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp));
+	pcap_freecode(&prog);
+	if (rc < 0)
+		return err_set(err, "%s: cannot attach the %s filter: %s", what, dir,
+			       strerror(errno));
+	for (int i = 0; i < 64 && pcap_dispatch(p, -1, discard, NULL) > 0; i++)
+		; /* bounded: a busy link never runs dry */
+	return 0;
+}
+
 /* Compile "(USER) and dir" (either part may be absent) and attach it. */
 static int
 set_filter(pcap_t *p, const char *user, const char *dir, const char *what, struct err *err)
 {
 	char text[4096];
 	struct bpf_program prog;
+
+	if (dir) {
+		if (user && *user && set_filter(p, user, NULL, what, err) < 0)
+			return -1;
+		return set_kernel_direction(p, user, dir, what, err);
+	}
 
 	if (user && *user && dir)
 		snprintf(text, sizeof(text), "(%s) and %s", user, dir);
@@ -539,12 +588,12 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 		s->link = -1;
 		return 0;
 	}
-	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? "inbound" : "outbound"),
-		       ifname, err) < 0)
-		return -1;
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
 	if (pcap_setnonblock(p, 1, ebuf) < 0)
 		return err_set(err, "capturing on %s: %s", ifname, ebuf);
+	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? "inbound" : "outbound"),
+		       ifname, err) < 0)
+		return -1;
 	h->fd = pcap_get_selectable_fd(p);
 	if (h->fd < 0)
 		return err_set(err, "capturing on %s: no selectable descriptor", ifname);
