@@ -17,7 +17,7 @@ csv_total() {
 	awk -F, -v c="$2" -v inst="${3:-}" '
 	NR == 1 {
 		for (i = 1; i <= NF; i++) {
-			f = $i; gsub(/"/, "", f)
+			f = $i; gsub(/["\r]/, "", f)
 			tail = "\\" c
 			if (substr(f, length(f) - length(tail) + 1) == tail &&
 			    (inst == "" || index(f, "(" inst ")")))
@@ -25,7 +25,7 @@ csv_total() {
 		}
 		next
 	}
-	{ v = $col; gsub(/"/, "", v); if (v != " ") sum += v }
+	{ v = $col; gsub(/["\r]/, "", v); if (v != " ") sum += v }
 	END { if (!col) { print "nocolumn"; exit } printf "%.0f\n", sum }' "$1"
 }
 
@@ -34,13 +34,13 @@ csv_max() {
 	awk -F, -v c="$2" '
 	NR == 1 {
 		for (i = 1; i <= NF; i++) {
-			f = $i; gsub(/"/, "", f)
+			f = $i; gsub(/["\r]/, "", f)
 			tail = "\\" c
 			if (substr(f, length(f) - length(tail) + 1) == tail) col = i
 		}
 		next
 	}
-	{ v = $col; gsub(/"/, "", v); if (v != " " && v + 0 > m) m = v + 0 }
+	{ v = $col; gsub(/["\r]/, "", v); if (v != " " && v + 0 > m) m = v + 0 }
 	END { if (!col) { print "nocolumn"; exit } print m + 0 }' "$1"
 }
 
