@@ -13,14 +13,17 @@
 #include "sample.h"
 #include "util.h"
 
-struct capture_opts;
-
 struct provider_ctx {
 	struct procfs *fs; /* the files; procfs_is_live(fs) tells live */
 	uint64_t needed;   /* bit f: some requested counter needs field f */
-	/* The instance patterns the paths ask of this set ("eth0", "*"),
-	 * for a provider that opens only what is asked (Network Capture). */
-	const char *const *instances;
+};
+
+struct capture_opts;
+
+/* What the run asks of a provider that opens only what is asked (Network
+ * Capture): given to open_request. */
+struct provider_request {
+	const char *const *instances; /* the paths' instance patterns ("eth0", "*") */
 	size_t ninstances;
 	const struct capture_opts *capture; /* Network Capture's options */
 	int listing; /* -l / -q: describe the set, open no device */
@@ -31,6 +34,10 @@ struct provider {
 	/* Prepare to read; ctx stays valid until close. Returns the
 	 * provider's state, or NULL with err filled. */
 	void *(*open)(const struct provider_ctx *ctx, struct err *err);
+	/* Optional, instead of open: the same, with what the run asks (req,
+	 * valid during the call). */
+	void *(*open_request)(const struct provider_ctx *ctx, const struct provider_request *req,
+			      struct err *err);
 	/* Read every instance into out (already raw_set_begin'd). Returns
 	 * 0, or -1 with err filled when the set cannot be read at all. */
 	int (*read)(void *state, struct raw_set *out, struct err *err);

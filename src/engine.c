@@ -1409,13 +1409,6 @@ engine_setup_sets(struct engine *e, struct err *err)
 		}
 		es->ctx.fs = e->fs;
 		es->ctx.needed = fields_needed(es->prov->set, needed, util);
-		es->patterns = xcalloc(e->nitems + 1, sizeof(*es->patterns));
-		for (size_t k = 0; k < e->nitems; k++)
-			if (e->items[k].es == es && e->items[k].pattern)
-				es->patterns[es->ctx.ninstances++] = e->items[k].pattern;
-		es->ctx.instances = es->patterns;
-		es->ctx.capture = &e->cfg->capture;
-		es->ctx.listing = e->cfg->mode != MODE_SAMPLE;
 		raw_set_init(&es->a, es->prov->set);
 		raw_set_init(&es->b, es->prov->set);
 		es->cur = &es->a;
@@ -1427,7 +1420,18 @@ engine_setup_sets(struct engine *e, struct err *err)
 			es->state = replay_state(e->replay, es->cat);
 			continue;
 		}
-		es->state = es->prov->open(&es->ctx, err);
+		if (es->prov->open_request) {
+			struct provider_request req = { NULL, 0, &e->cfg->capture,
+							e->cfg->mode != MODE_SAMPLE };
+			es->patterns = xcalloc(e->nitems + 1, sizeof(*es->patterns));
+			for (size_t k = 0; k < e->nitems; k++)
+				if (e->items[k].es == es && e->items[k].pattern)
+					es->patterns[req.ninstances++] = e->items[k].pattern;
+			req.instances = es->patterns;
+			es->state = es->prov->open_request(&es->ctx, &req, err);
+		} else {
+			es->state = es->prov->open(&es->ctx, err);
+		}
 		if (!es->state) {
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);

@@ -224,22 +224,24 @@ struct capture {
 };
 
 static void *
-capture_open(const struct provider_ctx *ctx, struct err *err)
+capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
+	     struct err *err)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 
-	if (ctx->listing)
+	(void)ctx;
+	if (req->listing)
 		return c;
-	if (ctx->capture && ctx->capture->nfiles) {
+	if (req->capture && req->capture->nfiles) {
 		/* a file is the run's only source: nothing to show */
 		free(c);
 		err_set(err, "--pcap: " NOT_BUILT);
 		return NULL;
 	}
-	c->names = xcalloc(ctx->ninstances + 1, sizeof(char *));
-	for (size_t i = 0; i < ctx->ninstances; i++)
-		if (!strpbrk(ctx->instances[i], "*?["))
-			c->names[c->n++] = xstrdup(ctx->instances[i]);
+	c->names = xcalloc(req->ninstances + 1, sizeof(char *));
+	for (size_t i = 0; i < req->ninstances; i++)
+		if (!strpbrk(req->instances[i], "*?["))
+			c->names[c->n++] = xstrdup(req->instances[i]);
 	/* the one line DESIGN.md asks for; the counters show UNSUPPORTED */
 	fprintf(stderr, "getcounter: Network Capture: " NOT_BUILT "\n");
 	return c;
@@ -279,7 +281,7 @@ capture_describe(void *state, const struct counter_desc *cd, const char *instanc
 
 const struct provider provider_network_capture = {
 	.set = &set,
-	.open = capture_open,
+	.open_request = capture_open,
 	.read = capture_read,
 	.close = capture_close,
 	.describe = capture_describe,
@@ -615,13 +617,13 @@ add_live(struct capture *c, const char *name, size_t *cap)
 /* The interfaces the patterns name: a plain name as it is, a wildcard
  * every up interface it matches. */
 static int
-live_names(struct capture *c, const struct provider_ctx *ctx, struct err *err)
+live_names(struct capture *c, const struct provider_request *req, struct err *err)
 {
 	size_t cap = 0;
 	struct ifaddrs *ifa = NULL;
 
-	for (size_t i = 0; i < ctx->ninstances; i++) {
-		const char *pat = ctx->instances[i];
+	for (size_t i = 0; i < req->ninstances; i++) {
+		const char *pat = req->instances[i];
 		if (!strpbrk(pat, "*?[")) {
 			if (strlen(pat) >= IF_NAMESIZE)
 				return err_set(err, "'%s' is not an interface name", pat);
@@ -679,7 +681,7 @@ drop_privileges(const char *user, struct err *err)
 }
 
 static int
-open_live(struct capture *c, const struct provider_ctx *ctx, struct err *err)
+open_live(struct capture *c, const struct provider_request *req, struct err *err)
 {
 	size_t nh = 0;
 
@@ -687,7 +689,7 @@ open_live(struct capture *c, const struct provider_ctx *ctx, struct err *err)
 	c->grace_ns = c->interval_ns / 10;
 	if (c->grace_ns > 100000000)
 		c->grace_ns = 100000000;
-	if (live_names(c, ctx, err) < 0)
+	if (live_names(c, req, err) < 0)
 		return -1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
@@ -771,16 +773,18 @@ extend32(uint64_t *wide, uint32_t *last, uint32_t now)
 static void capture_close(void *state);
 
 static void *
-capture_open(const struct provider_ctx *ctx, struct err *err)
+capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
+	     struct err *err)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 
-	c->opts = ctx->capture;
-	c->listing = ctx->listing;
+	(void)ctx;
+	c->opts = req->capture;
+	c->listing = req->listing;
 	c->interval_ns = c->opts && c->opts->interval_ns ? c->opts->interval_ns : 1000000000;
 	if (c->listing || !c->opts)
 		return c;
-	if (c->opts->nfiles ? open_files(c, err) < 0 : open_live(c, ctx, err) < 0) {
+	if (c->opts->nfiles ? open_files(c, err) < 0 : open_live(c, req, err) < 0) {
 		capture_close(c);
 		return NULL;
 	}
@@ -923,7 +927,7 @@ capture_describe(void *state, const struct counter_desc *cd, const char *instanc
 
 const struct provider provider_network_capture = {
 	.set = &set,
-	.open = capture_open,
+	.open_request = capture_open,
 	.read = capture_read,
 	.close = capture_close,
 	.describe = capture_describe,
