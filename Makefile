@@ -31,12 +31,11 @@ override LDLIBS += $(MHD_LIBS)
 endif
 endif
 
-# libpcap for the Network Capture set, when installed (NO_PCAP=1 builds without it)
+# libpcap for the Network Capture set, when its header is installed (NO_PCAP=1
+# builds without it); loaded with dlopen when a capture runs (dynlib.h)
 ifndef NO_PCAP
-PCAP_LIBS := $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null)
-ifneq ($(PCAP_LIBS),)
+ifeq ($(shell $(PKG_CONFIG) --exists libpcap 2>/dev/null && echo yes),yes)
 override CFLAGS += -DHAVE_PCAP
-override LDLIBS += $(PCAP_LIBS)
 endif
 endif
 

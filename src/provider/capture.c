@@ -48,6 +48,75 @@
 
 #ifdef HAVE_PCAP
 #include <pcap/pcap.h>
+
+#include "dynlib.h"
+
+/* libpcap is loaded when a capture opens (dynlib.h): every call below
+ * goes through these pointers, named as the functions they stand for. */
+#define PCAP_FUNCS(X) \
+	X(pcap_create) \
+	X(pcap_set_snaplen) \
+	X(pcap_set_promisc) \
+	X(pcap_set_timeout) \
+	X(pcap_set_buffer_size) \
+	X(pcap_set_tstamp_precision) \
+	X(pcap_activate) \
+	X(pcap_geterr) \
+	X(pcap_set_datalink) \
+	X(pcap_datalink) \
+	X(pcap_datalink_val_to_name) \
+	X(pcap_setnonblock) \
+	X(pcap_get_selectable_fd) \
+	X(pcap_compile) \
+	X(pcap_setfilter) \
+	X(pcap_freecode) \
+	X(pcap_fileno) \
+	X(pcap_dispatch) \
+	X(pcap_stats) \
+	X(pcap_close) \
+	X(pcap_open_offline_with_tstamp_precision) \
+	X(pcap_next_ex)
+
+#define PCAP_DECLARE(f) static __typeof__(f) *dl_##f;
+PCAP_FUNCS(PCAP_DECLARE)
+#define PCAP_SYM(f) { #f, (void **)&dl_##f },
+static const struct dynlib_sym pcap_syms[] = { PCAP_FUNCS(PCAP_SYM) };
+#define pcap_create dl_pcap_create
+#define pcap_set_snaplen dl_pcap_set_snaplen
+#define pcap_set_promisc dl_pcap_set_promisc
+#define pcap_set_timeout dl_pcap_set_timeout
+#define pcap_set_buffer_size dl_pcap_set_buffer_size
+#define pcap_set_tstamp_precision dl_pcap_set_tstamp_precision
+#define pcap_activate dl_pcap_activate
+#define pcap_geterr dl_pcap_geterr
+#define pcap_set_datalink dl_pcap_set_datalink
+#define pcap_datalink dl_pcap_datalink
+#define pcap_datalink_val_to_name dl_pcap_datalink_val_to_name
+#define pcap_setnonblock dl_pcap_setnonblock
+#define pcap_get_selectable_fd dl_pcap_get_selectable_fd
+#define pcap_compile dl_pcap_compile
+#define pcap_setfilter dl_pcap_setfilter
+#define pcap_freecode dl_pcap_freecode
+#define pcap_fileno dl_pcap_fileno
+#define pcap_dispatch dl_pcap_dispatch
+#define pcap_stats dl_pcap_stats
+#define pcap_close dl_pcap_close
+#define pcap_open_offline_with_tstamp_precision dl_pcap_open_offline_with_tstamp_precision
+#define pcap_next_ex dl_pcap_next_ex
+
+/* Load libpcap once. 0, or -1 with err. */
+static int
+pcap_load(struct err *err)
+{
+	static const char *const sonames[] = { "libpcap.so.0.8", "libpcap.so.1", "libpcap.so",
+					       NULL };
+	static void *handle;
+
+	if (!handle)
+		handle = dynlib_open(sonames, pcap_syms, ARRAY_SIZE(pcap_syms),
+				     "libpcap (Debian: libpcap0.8)", err);
+	return handle ? 0 : -1;
+}
 #endif
 
 #include "capture.h"
@@ -784,6 +853,10 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	c->interval_ns = c->opts && c->opts->interval_ns ? c->opts->interval_ns : 1000000000;
 	if (c->listing || !c->opts)
 		return c;
+	if (pcap_load(err) < 0) {
+		capture_close(c);
+		return NULL;
+	}
 	if (c->opts->nfiles ? open_files(c, err) < 0 : open_live(c, req, err) < 0) {
 		capture_close(c);
 		return NULL;
