@@ -1420,9 +1420,9 @@ engine_setup_sets(struct engine *e, struct err *err)
 			es->state = replay_state(e->replay, es->cat);
 			continue;
 		}
+		struct provider_request req = { NULL, 0, &e->cfg->capture,
+						e->cfg->mode != MODE_SAMPLE };
 		if (es->prov->open_request) {
-			struct provider_request req = { NULL, 0, &e->cfg->capture,
-							e->cfg->mode != MODE_SAMPLE };
 			es->patterns = xcalloc(e->nitems + 1, sizeof(*es->patterns));
 			for (size_t k = 0; k < e->nitems; k++)
 				if (e->items[k].es == es && e->items[k].pattern)
