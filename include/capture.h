@@ -83,6 +83,12 @@ enum capture_given_dir {
 void capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
 		      const uint8_t *local_mac, struct capture_frame *out);
 
+/* The Ethernet wire length of a frame whose pcap length is len: a cooked
+ * header (SLL 16 bytes, SLL2 20) stands where the 14-byte Ethernet header
+ * was. On SLL2 libpcap does not put a stripped VLAN tag back, so such a
+ * frame counts 4 bytes short. */
+uint32_t capture_wire_len(int link, uint32_t len);
+
 /* Add a classified frame of wire length len to the counts c[CAP_NFIELDS]. */
 void capture_count(uint64_t *c, const struct capture_frame *f, uint32_t len);
 

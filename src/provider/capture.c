@@ -450,7 +450,8 @@ on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 	if (t < s->start)
 		return; /* captured before the first read */
 	capture_classify(s->link, bytes, hdr->caplen, h->given, s->local_mac, &f);
-	capture_count(t < s->boundary ? s->counts : s->next, &f, hdr->len);
+	capture_count(t < s->boundary ? s->counts : s->next, &f,
+		      capture_wire_len(s->link, hdr->len));
 }
 
 static void
@@ -538,7 +539,7 @@ file_next(struct source *s, struct err *err)
 
 	if (rc == 1) {
 		s->pending_ts = ts_ns(hdr);
-		s->pending_len = hdr->len;
+		s->pending_len = capture_wire_len(s->link, hdr->len);
 		capture_classify(s->link, bytes, hdr->caplen, CAPTURE_DIR_BY_MAC, s->local_mac,
 				 &s->pending);
 		s->has_pending = 1;

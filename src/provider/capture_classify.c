@@ -242,6 +242,16 @@ capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
 	}
 }
 
+uint32_t
+capture_wire_len(int link, uint32_t len)
+{
+	if (link == CAPTURE_SLL && len >= 16)
+		return len - 2;
+	if (link == CAPTURE_SLL2 && len >= 20)
+		return len - 6;
+	return len;
+}
+
 void
 capture_count(uint64_t *c, const struct capture_frame *f, uint32_t len)
 {

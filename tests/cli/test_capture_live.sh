@@ -44,11 +44,21 @@ ip netns exec "$nsa" "$G" "\\Network Capture($veth_a)\\*" -i 1 -n 4 -f csv >"$tm
 	2>"$tmp/a.err" &
 ga=$!
 pids="$pids $gb $ga"
+# and "any" (SLL2: the packet type gives the direction) in both
+ip netns exec "$nsb" "$G" "\\Network Capture(any)\\*" -i 1 -n 4 -f csv >"$tmp/anyb.csv" \
+	2>"$tmp/anyb.err" &
+gab=$!
+ip netns exec "$nsa" "$G" "\\Network Capture(any)\\*" -i 1 -n 4 -f csv >"$tmp/anya.csv" \
+	2>"$tmp/anya.err" &
+gaa=$!
+pids="$pids $gab $gaa"
 # the mix lands in the second sample (from 1 s to 2 s)
 sleep 1.4
 ip netns exec "$nsa" python3 "$here/capture_send.py" "$veth_a" "$mac_a" "$mac_b" mix
 wait "$gb" || fail "getcounter on $veth_b failed: $(cat "$tmp/b.err")"
 wait "$ga" || fail "getcounter on $veth_a failed: $(cat "$tmp/a.err")"
+wait "$gab" || fail "getcounter on any in B failed: $(cat "$tmp/anyb.err")"
+wait "$gaa" || fail "getcounter on any in A failed: $(cat "$tmp/anya.err")"
 sleep 0.3
 for p in $pids; do kill -INT "$p" 2>/dev/null || true; done
 wait 2>/dev/null || true
@@ -68,6 +78,23 @@ close_to "$(csv_max "$tmp/b.csv" "Avg. Frame Size")" 109.375 0.001 ||
 d=$(awk -F, 'NR > 1 { n++ } END { print n + 0 }' "$tmp/b.csv")
 [ "$(csv_total "$tmp/b.csv" "Capture Dropped")" = 0 ] || fail "drops on a quiet veth"
 [ "$d" = 4 ] || fail "$d samples, want 4"
+
+# any: received classes from the packet type, as on the interface; the
+# sent split from the IP destination: multicast items 3 (239.1.2.3), 5
+# and 9 (ff02::) = 2 + 1 + 1 = 4, no IP broadcast, the other 16 - 4 = 12
+# directed (ARP and 0x88b5 carry no IP destination). SLL2 keeps no VLAN
+# tag libpcap could put back, so bytes and a tagged frame's L4 are not
+# checked here.
+for c in "Frames Received/sec:16" "Directed Frames Received/sec:10" \
+	"Multicast Frames Received/sec:4" "Broadcast Frames Received/sec:2" "Frames Sent/sec:0" \
+	"IPv4 Packets/sec:7" "IPv6 Packets/sec:5" "ARP Packets/sec:2" "Other Frames/sec:2" \
+	"TCP Segments/sec:2" "ICMP Messages/sec:4"; do
+	expect_total "$tmp/anyb.csv" "${c%:*}" "${c##*:}"
+done
+for c in "Frames Sent/sec:16" "Directed Frames Sent/sec:12" "Multicast Frames Sent/sec:4" \
+	"Broadcast Frames Sent/sec:0" "Frames Received/sec:0"; do
+	expect_total "$tmp/anya.csv" "${c%:*}" "${c##*:}"
+done
 
 # files: the same numbers; the 96-byte capture the same bytes
 [ -s "$tmp/us.pcap" ] || fail "tcpdump wrote nothing: $(cat "$tmp/td1.err")"

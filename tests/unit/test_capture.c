@@ -296,6 +296,18 @@ test_count(void **state)
 	assert_int_equal(c[CAP_OTHER], 0);
 }
 
+/* A cooked header replaces the 14-byte Ethernet one: a 60-byte frame is
+ * 60 - 14 + 16 = 62 in SLL and 60 - 14 + 20 = 66 in SLL2. */
+static void
+test_wire_len(void **state)
+{
+	(void)state;
+	assert_int_equal(capture_wire_len(CAPTURE_EN10MB, 60), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL, 62), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL2, 66), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL2, 10), 10); /* a runt stays */
+}
+
 static void
 test_parse_mac(void **state)
 {
@@ -321,6 +333,7 @@ main(void)
 		cmocka_unit_test(test_other_and_runts),
 		cmocka_unit_test(test_cooked),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_wire_len),
 		cmocka_unit_test(test_parse_mac),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
