@@ -41,6 +41,14 @@ override LDLIBS += $(NCURSES_LIBS)
 endif
 endif
 
+# libpcap for the Network Capture set, when its header is installed (NO_PCAP=1
+# builds without it); loaded with dlopen when a capture runs (dynlib.h)
+ifndef NO_PCAP
+ifeq ($(shell $(PKG_CONFIG) --exists libpcap 2>/dev/null && echo yes),yes)
+override CFLAGS += -DHAVE_PCAP
+endif
+endif
+
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -155,4 +163,6 @@ lint:
 clean:
 	rm -rf build build-asan getcounter
 
--include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d)
+# the headers each object and each unit test was built from (a test binary and
+# series.o are rebuilt when a header they include changes)
+-include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(BUILD)/tests/series.d $(TESTS:=.d)

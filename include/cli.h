@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture.h"
 #include "util.h"
 
 enum cli_mode { MODE_SAMPLE, MODE_LIST_SETS, MODE_LIST_PATHS, MODE_HELP, MODE_VERSION };
@@ -52,6 +53,11 @@ struct config {
 	int tui;
 	int ascii;    /* --ascii: no braille */
 	int no_color; /* --no-color */
+	/* Network Capture (capture.h): --pcap files, --local-mac,
+	 * --capture-filter, --snaplen, --capture-buffer, --promisc, --user */
+	char **pcaps;
+	size_t npcaps;
+	struct capture_opts capture;
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or

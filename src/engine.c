@@ -70,6 +70,7 @@ struct eset {
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
 	size_t cat;      /* its index in the catalogue */
+	const char **patterns; /* the instance patterns asked of it (ctx) */
 };
 
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
@@ -354,6 +355,11 @@ static const char *const default_paths[] = {
 	"\\PhysicalDisk(_Total)\\% Disk Time",
 	"\\PhysicalDisk(_Total)\\Current Disk Queue Length",
 	"\\Network Adapter(*)\\Bytes Total/sec",
+};
+
+/* With --pcap and no paths: every capture counter of every file. */
+static const char *const pcap_default_paths[] = {
+	"\\Network Capture(*)\\*",
 };
 
 /* ---- reading ------------------------------------------------------------ */
@@ -783,6 +789,20 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 		}
 		mask_present(es->cur, es->ctx.needed);
 		es->cur->mono_ns = now_mono_ns();
+		if (es->prov->stamp) {
+			/* a capture keeps its own clock (a file: its buckets) */
+			int64_t wall;
+			uint64_t mono;
+			int st = es->prov->stamp(es->state, &wall, &mono, err);
+			if (st < 0)
+				return -1;
+			if (st == 1)
+				return 1;
+			if (st == 0) {
+				e->wall_ns = wall;
+				es->cur->mono_ns = mono;
+			}
+		}
 	}
 	if (!live) {
 		int64_t up = 0;
@@ -1219,6 +1239,7 @@ engine_free_parts(struct engine *e)
 		raw_set_free(&es->a);
 		raw_set_free(&es->b);
 		free(es->prev_of);
+		free(es->patterns);
 		free(es->deltas);
 		free(es->delta_pool);
 		free(es->pair);
@@ -1303,7 +1324,10 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		}
 	} else {
 		engine_hostname(cfg, e->host, sizeof(e->host));
-		if (!paths) {
+		if (!paths && cfg->capture.nfiles) {
+			paths = pcap_default_paths;
+			npaths = ARRAY_SIZE(pcap_default_paths);
+		} else if (!paths) {
 			paths = default_paths;
 			npaths = ARRAY_SIZE(default_paths);
 		}
@@ -1324,6 +1348,11 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		it->es = &e->sets[(uintptr_t)it->es];
+		if (cfg->capture.nfiles && strcmp(it->es->prov->set->name, "Network Capture") != 0) {
+			err_set(err, "'%s': --pcap replays a capture file, which holds only "
+				     "\\Network Capture counters", it->path);
+			return EXIT_USAGE;
+		}
 		if (it->rows_es)
 			it->rows_es = &e->sets[(uintptr_t)it->rows_es - 1];
 	}
@@ -1391,7 +1420,18 @@ engine_setup_sets(struct engine *e, struct err *err)
 			es->state = replay_state(e->replay, es->cat);
 			continue;
 		}
-		es->state = es->prov->open(&es->ctx, err);
+		struct provider_request req = { NULL, 0, &e->cfg->capture,
+						e->cfg->mode != MODE_SAMPLE };
+		if (es->prov->open_request) {
+			es->patterns = xcalloc(e->nitems + 1, sizeof(*es->patterns));
+			for (size_t k = 0; k < e->nitems; k++)
+				if (e->items[k].es == es && e->items[k].pattern)
+					es->patterns[req.ninstances++] = e->items[k].pattern;
+			req.instances = es->patterns;
+			es->state = es->prov->open_request(&es->ctx, &req, err);
+		} else {
+			es->state = es->prov->open(&es->ctx, err);
+		}
 		if (!es->state) {
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);
@@ -1636,6 +1676,20 @@ sleep_until(uint64_t deadline_ns)
 		;
 }
 
+/* Sleep until deadline, or let a source that waits on its own (a live
+ * capture) do so. 0, or -1 with err. */
+static int
+engine_wait(struct engine *e, uint64_t deadline, struct err *err)
+{
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		if (es->prov->wait && es->state)
+			return es->prov->wait(es->state, deadline, err);
+	}
+	sleep_until(deadline);
+	return 0;
+}
+
 /* An output's write error (the reason) as "cannot write FILE: reason". */
 static void
 output_error(const struct config *cfg, struct err *err)
@@ -1653,7 +1707,8 @@ int
 engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err)
 {
 	const struct config *cfg = e->cfg;
-	struct output_opts oo = { cfg->precision, cfg->utc, 0, cfg->continuous || e->replay,
+	struct output_opts oo = { cfg->precision, cfg->utc, 0,
+				  cfg->continuous || e->replay || cfg->capture.nfiles,
 				  e->replay ? replay_subsecond(e->replay)
 					    : cfg->interval != (double)(long)cfg->interval };
 	void *ost = NULL;
@@ -1692,19 +1747,22 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	regular = output && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
 
 	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
-	if (e->replay && !cfg->samples_given)
-		reads = UINT64_MAX; /* the whole log */
+	if ((e->replay || cfg->capture.nfiles) && !cfg->samples_given)
+		reads = UINT64_MAX; /* the whole log, or capture file */
 	uint64_t deadline = now_mono_ns();
 	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
 		const struct frame *f;
-		if (r > 0 && e->fs && procfs_is_live(e->fs)) {
+		if (r > 0 && e->fs && procfs_is_live(e->fs) && !cfg->capture.nfiles) {
 			uint64_t now = now_mono_ns();
 			deadline += interval_ns;
 			while (deadline <= now) {
 				deadline += interval_ns;
 				e->skipped++;
 			}
-			sleep_until(deadline);
+			if (engine_wait(e, deadline, err) < 0) {
+				rc = EXIT_RUNTIME;
+				goto done;
+			}
 			if (stop_requested)
 				break;
 		}

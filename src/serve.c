@@ -198,6 +198,14 @@ open_sets(struct server *s, const struct serve_opts *o)
 		sv->patterns = (const char *const *)sv->owned;
 		if (!named)
 			continue;
+		if (!p->open) {
+			/* a set opened per request (Network Capture) is not served */
+			for (size_t k = 0; k < sv->npatterns; k++)
+				free(sv->owned[k]);
+			free(sv->owned);
+			memset(sv, 0, sizeof(*sv));
+			continue;
+		}
 		sv->p = p;
 		sv->ctx.fs = s->fs;
 		sv->ctx.needed = mask;
