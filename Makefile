@@ -27,7 +27,13 @@ ifndef NO_MICROHTTPD
 MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
 ifneq ($(MHD_LIBS),)
 override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-override LDLIBS += $(MHD_LIBS)
+override LDLIBS += $(MHD_LIBS) -lcrypt
+# GnuTLS (libmicrohttpd's TLS) to verify --tls-client-ca peers
+GNUTLS_LIBS := $(shell $(PKG_CONFIG) --libs gnutls 2>/dev/null)
+ifneq ($(GNUTLS_LIBS),)
+override CFLAGS += -DHAVE_GNUTLS $(shell $(PKG_CONFIG) --cflags gnutls)
+override LDLIBS += $(GNUTLS_LIBS)
+endif
 endif
 endif
 

@@ -60,12 +60,12 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	DISK_FIELD_DESCS
-	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE },
-	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE },
-	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE },
-	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE },
-	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE },
-	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE },
+	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE, PROM("fragment_size", "bytes", 0) },
+	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE, PROM("size_fragments", "", 0) },
+	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE, PROM("free_fragments", "", 0) },
+	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE, PROM("available_fragments", "", 0) },
+	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE, PROM("inodes", "", 0) },
+	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE, PROM("available_inodes", "", 0) },
 };
 
 /* Where each statvfs field comes from in a statvfs result. */
@@ -118,6 +118,7 @@ static const struct counter_set set = {
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
 	.inflight_field = FIELD_REF(F_INFLIGHT),
+	.prom_labels = "mountpoint",
 };
 
 #define BIT(f) ((uint64_t)1 << (f))
