@@ -81,7 +81,7 @@ static const struct field_desc fields[RD_NFIELDS] = {
 	[RD_PORT_XMIT_DATA] = { "port_xmit_data", FW_64, FK_COUNTER, FB_NONE, PROM("sent", "bytes", 4) },
 	[RD_PORT_RCV_PACKETS] = { "port_rcv_packets", FW_64, FK_COUNTER, FB_NONE, PROM("received_frames", "", 0) },
 	[RD_PORT_XMIT_PACKETS] = { "port_xmit_packets", FW_64, FK_COUNTER, FB_NONE, PROM("sent_frames", "", 0) },
-	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE, PROM("missing_counter_mask", "", 0) },
+	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE, PROM("missing_source_mask", "", 0) },
 };
 
 enum source_kind { SRC_NONE, SRC_PORT, SRC_HW, SRC_CM };

@@ -149,6 +149,92 @@ else
 	echo "promtool is not installed: not checking the exposition with it"
 fi
 
+# --- every fixture tree: promtool clean, and the sets it holds are there ------
+if command -v promtool >/dev/null 2>&1; then
+	for root in "$repo"/tests/fixtures/*/t0; do
+		fx=$(basename "$(dirname "$root")")
+		start "fx-$fx" --root "$root" --serve 0
+		curl -sf "$url" >"$tmp/fx.txt" || fail "$fx: the scrape failed"
+		promtool check metrics <"$tmp/fx.txt" >"$tmp/pt" 2>&1 ||
+			fail "promtool check metrics ($fx): $(cat "$tmp/pt")"
+		stop "$pid"
+		cat "$tmp/fx.txt" >>"$tmp/all.txt"
+	done
+	# each set of the issue has series in some fixture
+	for m in processor_time_seconds_total memory_available_bytes system_context_switches_total \
+		physical_disk_read_bytes_total logical_disk_read_bytes_total \
+		network_adapter_received_bytes_total pressure_some_stall_time_seconds_total \
+		interrupt_interrupts_total softirq_softirqs_total \
+		per_processor_network_activity_processed_packets_total \
+		physical_network_interface_card_activity_active_time_seconds_total \
+		rdma_activity_received_bytes_total tcp_retransmitted_segments_total \
+		udpv4_received_datagrams_total udpv6_received_datagrams_total \
+		ipv4_received_datagrams_total ipv6_received_datagrams_total \
+		icmp_received_messages_total icmpv6_received_messages_total \
+		processor_idle_state_time_seconds_total; do
+		grep -q "^getcounter_$m[{ ]" "$tmp/all.txt" || fail "no getcounter_$m in any fixture"
+	done
+	grep -q '^getcounter_processor_information' "$tmp/all.txt" && fail "Processor Information served"
+	grep -q '_Total' "$tmp/all.txt" && fail "a _Total series in a fixture"
+	grep -Eq '[{,](instance|job)=' "$tmp/all.txt" && fail "an instance or job label"
+fi
+
+# --- the scrape deadline: a set that misses it is left out, the scrape is 200 ---
+start dl --root "$F/t0" --serve 0
+code=$(curl -s -o "$tmp/dl.txt" -w '%{http_code}' -H 'X-Prometheus-Scrape-Timeout-Seconds: 0.000001' "$url")
+[ "$code" = 200 ] || fail "a scrape past its deadline got $code"
+grep -qx 'getcounter_scrape_set_success{set="processor"} 0' "$tmp/dl.txt" ||
+	fail "a set past the deadline is not success 0"
+grep -q '^getcounter_processor_time' "$tmp/dl.txt" && fail "a set past the deadline was served"
+grep -q '^getcounter_build_info' "$tmp/dl.txt" || fail "no build_info past the deadline"
+curl -sf -H 'X-Prometheus-Scrape-Timeout-Seconds: 10' "$url" >"$tmp/dl2.txt"
+grep -qx 'getcounter_scrape_set_success{set="processor"} 1' "$tmp/dl2.txt" ||
+	fail "a set read in time is not success 1"
+grep -Eq '^getcounter_scrape_set_duration_seconds\{set="processor"\} [0-9.]+$' "$tmp/dl2.txt" ||
+	fail "no read duration of processor"
+stop "$pid"
+
+# --- --prometheus-rules: promtool accepts them; paths select -------------------
+"$G" --prometheus-rules >"$tmp/rules.yml"
+grep -q "record: getcounter:physical_disk:avg_disk_sec_per_read" "$tmp/rules.yml" ||
+	fail "no Avg. Disk sec/Read rule"
+grep -qF "expr: '(rate(getcounter_physical_disk_read_time_seconds_total[1m])) / (rate(getcounter_physical_disk_reads_total[1m]))'" \
+	"$tmp/rules.yml" || fail "Avg. Disk sec/Read is not read time over reads"
+# Available MBytes: bytes / 2^20 = bytes x 9.5367431640625e-07
+grep -qF "expr: '9.5367431640625e-07 * (getcounter_memory_available_bytes)'" "$tmp/rules.yml" ||
+	fail "Available MBytes is not bytes / 2^20"
+grep -q 'processor_information' "$tmp/rules.yml" && fail "rules for Processor Information"
+"$G" --prometheus-rules '\TCP\Segments Retransmitted/sec' >"$tmp/tcp.yml"
+[ "$(grep -c 'record:' "$tmp/tcp.yml")" -eq 1 ] || fail "a path did not select one rule"
+expect_exit 2 "$G" --prometheus-rules '\NoSuchSet\x'
+case $errout in *"no counter set named 'NoSuchSet'"*) ;; *) fail "bad set: $errout" ;; esac
+expect_exit 2 "$G" --prometheus-rules --serve 0
+if command -v promtool >/dev/null 2>&1; then
+	promtool check rules "$tmp/rules.yml" >"$tmp/pt" 2>&1 ||
+		fail "promtool check rules: $(cat "$tmp/pt")"
+	promtool check rules "$tmp/tcp.yml" >"$tmp/pt" 2>&1 ||
+		fail "promtool check rules (TCP): $(cat "$tmp/pt")"
+fi
+
+# --- SIGINT with scrapes in flight: they finish, exit 0 ---------------------------
+start int --root "$F/t0" --serve 0
+: >"$tmp/codes2"
+k=0
+while [ $k -lt 16 ]; do
+	curl -s -o /dev/null -w '%{http_code}\n' "$url" >>"$tmp/codes2" &
+	k=$((k + 1))
+done
+sleep 0.05
+kill -INT "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "the server exited $rc on SIGINT"
+wait
+# accepted scrapes answered (200 or 503); later connections were refused (000)
+grep -Evx '200|503|000' "$tmp/codes2" && fail "a scrape cut short on SIGINT"
+
 # --- --serve-max-requests 1 under load: some 503 (up to 3 bursts of 32) -------------
 start one --serve 0 --serve-max-requests 1
 round=0
