@@ -125,6 +125,18 @@ grep -Evx '200|503' "$tmp/codes" && fail "an answer other than 200 or 503"
 kill -0 "$pid" || fail "the server died under load"
 stop "$pid"
 
+# --- [::1]:PORT binds IPv6 loopback (where the machine has IPv6) -----------------
+if [ -e /proc/net/if_inet6 ] && grep -q '^0*1 ' /proc/net/if_inet6 2>/dev/null; then
+	start v6 --root "$F/t0" --serve '[::1]:0'
+	case $url in http://\[::1\]:*/metrics) ;; *) fail "IPv6 URL $url" ;; esac
+	[ "$(curl -sg -o /dev/null -w '%{http_code}' "$url")" = 200 ] || fail "no answer on [::1]"
+	stop "$pid"
+fi
+expect_exit 2 "$G" --serve '::1:9100'
+case $errout in *"brackets"*) ;; *) fail "bare IPv6: $errout" ;; esac
+expect_exit 2 "$G" --serve 70000
+case $errout in *"0 to 65535"*) ;; *) fail "port 70000: $errout" ;; esac
+
 # --- paths select sets and instances ------------------------------------------------
 start sel --root "$F/t0" --serve 127.0.0.1:0 '\Network Adapter(eth*)\*' '\Memory\Available Bytes'
 curl -sf "$url" >"$tmp/sel.txt"
