@@ -148,8 +148,10 @@ struct counter_set {
 	uint8_t speed_field;    /* FIELD_REF (Mbit/s) for FB_IF_BYTES, or 0 */
 	uint8_t duplex_field;   /* FIELD_REF (1 = full) for UTILIZATION, or 0 */
 	/* --serve: the Prometheus labels of an instance name, split at '/'
-	 * ("device", "irq/cpu"); NULL for a single-instance set. A
-	 * multi-instance set without labels is not exported. */
+	 * ("device", "irq/cpu"), then after ';' one label whose value the
+	 * provider's label_value gives ("mountpoint;device"); NULL for a
+	 * single-instance set. A multi-instance set without labels is not
+	 * exported. */
 	const char *prom_labels;
 };
 

@@ -75,6 +75,9 @@ struct prom_fmt {
 	/* keep(arg, instance): nonzero to export the instance; NULL: all */
 	int (*keep)(void *arg, const char *inst);
 	void *arg;
+	/* the value of the set's extra label (after ';' in prom_labels) for
+	 * inst, written to buf; its length, 0 for none; NULL: no such label */
+	size_t (*label_value)(void *arg, const char *inst, char *buf, size_t n);
 };
 
 /* Append the exposition of rs (HELP/TYPE per family, one sample per

@@ -46,6 +46,10 @@ struct provider {
 	 * records it, so that a replay matches rows as rows_match did: a row
 	 * "P/C" is instance "X/C"'s when P is listed. */
 	size_t (*instance_key)(void *state, const char *instance, char *buf, size_t n);
+	/* Optional, for --serve: the value of the set's extra label (after
+	 * ';' in prom_labels: "mountpoint;device") for instance, after a
+	 * read, written to buf (size n); the length, 0 for none. */
+	size_t (*label_value)(void *state, const char *instance, char *buf, size_t n);
 };
 
 /* Every provider, in the order sets are listed. */

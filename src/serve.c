@@ -337,6 +337,15 @@ keep_instance(void *arg, const char *inst)
 	return 0;
 }
 
+/* The provider's value of the set's extra label for inst. */
+static size_t
+label_value(void *arg, const char *inst, char *buf, size_t n)
+{
+	const struct served *sv = arg;
+
+	return sv->p->label_value ? sv->p->label_value(sv->state, inst, buf, n) : 0;
+}
+
 /* Choose and open the served sets. */
 static int
 open_sets(struct server *s, const struct serve_opts *o)
@@ -400,7 +409,8 @@ scrape(struct server *s, int om, uint64_t deadline_ns)
 	struct err err = { "" };
 	size_t idx = s->scrapes < s->nroots ? s->scrapes : s->nroots - 1;
 	struct prom_fmt fmt = { .user_hz = s->user_hz, .ulong_bits = s->ulong_bits,
-				.openmetrics = om, .keep = keep_instance };
+				.openmetrics = om, .keep = keep_instance,
+				.label_value = label_value };
 
 	prom_buf_reset(&s->buf);
 	s->scrapes++;

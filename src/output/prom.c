@@ -42,18 +42,27 @@ set_labels(const struct counter_set *cs, char names[MAX_LABELS][32])
 	const char *p = cs->prom_labels;
 	size_t k = 0;
 
-	while (p && *p && k < MAX_LABELS) {
-		size_t len = strcspn(p, "/");
+	while (p && *p && *p != ';' && k < MAX_LABELS) {
+		size_t len = strcspn(p, "/;");
 
 		if (len >= 32)
 			len = 31;
 		memcpy(names[k], p, len);
 		names[k++][len] = 0;
-		p += strcspn(p, "/");
+		p += len;
 		if (*p == '/')
 			p++;
 	}
 	return k;
+}
+
+/* The extra label's name (after ';' in prom_labels), or NULL. */
+static const char *
+extra_label(const struct counter_set *cs)
+{
+	const char *semi = cs->prom_labels ? strchr(cs->prom_labels, ';') : NULL;
+
+	return semi && semi[1] ? semi + 1 : NULL;
 }
 
 /* snake_case a set name: a lower/upper step or a space becomes "_". */
@@ -415,7 +424,7 @@ put_label(struct prom_buf *b, int first, const char *name, const char *v, size_t
  * -1 for an instance that is not exported (a _Total). */
 static int
 put_labels(struct prom_buf *b, char names[MAX_LABELS][32], size_t nlabels, const char *inst,
-	   const struct field_desc *fd)
+	   const struct field_desc *fd, const char *extra, const char *extra_value)
 {
 	const char *sep = nlabels > 1 ? strrchr(inst, '/') : NULL;
 	size_t first_len = sep ? (size_t)(sep - inst) : strlen(inst);
@@ -429,6 +438,8 @@ put_labels(struct prom_buf *b, char names[MAX_LABELS][32], size_t nlabels, const
 		/* "ERR/_Total", a system-wide row: no second label */
 		if (sep && strcmp(sep + 1, "_Total"))
 			put_label(b, 0, names[1], sep + 1, strlen(sep + 1));
+		if (extra && extra_value && *extra_value)
+			put_label(b, 0, extra, extra_value, strlen(extra_value));
 	}
 	if (fd->prom.label) {
 		const char *eq = strchr(fd->prom.label, '=');
@@ -508,7 +519,8 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 		const struct prom_fmt *fmt)
 {
 	const struct counter_set *cs = rs->set;
-	char names[MAX_LABELS][32], name[160];
+	char names[MAX_LABELS][32], name[160], extra_value[128];
+	const char *extra = extra_label(cs);
 	size_t nlabels, nsamples = 0, nf = cs->nfields, prev = (size_t)-1;
 	const uint64_t *vals = NULL;
 	size_t family_mark = (size_t)-1, family_samples = 0;
@@ -546,7 +558,10 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 			if (!(ri->present >> f & 1) || (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
 				continue;
 			prom_buf_puts(b, name, len);
-			if (put_labels(b, names, nlabels, ri->name, fd) < 0) {
+			extra_value[0] = 0;
+			if (extra && fmt->label_value)
+				fmt->label_value(fmt->arg, ri->name, extra_value, sizeof(extra_value));
+			if (put_labels(b, names, nlabels, ri->name, fd, extra, extra_value) < 0) {
 				b->len = mark;
 				b->p[mark] = 0;
 				continue;
@@ -650,6 +665,8 @@ prom_parse_sample(const char *line, const struct counter_set *const *sets, size_
 						break;
 				if (j < nlabels)
 					parts[j] = lvals[k];
+				else if (extra_label(cs) && !strcmp(lnames[k], extra_label(cs)))
+					continue; /* a detail, not part of the instance */
 				else if (fd->prom.label)
 					ok = !strncmp(fd->prom.label, lnames[k], strlen(lnames[k])) &&
 					     fd->prom.label[strlen(lnames[k])] == '=' &&

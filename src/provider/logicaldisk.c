@@ -118,7 +118,7 @@ static const struct counter_set set = {
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
 	.inflight_field = FIELD_REF(F_INFLIGHT),
-	.prom_labels = "mountpoint",
+	.prom_labels = "mountpoint;device",
 };
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -474,6 +474,7 @@ struct ld_mount {
 	uint64_t ds_read; /* the read number ds holds, 0 for none */
 	uint64_t ds[DS_NFIELDS];
 	uint64_t sv[SV_NFIELDS];
+	char dev[32]; /* its diskstats name ("sda1"), --serve's device label */
 };
 
 /* A diskstats line, while the mounts are resolved (points into the buffer). */
@@ -804,6 +805,14 @@ rebuild(struct ld_state *st, const char *mi, size_t len)
 		}
 	}
 	merge_order(st, first_pass);
+	for (size_t i = 0; i < st->nlines; i++) {
+		const struct ld_line *l = &st->lines[i];
+		long m = mount_by_devt(st, devt_of(l->major, l->minor));
+		if (m >= 0 && l->name_len < sizeof(st->mounts[m].dev)) {
+			memcpy(st->mounts[m].dev, l->name, l->name_len);
+			st->mounts[m].dev[l->name_len] = 0;
+		}
+	}
 	if (!st->nmounts || !procfs_exists(st->fs, "sys/class/block"))
 		return; /* no diskseq to mix in */
 	for (size_t i = 0; i < st->nlines; i++) {
@@ -1060,9 +1069,21 @@ ldisk_close(void *state)
 	free(st);
 }
 
+/* --serve: the device label of a mount point ("sda1"). */
+static size_t
+ldisk_label_value(void *state, const char *instance, char *buf, size_t n)
+{
+	const struct ld_state *st = state;
+	long m = mount_by_name(st, instance, strlen(instance));
+	int k = m >= 0 && st->mounts[m].dev[0] ? snprintf(buf, n, "%s", st->mounts[m].dev) : 0;
+
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
 const struct provider provider_logicaldisk = {
 	.set = &set,
 	.open = ldisk_open,
 	.read = ldisk_read,
 	.close = ldisk_close,
+	.label_value = ldisk_label_value,
 };

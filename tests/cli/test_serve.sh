@@ -186,6 +186,10 @@ if command -v promtool >/dev/null 2>&1; then
 		processor_idle_state_time_seconds_total; do
 		grep -q "^getcounter_$m[{ ]" "$tmp/all.txt" || fail "no getcounter_$m in any fixture"
 	done
+	# LogicalDisk: the mount point and its device (ldisk-basic: /home is on
+	# dm-0, whose diskstats line says 11001 reads)
+	grep -qx 'getcounter_logical_disk_reads_total{mountpoint="/home",device="dm-0"} 11001' \
+		"$tmp/all.txt" || fail "LogicalDisk /home is not labelled device dm-0"
 	grep -q '^getcounter_processor_information' "$tmp/all.txt" && fail "Processor Information served"
 	grep -q '_Total' "$tmp/all.txt" && fail "a _Total series in a fixture"
 	grep -Eq '[{,](instance|job)=' "$tmp/all.txt" && fail "an instance or job label"

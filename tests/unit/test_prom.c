@@ -121,7 +121,7 @@ test_sets_exported(void **state)
 		{ "Memory", NULL },
 		{ "System", NULL },
 		{ "PhysicalDisk", "device" },
-		{ "LogicalDisk", "mountpoint" },
+		{ "LogicalDisk", "mountpoint;device" },
 		{ "Network Adapter", "device" },
 		{ "Pressure", "resource" },
 		{ "Interrupt", "irq/cpu" },
@@ -346,6 +346,50 @@ test_format(void **state)
 	prom_buf_free(&b);
 }
 
+/* A fixed device for every mount point. */
+static size_t
+dev_of(void *arg, const char *inst, char *buf, size_t n)
+{
+	(void)arg;
+	(void)inst;
+	return (size_t)snprintf(buf, n, "sda1");
+}
+
+/* LogicalDisk's extra label: device, beside the mount point; parsing back
+ * ignores it (the instance is the mount point). */
+static void
+test_extra_label(void **state)
+{
+	const struct counter_set *ld = provider_find("LogicalDisk")->set;
+	const struct counter_set *sets[1] = { ld };
+	struct prom_fmt fmt = { .user_hz = 100, .ulong_bits = 64, .fields = ~(uint64_t)0,
+				.label_value = dev_of };
+	struct prom_buf b = { 0 };
+	struct raw_set rs;
+	const struct counter_set *got;
+	size_t f;
+	char inst[64];
+	uint64_t raw;
+	const char *line;
+
+	(void)state;
+	raw_set_init(&rs, ld);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "/mnt/my disk", 12, 1), field_of(ld, "reads"), 42);
+	prom_format_set(&b, &rs, NULL, &fmt);
+	line = strstr(b.p, "getcounter_logical_disk_reads_total{mountpoint=\"/mnt/my disk\","
+			   "device=\"sda1\"} 42\n");
+	assert_non_null(line);
+	assert_int_equal(prom_parse_sample(line, sets, 1, &got, &f, inst, sizeof(inst), &raw, 100),
+			 0);
+	assert_string_equal(inst, "/mnt/my disk");
+	assert_int_equal(raw, 42);
+	assert_int_equal(f, field_of(ld, "reads"));
+	raw_set_free(&rs);
+	prom_buf_free(&b);
+}
+
 /* Every exported field of every set, formatted and parsed back into the
  * same set, field, instance and raw value. */
 static void
@@ -420,6 +464,7 @@ main(void)
 		cmocka_unit_test(test_unwrap),
 		cmocka_unit_test(test_track),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_extra_label),
 		cmocka_unit_test(test_round_trip),
 	};
 
