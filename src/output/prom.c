@@ -200,20 +200,30 @@ buf_str(struct prom_buf *b, const char *s)
 	prom_buf_puts(b, s, strlen(s));
 }
 
+/* Append v[0..len) as a label value, escaping \, " and newline. */
+static void
+escape_n(struct prom_buf *b, const char *v, size_t len)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const char *esc = v[i] == '\\' ? "\\\\" : v[i] == '"' ? "\\\"" :
+				  v[i] == '\n' ? "\\n" : NULL;
+
+		if (!esc)
+			continue;
+		prom_buf_puts(b, v + run, i - run);
+		prom_buf_puts(b, esc, 2);
+		run = i + 1;
+	}
+	prom_buf_puts(b, v + run, len - run);
+}
+
 /* Append a label value, escaping \, " and newline. */
 void
 prom_buf_escape(struct prom_buf *b, const char *v)
 {
-	for (; *v; v++) {
-		if (*v == '\\')
-			prom_buf_puts(b, "\\\\", 2);
-		else if (*v == '"')
-			prom_buf_puts(b, "\\\"", 2);
-		else if (*v == '\n')
-			prom_buf_puts(b, "\\n", 2);
-		else
-			prom_buf_puts(b, v, 1);
-	}
+	escape_n(b, v, strlen(v));
 }
 
 /* Unwrap 32-bit counters, hold CPU times that step back. */
@@ -249,6 +259,7 @@ prom_unwrap(struct prom_series *s, uint64_t v, int bits, int kind)
 
 struct track_inst {
 	char *name;
+	uint64_t seen;    /* the call that last saw it */
 	uint64_t identity;
 	uint64_t sum_t;   /* the CPU time fields' sum at the last read */
 	uint64_t mono_ns; /* when */
@@ -259,6 +270,7 @@ struct prom_track {
 	const struct counter_set *cs;
 	struct track_inst *inst;
 	size_t n, cap;
+	uint64_t calls;
 	/* per call: the values to print, ninstances x nfields, reused */
 	uint64_t *values;
 	size_t values_cap;
@@ -305,6 +317,26 @@ track_find(struct prom_track *t, size_t hint, const char *name)
 	ti->name = xstrdup(name);
 	ti->s = xcalloc(t->cs->nfields, sizeof(*ti->s));
 	return ti;
+}
+
+/* Forget the instances the last call did not see, once they are many
+ * (interfaces come and go), so the state stays the size of the set. */
+static void
+track_prune(struct prom_track *t, size_t ninstances)
+{
+	size_t k = 0;
+
+	if (t->n <= 2 * ninstances + 16)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->inst[i].seen == t->calls) {
+			t->inst[k++] = t->inst[i];
+			continue;
+		}
+		free(t->inst[i].name);
+		free(t->inst[i].s);
+	}
+	t->n = k;
 }
 
 /* The width in bits a decrease of field fd is judged with, given value v
@@ -407,16 +439,10 @@ put_value(struct prom_buf *b, const struct field_desc *fd, uint64_t v, uint32_t 
 static void
 put_label(struct prom_buf *b, int first, const char *name, const char *v, size_t len)
 {
-	char tmp[256];
-
-	if (len >= sizeof(tmp))
-		len = sizeof(tmp) - 1;
-	memcpy(tmp, v, len);
-	tmp[len] = 0;
 	buf_str(b, first ? "{" : ",");
 	buf_str(b, name);
 	prom_buf_puts(b, "=\"", 2);
-	prom_buf_escape(b, tmp);
+	escape_n(b, v, len);
 	prom_buf_puts(b, "\"", 1);
 }
 
@@ -531,10 +557,15 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 	if (t) {
 		xgrow((void **)&t->values, &t->values_cap, rs->ninstances * nf + 1,
 		      sizeof(*t->values));
-		for (size_t i = 0; i < rs->ninstances; i++)
-			track_instance(track_find(t, i, rs->inst[i].name), &rs->inst[i], rs, fmt,
-				       t->values + i * nf);
+		t->calls++;
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			struct track_inst *ti = track_find(t, i, rs->inst[i].name);
+
+			ti->seen = t->calls;
+			track_instance(ti, &rs->inst[i], rs, fmt, t->values + i * nf);
+		}
 		vals = t->values;
+		track_prune(t, rs->ninstances);
 	}
 	for (size_t f = 0; f < nf; f++) {
 		const struct field_desc *fd = &cs->fields[f];

@@ -53,6 +53,18 @@ test_names(void **state)
 			assert_int_equal(fd->kind != FK_GAUGE,
 					 len > 6 && !strcmp(names[n] + len - 6, "_total"));
 			labels[n] = fd->prom.label;
+			/* fields of one family are adjacent (one HELP and TYPE) */
+			for (size_t g = 0; g + 1 < f; g++) {
+				size_t h = f;
+
+				if (!cs->fields[g].prom.stem ||
+				    strcmp(cs->fields[g].prom.stem, fd->prom.stem))
+					continue;
+				while (h-- > 0 && !cs->fields[h].prom.stem)
+					;
+				if (strcmp(cs->fields[h].prom.stem, fd->prom.stem))
+					fail_msg("%s: family %s is split", cs->name, names[n]);
+			}
 			if (fd->prom.label)
 				assert_true(strncmp(fd->prom.label, "instance=", 9) &&
 					    strncmp(fd->prom.label, "job=", 4));
