@@ -20,7 +20,7 @@ VERSION := 0.1.0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
-override LDLIBS += -lm -pthread
+override LDLIBS += -lm -pthread -ldl
 
 # libmicrohttpd for --serve, when installed (NO_MICROHTTPD=1 builds without it)
 ifndef NO_MICROHTTPD
@@ -75,7 +75,7 @@ check: unit cli bench-build
 
 # The benchmark harness must keep building (it links the library objects).
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
-	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" sh bench/run --build-only
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" BENCH_LIBS="$(LDLIBS)" sh bench/run --build-only
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; (cd tests/unit && ../../$$t); done
@@ -89,7 +89,7 @@ asan:
 # BENCH_FLAGS: options of bench/run, e.g. BENCH_FLAGS=--quick
 BENCH_FLAGS ?=
 bench: $(BUILD)/getcounter $(LIB_OBJ)
-	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" sh bench/run $(BENCH_FLAGS)
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LIBS="$(LDLIBS)" sh bench/run $(BENCH_FLAGS)
 
 fuzz:
 	GETCOUNTER_VERSION=$(VERSION) sh tests/fuzz/run.sh
@@ -115,7 +115,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
 	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
-	rm -rf $(DESTDIR)$(SAMPLEDIR)
+	for f in samples/*.txt samples/*.gcl; do rm -f "$(DESTDIR)$(SAMPLEDIR)/$${f#samples/}"; done
+	rmdir $(DESTDIR)$(SAMPLEDIR) $(DESTDIR)$(dir $(SAMPLEDIR:/=)) 2>/dev/null || true
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 

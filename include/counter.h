@@ -40,8 +40,13 @@ enum value_status {
 /* The word a status is shown as ("OK", "NO_INSTANCE", ...). */
 const char *status_name(enum value_status st);
 
-/* Nonzero when a value of this type needs two reads. */
-int counter_type_needs_two(enum counter_type type);
+/* Nonzero when a value of this type needs two reads. Inline: derive asks
+ * it for every value of every sample. */
+static inline int
+counter_type_needs_two(enum counter_type type)
+{
+	return type != CT_RAW && type != CT_FRACTION && type != CT_ELAPSED;
+}
 
 /* Raw field widths (COUNTERS.md "Width, wrap and reset"). */
 enum field_width {

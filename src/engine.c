@@ -1142,7 +1142,9 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
 				break;
 			}
-			xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1, sizeof(*e->rows));
+			if (e->nrows == e->rows_cap)
+				xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1,
+				      sizeof(*e->rows));
 			struct frame_row *row = &e->rows[e->nrows++];
 			row->set = set;
 			row->counter = it->c;

@@ -650,34 +650,44 @@ put_link(struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
 		raw_put(ri, F_DUPLEX, ni->duplex);
 }
 
+/* probe_bql's listing of one interface's queues. */
+struct bql_scan {
+	struct nic_state *st;
+	struct nic_if *ni;
+	size_t cap;
+};
+
+/* One entry of queues/: a tx-N queue with byte_queue_limits is kept. */
+static int
+bql_entry(const char *name, unsigned char type, void *arg)
+{
+	struct bql_scan *b = arg;
+	char path[sizeof(b->st->path)];
+
+	(void)type;
+	if (strncmp(name, "tx-", 3) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "sys/class/net/%s/queues/%s/byte_queue_limits/inflight",
+		 b->ni->name, name);
+	if (!procfs_exists(b->st->fs, path))
+		return 0; /* no BQL on this queue (or this kernel) */
+	xgrow((void **)&b->ni->bql, &b->cap, b->ni->nbql + 1, sizeof(*b->ni->bql));
+	b->ni->bql[b->ni->nbql++] = procfs_attr(b->st->fs, path);
+	return 0;
+}
+
 /* Find the queues of ni that have byte queue limits (none: UNSUPPORTED). */
 static void
 probe_bql(struct nic_state *st, struct nic_if *ni)
 {
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
+	struct bql_scan b = { st, ni, 0 };
 
 	free(ni->bql);
 	ni->bql = NULL;
 	ni->nbql = 0;
 	ni->bql_probed = 1;
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/queues", ni->name);
-	d = procfs_opendir(st->fs, st->path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "tx-", 3) != 0)
-			continue;
-		snprintf(st->path, sizeof(st->path),
-			 "sys/class/net/%s/queues/%s/byte_queue_limits/inflight", ni->name,
-			 de->d_name);
-		if (!procfs_exists(st->fs, st->path))
-			continue; /* no BQL on this queue (or this kernel) */
-		xgrow((void **)&ni->bql, &cap, ni->nbql + 1, sizeof(*ni->bql));
-		ni->bql[ni->nbql++] = procfs_attr(st->fs, st->path);
-	}
-	closedir(d);
+	procfs_list(st->fs, st->path, bql_entry, &b);
 }
 
 /* Put the sum of ni's BQL inflight bytes into ri, when needed and every

@@ -111,8 +111,6 @@ struct np_state {
 	struct procfs *fs;
 	struct np_if *ifs; /* in name order (strverscmp) */
 	size_t nifs, cap;
-	DIR *net_dir;        /* sys/class/net, kept open */
-	const char *net_root; /* the root net_dir was opened in */
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	int rescan;          /* an attribute failed: discover again */
@@ -250,22 +248,21 @@ lookup_if(struct np_state *st, const char *name, size_t len)
 	return ni;
 }
 
-/* sys/class/net to list: one directory stream kept and rewound (a
- * discovery allocates nothing), opened again when the root changes. */
-static DIR *
-open_net_dir(struct np_state *st)
+/* One entry of sys/class/net: an interface with a device is kept. */
+static int
+net_entry(const char *name, unsigned char type, void *arg)
 {
-	const char *root = procfs_root(st->fs);
+	struct np_state *st = arg;
+	struct nicdev dev;
+	size_t len = strlen(name);
+	struct np_if *ni;
 
-	if (st->net_dir && st->net_root == root) {
-		rewinddir(st->net_dir);
-		return st->net_dir;
-	}
-	if (st->net_dir)
-		closedir(st->net_dir);
-	st->net_root = root;
-	st->net_dir = procfs_opendir(st->fs, "sys/class/net");
-	return st->net_dir;
+	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
+		return 0; /* virtual: no instance */
+	ni = lookup_if(st, name, len);
+	ni->seen = st->scans;
+	probe_if(st, ni, &dev);
+	return 0;
 }
 
 /* List sys/class/net again: every interface with a device, in name order,
@@ -273,28 +270,11 @@ open_net_dir(struct np_state *st)
 static void
 discover(struct np_state *st)
 {
-	DIR *d = open_net_dir(st);
-	struct dirent *de;
-	struct nicdev dev;
-	size_t len, j = 0;
+	size_t j = 0;
 
 	st->scans++;
 	st->rescan = 0;
-	while (d && (de = readdir(d))) {
-		struct np_if *ni;
-		if (de->d_name[0] == '.' || de->d_type == DT_REG)
-			continue; /* ".", "..", bonding_masters */
-		len = strlen(de->d_name);
-		if (len >= sizeof(st->ifs->name))
-			continue; /* longer than any interface name */
-		if (nicdev_find(st->fs, de->d_name, &dev) < 0)
-			continue; /* virtual: no instance */
-		ni = lookup_if(st, de->d_name, len);
-		ni->seen = st->scans;
-		probe_if(st, ni, &dev);
-	}
-	if (d && d != st->net_dir)
-		closedir(d);
+	procfs_list(st->fs, "sys/class/net", net_entry, st);
 	for (size_t i = 0; i < st->nifs; i++)
 		if (st->ifs[i].seen == st->scans)
 			st->ifs[j++] = st->ifs[i];
@@ -378,8 +358,6 @@ nicpower_close(void *state)
 
 	if (!st)
 		return;
-	if (st->net_dir)
-		closedir(st->net_dir);
 	free(st->ifs);
 	free(st);
 }

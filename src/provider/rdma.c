@@ -258,7 +258,6 @@ struct rd_state {
 	struct procfs *fs;
 	struct rd_dev *devs;  /* in name order (strverscmp) */
 	size_t ndevs, cap;
-	DIR *ib_dir;          /* live: sys/class/infiniband, kept open */
 	uint64_t scans;       /* discoveries run */
 	uint64_t scanned_ns;  /* live: when discovery last ran; 0 never */
 	int rescan;           /* a file failed: discover again */
@@ -389,15 +388,33 @@ port_number(const char *s, unsigned *out)
 	return 0;
 }
 
+/* One entry of a device's ports/: a port number, inserted in order (a
+ * device has a port or two). */
+static int
+port_entry(const char *name, unsigned char type, void *arg)
+{
+	struct rd_dev *dev = arg;
+	unsigned num;
+	size_t k;
+
+	(void)type;
+	if (port_number(name, &num) < 0)
+		return 0;
+	xgrow((void **)&dev->ports, &dev->cap, dev->nports + 1, sizeof(*dev->ports));
+	for (k = dev->nports; k > 0 && dev->ports[k - 1].num > num; k--)
+		dev->ports[k] = dev->ports[k - 1];
+	memset(&dev->ports[k], 0, sizeof(dev->ports[k]));
+	dev->ports[k].num = num;
+	dev->nports++;
+	return 0;
+}
+
 /* List device dev's ports (its ports/ directory) into dev->ports, in
  * order, and read its node GUID. */
 static void
 list_ports(struct rd_state *st, struct rd_dev *dev)
 {
 	char guid[64];
-	DIR *d;
-	struct dirent *de;
-	unsigned num;
 	long n;
 
 	snprintf(st->path, sizeof(st->path), IB_CLASS "/%s/node_guid", dev->name);
@@ -406,22 +423,7 @@ list_ports(struct rd_state *st, struct rd_dev *dev)
 			       : fnv(1469598103934665603u, dev->name, strlen(dev->name));
 	dev->nports = 0;
 	snprintf(st->path, sizeof(st->path), IB_CLASS "/%s/ports", dev->name);
-	d = procfs_opendir(st->fs, st->path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		size_t k;
-		if (port_number(de->d_name, &num) < 0)
-			continue;
-		xgrow((void **)&dev->ports, &dev->cap, dev->nports + 1, sizeof(*dev->ports));
-		/* insertion in order: a device has a port or two */
-		for (k = dev->nports; k > 0 && dev->ports[k - 1].num > num; k--)
-			dev->ports[k] = dev->ports[k - 1];
-		memset(&dev->ports[k], 0, sizeof(dev->ports[k]));
-		dev->ports[k].num = num;
-		dev->nports++;
-	}
-	closedir(d);
+	procfs_list(st->fs, st->path, port_entry, dev);
 }
 
 /* The device named name (len bytes, shorter than its name field): found,
@@ -453,19 +455,26 @@ lookup_dev(struct rd_state *st, const char *name, size_t len, int *fresh)
 	return dev;
 }
 
-/* sys/class/infiniband to list: live, one directory stream kept and
- * rewound (a discovery allocates nothing); under --root, opened in each
- * root. NULL when there is no such directory (no RDMA device). */
-static DIR *
-open_ib_dir(struct rd_state *st)
+/* One entry of sys/class/infiniband: a device, its ports listed when it is
+ * new (or under --root), each port's files looked for. */
+static int
+ib_entry(const char *name, unsigned char type, void *arg)
 {
-	if (!procfs_is_live(st->fs))
-		return procfs_opendir(st->fs, IB_CLASS);
-	if (st->ib_dir)
-		rewinddir(st->ib_dir);
-	else
-		st->ib_dir = procfs_opendir(st->fs, IB_CLASS);
-	return st->ib_dir;
+	struct rd_state *st = arg;
+	size_t len = strlen(name);
+	struct rd_dev *dev;
+	int fresh;
+
+	(void)type;
+	if (len >= sizeof(st->devs->name))
+		return 0;
+	dev = lookup_dev(st, name, len, &fresh);
+	dev->seen = st->scans;
+	if (fresh || !procfs_is_live(st->fs))
+		list_ports(st, dev);
+	for (size_t k = 0; k < dev->nports; k++)
+		probe_port(st, dev, &dev->ports[k]);
+	return 0;
 }
 
 /* List sys/class/infiniband again: every device in name order, its ports
@@ -475,28 +484,11 @@ open_ib_dir(struct rd_state *st)
 static void
 discover(struct rd_state *st)
 {
-	DIR *d = open_ib_dir(st);
-	struct dirent *de;
 	size_t j = 0;
 
 	st->scans++;
 	st->rescan = 0;
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		struct rd_dev *dev;
-		int fresh;
-
-		if (de->d_name[0] == '.' || len >= sizeof(st->devs->name))
-			continue;
-		dev = lookup_dev(st, de->d_name, len, &fresh);
-		dev->seen = st->scans;
-		if (fresh || !procfs_is_live(st->fs))
-			list_ports(st, dev);
-		for (size_t k = 0; k < dev->nports; k++)
-			probe_port(st, dev, &dev->ports[k]);
-	}
-	if (d && d != st->ib_dir)
-		closedir(d);
+	procfs_list(st->fs, IB_CLASS, ib_entry, st);
 	for (size_t i = 0; i < st->ndevs; i++) {
 		if (st->devs[i].seen != st->scans) {
 			free(st->devs[i].ports);
@@ -1110,8 +1102,6 @@ rdma_close(void *state)
 
 	if (!st)
 		return;
-	if (st->ib_dir)
-		closedir(st->ib_dir);
 	if (st->nl_fd >= 0)
 		close(st->nl_fd);
 	free(st->nl_buf);
