@@ -27,12 +27,10 @@ ifndef NO_MICROHTTPD
 MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
 ifneq ($(MHD_LIBS),)
 override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-override LDLIBS += $(MHD_LIBS) -lcrypt
-# GnuTLS (libmicrohttpd's TLS) to verify --tls-client-ca peers
-GNUTLS_LIBS := $(shell $(PKG_CONFIG) --libs gnutls 2>/dev/null)
-ifneq ($(GNUTLS_LIBS),)
+# serve.c loads libmicrohttpd (and libcrypt, GnuTLS) when --serve starts
+# (dynlib.h), so it is not linked; GnuTLS' header verifies --tls-client-ca
+ifneq ($(shell $(PKG_CONFIG) --exists gnutls && echo yes),)
 override CFLAGS += -DHAVE_GNUTLS $(shell $(PKG_CONFIG) --cflags gnutls)
-override LDLIBS += $(GNUTLS_LIBS)
 endif
 endif
 endif

@@ -277,6 +277,83 @@ serve_run(const struct serve_opts *o)
 #include <gnutls/gnutls.h>
 #endif
 
+#include "dynlib.h"
+
+/* libmicrohttpd, GnuTLS and libcrypt are loaded when --serve starts
+ * (dynlib.h): every other run stays without their megabytes. */
+static struct {
+	struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
+					   MHD_AccessHandlerCallback, void *, ...);
+	void (*stop_daemon)(struct MHD_Daemon *);
+	MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
+	struct MHD_Response *(*create_response_from_buffer)(size_t, void *,
+							    enum MHD_ResponseMemoryMode);
+	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
+	enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int,
+					  struct MHD_Response *);
+	void (*destroy_response)(struct MHD_Response *);
+	const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind,
+					       const char *);
+	char *(*basic_auth_get_username_password)(struct MHD_Connection *, char **);
+	void (*free)(void *);
+	enum MHD_Result (*queue_basic_auth_fail_response)(struct MHD_Connection *, const char *,
+							  struct MHD_Response *);
+	const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *,
+							       enum MHD_ConnectionInfoType, ...);
+	char *(*crypt_r)(const char *, const char *, struct crypt_data *);
+#ifdef HAVE_GNUTLS
+	const gnutls_datum_t *(*certificate_get_peers)(gnutls_session_t, unsigned int *);
+	int (*certificate_verify_peers2)(gnutls_session_t, unsigned int *);
+#endif
+} mhd;
+
+/* Load what --serve calls; 0, or -1 with err saying what to install. */
+static int
+load_libraries(int client_ca, int basic_auth, struct err *err)
+{
+	static const char *const mhd_names[] = { "libmicrohttpd.so.12", "libmicrohttpd.so", NULL };
+	static const char *const crypt_names[] = { "libcrypt.so.1", "libcrypt.so", NULL };
+	const struct dynlib_sym mhd_syms[] = {
+		{ "MHD_start_daemon", (void **)&mhd.start_daemon },
+		{ "MHD_stop_daemon", (void **)&mhd.stop_daemon },
+		{ "MHD_quiesce_daemon", (void **)&mhd.quiesce_daemon },
+		{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
+		{ "MHD_add_response_header", (void **)&mhd.add_response_header },
+		{ "MHD_queue_response", (void **)&mhd.queue_response },
+		{ "MHD_destroy_response", (void **)&mhd.destroy_response },
+		{ "MHD_lookup_connection_value", (void **)&mhd.lookup_connection_value },
+		{ "MHD_basic_auth_get_username_password",
+		  (void **)&mhd.basic_auth_get_username_password },
+		{ "MHD_free", (void **)&mhd.free },
+		{ "MHD_queue_basic_auth_fail_response",
+		  (void **)&mhd.queue_basic_auth_fail_response },
+		{ "MHD_get_connection_info", (void **)&mhd.get_connection_info },
+	};
+	const struct dynlib_sym crypt_syms[] = { { "crypt_r", (void **)&mhd.crypt_r } };
+
+	if (!dynlib_open(mhd_names, mhd_syms, ARRAY_SIZE(mhd_syms), "libmicrohttpd12", err))
+		return -1;
+	if (basic_auth &&
+	    !dynlib_open(crypt_names, crypt_syms, ARRAY_SIZE(crypt_syms), "libcrypt1", err))
+		return -1;
+#ifdef HAVE_GNUTLS
+	if (client_ca) {
+		static const char *const tls_names[] = { "libgnutls.so.30", "libgnutls.so", NULL };
+		const struct dynlib_sym tls_syms[] = {
+			{ "gnutls_certificate_get_peers", (void **)&mhd.certificate_get_peers },
+			{ "gnutls_certificate_verify_peers2",
+			  (void **)&mhd.certificate_verify_peers2 },
+		};
+
+		if (!dynlib_open(tls_names, tls_syms, ARRAY_SIZE(tls_syms), "libgnutls30", err))
+			return -1;
+	}
+#else
+	(void)client_ca;
+#endif
+	return 0;
+}
+
 #ifndef GETCOUNTER_VERSION
 #define GETCOUNTER_VERSION "unknown"
 #endif
@@ -459,17 +536,17 @@ scrape(struct server *s, int om, uint64_t deadline_ns)
 static enum MHD_Result
 reply(struct MHD_Connection *c, unsigned code, const char *body, const char *type)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body,
+	struct MHD_Response *r = mhd.create_response_from_buffer(strlen(body), (void *)body,
 								 MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(c, code, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -503,7 +580,7 @@ auth_ok(struct server *s, const char *user, const char *pass)
 			ok = 1;
 			break;
 		}
-		h = crypt_r(pass, u->hash, s->crypt);
+		h = mhd.crypt_r(pass, u->hash, s->crypt);
 		if (h && h[0] != '*' && same_secret(h, u->hash)) {
 			free(u->good);
 			u->good = xstrdup(pass);
@@ -522,14 +599,14 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 #ifdef HAVE_GNUTLS
 	if (s->client_ca) {
 		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+			mhd.get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
 		unsigned status = 1, nc = 0;
 
 		if (ci && ci->tls_session) {
 			gnutls_session_t ts = (gnutls_session_t)ci->tls_session;
 
-			if (gnutls_certificate_get_peers(ts, &nc) && nc > 0 &&
-			    gnutls_certificate_verify_peers2(ts, &status) != 0)
+			if (mhd.certificate_get_peers(ts, &nc) && nc > 0 &&
+			    mhd.certificate_verify_peers2(ts, &status) != 0)
 				status = 1;
 		}
 		if (nc == 0 || status != 0) {
@@ -541,19 +618,19 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 #endif
 	if (s->nusers) {
 		char *pass = NULL;
-		char *user = MHD_basic_auth_get_username_password(c, &pass);
+		char *user = mhd.basic_auth_get_username_password(c, &pass);
 		int ok = user && pass && auth_ok(s, user, pass);
 
-		MHD_free(user);
-		MHD_free(pass);
+		mhd.free(user);
+		mhd.free(pass);
 		if (!ok) {
 			static const char body[] = "unauthorized\n";
-			struct MHD_Response *r = MHD_create_response_from_buffer(
+			struct MHD_Response *r = mhd.create_response_from_buffer(
 				sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
 
-			*ret = r ? MHD_queue_basic_auth_fail_response(c, "getcounter", r) : MHD_NO;
+			*ret = r ? mhd.queue_basic_auth_fail_response(c, "getcounter", r) : MHD_NO;
 			if (r)
-				MHD_destroy_response(r);
+				mhd.destroy_response(r);
 			return 0;
 		}
 	}
@@ -565,7 +642,7 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 static uint64_t
 deadline_of(struct MHD_Connection *c, uint64_t start_ns)
 {
-	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	const char *h = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
 						    "X-Prometheus-Scrape-Timeout-Seconds");
 	char *end;
 	double t;
@@ -612,20 +689,20 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many requests\n", "text/plain");
 	}
 	om = prom_accept_openmetrics(
-		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+		mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	deadline = deadline_of(c, start);
 	pthread_mutex_lock(&s->lock);
 	scrape(s, om, deadline);
-	r = MHD_create_response_from_buffer(s->buf.len, s->buf.p, MHD_RESPMEM_MUST_COPY);
+	r = mhd.create_response_from_buffer(s->buf.len, s->buf.p, MHD_RESPMEM_MUST_COPY);
 	pthread_mutex_unlock(&s->lock);
 	atomic_fetch_sub(&s->inflight, 1);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 				   : "text/plain; version=0.0.4; charset=utf-8");
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -820,6 +897,10 @@ serve_run(const struct serve_opts *o)
 		return 1;
 	}
 #endif
+	if (load_libraries(o->tls_client_ca != NULL, o->basic_auth != NULL, &err) < 0) {
+		fprintf(stderr, "getcounter: --serve: %s\n", err.msg);
+		return 1;
+	}
 	pthread_mutex_init(&s.auth_lock, NULL);
 	if (o->basic_auth && read_users(&s, o->basic_auth) < 0) {
 		server_free(&s);
@@ -875,7 +956,7 @@ serve_run(const struct serve_opts *o)
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, opts,
+	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, opts,
 			     MHD_OPTION_END);
 	if (!d) {
 		fprintf(stderr, "getcounter: cannot start the HTTP server%s\n",
@@ -886,8 +967,8 @@ serve_run(const struct serve_opts *o)
 	} else {
 		fprintf(stderr, "serving %s\n", url);
 		sigwait(&sigs, &sig);
-		MHD_quiesce_daemon(d);
-		MHD_stop_daemon(d); /* waits for the scrapes in flight */
+		mhd.quiesce_daemon(d);
+		mhd.stop_daemon(d); /* waits for the scrapes in flight */
 		close(fd);
 	}
 	pthread_mutex_destroy(&s.lock);
