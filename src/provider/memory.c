@@ -49,18 +49,25 @@ static const char *const vmstat_keys[VMSTAT_N] = {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	[F_MEM_FREE] = { "MemFree", FW_64, FK_GAUGE, FB_NONE, PROM("free", "bytes", 1024) },
-	[F_MEM_AVAILABLE] = { "MemAvailable", FW_64, FK_GAUGE, FB_NONE, PROM("available", "bytes", 1024) },
+	[F_MEM_AVAILABLE] = { "MemAvailable", FW_64, FK_GAUGE, FB_NONE,
+			      PROM("available", "bytes", 1024) },
 	[F_BUFFERS] = { "Buffers", FW_64, FK_GAUGE, FB_NONE, PROM("buffers", "bytes", 1024) },
 	[F_CACHED] = { "Cached", FW_64, FK_GAUGE, FB_NONE, PROM("cached", "bytes", 1024) },
-	[F_SRECLAIMABLE] = { "SReclaimable", FW_64, FK_GAUGE, FB_NONE, PROM("slab_reclaimable", "bytes", 1024) },
-	[F_SWAP_TOTAL] = { "SwapTotal", FW_64, FK_GAUGE, FB_NONE, PROM("swap_size", "bytes", 1024) },
+	[F_SRECLAIMABLE] = { "SReclaimable", FW_64, FK_GAUGE, FB_NONE,
+			     PROM("slab_reclaimable", "bytes", 1024) },
+	[F_SWAP_TOTAL] = { "SwapTotal", FW_64, FK_GAUGE, FB_NONE,
+			   PROM("swap_size", "bytes", 1024) },
 	[F_SWAP_FREE] = { "SwapFree", FW_64, FK_GAUGE, FB_NONE, PROM("swap_free", "bytes", 1024) },
-	[F_COMMIT_LIMIT] = { "CommitLimit", FW_64, FK_GAUGE, FB_NONE, PROM("commit_limit", "bytes", 1024) },
-	[F_COMMITTED_AS] = { "Committed_AS", FW_64, FK_GAUGE, FB_NONE, PROM("committed", "bytes", 1024) },
+	[F_COMMIT_LIMIT] = { "CommitLimit", FW_64, FK_GAUGE, FB_NONE,
+			     PROM("commit_limit", "bytes", 1024) },
+	[F_COMMITTED_AS] = { "Committed_AS", FW_64, FK_GAUGE, FB_NONE,
+			     PROM("committed", "bytes", 1024) },
 	[F_PGFAULT] = { "pgfault", FW_ULONG, FK_COUNTER, FB_NONE, PROM("page_faults", "", 0) },
-	[F_PGMAJFAULT] = { "pgmajfault", FW_ULONG, FK_COUNTER, FB_NONE, PROM("major_page_faults", "", 0) },
+	[F_PGMAJFAULT] = { "pgmajfault", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("major_page_faults", "", 0) },
 	[F_PSWPIN] = { "pswpin", FW_ULONG, FK_COUNTER, FB_NONE, PROM("pages_swapped_in", "", 0) },
-	[F_PSWPOUT] = { "pswpout", FW_ULONG, FK_COUNTER, FB_NONE, PROM("pages_swapped_out", "", 0) },
+	[F_PSWPOUT] = { "pswpout", FW_ULONG, FK_COUNTER, FB_NONE,
+			PROM("pages_swapped_out", "", 0) },
 };
 
 static const struct counter_desc counters[] = {

@@ -32,9 +32,12 @@
 
 static const struct field_desc fields[NP_NFIELDS] = {
 	[NP_POWER_STATE] = { "power_state", FW_64, FK_GAUGE, FB_NONE, PROM("power_state", "", 0) },
-	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE, PROM("suspended_time", "seconds", 1e-3) },
-	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE, PROM("active_time", "seconds", 1e-3) },
-	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE, PROM("runtime_status", "", 0) },
+	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE,
+				PROM("suspended_time", "seconds", 1e-3) },
+	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE,
+			     PROM("active_time", "seconds", 1e-3) },
+	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE,
+				PROM("runtime_status", "", 0) },
 };
 
 /* The attribute file of each field, under the device directory. */

@@ -23,8 +23,10 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_SOME] = { "some_total", FW_64, FK_COUNTER, FB_NONE, PROM("some_stall_time", "seconds", 1e-6) },
-	[F_FULL] = { "full_total", FW_64, FK_COUNTER, FB_NONE, PROM("full_stall_time", "seconds", 1e-6) },
+	[F_SOME] = { "some_total", FW_64, FK_COUNTER, FB_NONE,
+		     PROM("some_stall_time", "seconds", 1e-6) },
+	[F_FULL] = { "full_total", FW_64, FK_COUNTER, FB_NONE,
+		     PROM("full_stall_time", "seconds", 1e-6) },
 };
 
 static const struct counter_desc counters[] = {
