@@ -44,7 +44,7 @@
 	[F_MS_DISCARDING] = { "ms discarding", FW_32, FK_COUNTER, FB_DISK_MS, \
 			      PROM("discard_time", "seconds", 1e-3) }, \
 	[F_FLUSHES] = { "flushes", FW_ULONG, FK_COUNTER, FB_NONE, PROM("flushes", "", 0) }, \
-	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS,
+	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS, \
 			    PROM("flush_time", "seconds", 1e-3) },
 
 /* The block counters, for a counter_desc table. */
