@@ -65,7 +65,7 @@ echo "|---|---|---|---|---|---|"
 gc=$!
 pids="$pids $gc"
 i=0
-while ! grep -q '^serving ' "$tmp/gc.err"; do
+while ! grep -q '^serving ' "$tmp/gc.err" 2>/dev/null; do
 	i=$((i + 1)); [ $i -lt 50 ] || { echo "no URL: $(cat "$tmp/gc.err")"; exit 1; }
 	sleep 0.1
 done

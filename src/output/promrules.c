@@ -1,9 +1,9 @@
 /*
  * promrules.c - getcounter --prometheus-rules (issue 9): --serve exposes raw
  * fields, and these recording rules derive the counters from them in PromQL,
- * each generated from the counter's descriptor (its type, terms, scale and
- * multiplier) exactly as derive.c computes it, over a 1 m window. Rates
- * replace deltas over the interval: rate(N) / rate(B) is ΔN / ΔB.
+ * each generated from the counter's descriptor (its type, terms, scale,
+ * multiplier and zero base) as derive.c computes it, over a 1 m window.
+ * Rates replace deltas over the interval: rate(N) / rate(B) is ΔN / ΔB.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,14 +266,30 @@ counter_expr(struct prom_buf *b, const struct counter_set *cs, const struct coun
 	} else if (c->clamp100) {
 		prom_buf_puts(b, "clamp(", 6);
 	}
+	if (den.len)
+		prom_buf_puts(b, "(", 1);
 	if (scale != 1) {
 		put_number(b, scale);
 		prom_buf_puts(b, " * ", 3);
 	}
 	prom_buf_puts(b, num.p, num.len);
 	if (den.len) {
-		prom_buf_puts(b, " / ", 3);
+		/* B = 0: AVG_* give 0, a SAMPLE_FRACTION its zero base, any
+		 * other ratio no value (UNSUPPORTED), as derive does */
+		prom_buf_puts(b, " / (", 4);
 		prom_buf_puts(b, den.p, den.len);
+		prom_buf_puts(b, " > 0))", 6);
+		if (c->type == CT_AVG_TIMER || c->type == CT_AVG_BULK ||
+		    (c->type == CT_SAMPLE_FRACTION && c->has_zero_base)) {
+			prom_buf_puts(b, " or (", 5);
+			prom_buf_puts(b, den.p, den.len);
+			prom_buf_puts(b, " * 0", 4);
+			if (c->type == CT_SAMPLE_FRACTION && c->zero_base != 0) {
+				prom_buf_puts(b, " + ", 3);
+				put_number(b, c->zero_base);
+			}
+			prom_buf_puts(b, ")", 1);
+		}
 	}
 	if (c->type == CT_TIMER_INV || c->clamp100)
 		prom_buf_puts(b, ", 0, 100)", 9);

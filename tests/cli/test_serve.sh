@@ -214,7 +214,8 @@ stop "$pid"
 "$G" --prometheus-rules >"$tmp/rules.yml"
 grep -q "record: getcounter:physical_disk:avg_disk_sec_per_read" "$tmp/rules.yml" ||
 	fail "no Avg. Disk sec/Read rule"
-grep -qF "expr: '(rate(getcounter_physical_disk_read_time_seconds_total[1m])) / (rate(getcounter_physical_disk_reads_total[1m]))'" \
+# Avg. Disk sec/Read: read time over reads, 0 without reads (as derive)
+grep -qF "expr: '((rate(getcounter_physical_disk_read_time_seconds_total[1m])) / ((rate(getcounter_physical_disk_reads_total[1m])) > 0)) or ((rate(getcounter_physical_disk_reads_total[1m])) * 0)'" \
 	"$tmp/rules.yml" || fail "Avg. Disk sec/Read is not read time over reads"
 # Available MBytes: bytes / 2^20 = bytes x 9.5367431640625e-07
 grep -qF "expr: '9.5367431640625e-07 * (getcounter_memory_available_bytes)'" "$tmp/rules.yml" ||

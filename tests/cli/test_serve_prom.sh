@@ -2,8 +2,9 @@
 # A real Prometheus scrapes getcounter --serve on loopback every second
 # (issue 9): after loopback traffic,
 # rate(getcounter_network_adapter_received_bytes_total{device="lo"}[5s]) is
-# positive, and a recording rule that getcounter --prometheus-rules wrote
-# (Bytes Received/sec) gives a positive value too. Prometheus gets its own
+# positive, and the recording rules that getcounter --prometheus-rules wrote
+# give a positive Bytes Received/sec of lo and a % Idle Time of CPU 0 in
+# [0, 100]. Prometheus gets its own
 # storage in a temporary directory and a free 127.0.0.1 port; every process
 # the test starts is stopped by its pid. Prometheus' first scrape comes 5-6 s
 # after its start: up to 45 s are allowed.
@@ -22,12 +23,12 @@ case $probe in
 *"not built in"*) skip "built without libmicrohttpd: $probe" ;;
 esac
 
-# getcounter on a free port, the adapter set only
-"$G" --serve 127.0.0.1:0 '\Network Adapter(lo)\*' 2>"$tmp/gc.err" &
+# getcounter on a free port: lo and the processors
+"$G" --serve 127.0.0.1:0 '\Network Adapter(lo)\*' '\Processor(*)\*' 2>"$tmp/gc.err" &
 gc=$!
 pids="$pids $gc"
 i=0
-while ! grep -q '^serving ' "$tmp/gc.err"; do
+while ! grep -q '^serving ' "$tmp/gc.err" 2>/dev/null; do
 	i=$((i + 1))
 	[ $i -lt 50 ] || fail "no URL after 5 s: $(cat "$tmp/gc.err")"
 	sleep 0.1
@@ -36,7 +37,8 @@ url=$(sed -n 's/^serving //p' "$tmp/gc.err")
 target=${url#http://}
 target=${target%/metrics}
 
-"$G" --prometheus-rules '\Network Adapter(*)\Bytes Received/sec' >"$tmp/rules.yml"
+"$G" --prometheus-rules '\Network Adapter(*)\Bytes Received/sec' '\Processor(*)\% Idle Time' \
+	>"$tmp/rules.yml"
 if command -v promtool >/dev/null 2>&1; then
 	promtool check rules "$tmp/rules.yml" >"$tmp/pt" 2>&1 || fail "promtool: $(cat "$tmp/pt")"
 fi
@@ -80,7 +82,8 @@ while [ $i -lt 45 ]; do
 	done
 	rate=$(query 'rate(getcounter_network_adapter_received_bytes_total{device="lo"}[5s])')
 	rule=$(query 'getcounter:network_adapter:bytes_received_per_sec{device="lo"}')
-	if positive "$rate" && positive "$rule"; then
+	idle=$(query 'getcounter:processor:pct_idle_time{cpu="0"}')
+	if positive "$rate" && positive "$rule" && [ -n "$idle" ]; then
 		break
 	fi
 	sleep 1
@@ -88,6 +91,8 @@ while [ $i -lt 45 ]; do
 done
 positive "$rate" || fail "rate over lo is '$rate' after 45 s: $(tail -n 5 "$tmp/prom.log")"
 positive "$rule" || fail "the recorded Bytes Received/sec of lo is '$rule' after 45 s"
+awk -v v="$idle" 'BEGIN { exit !(v != "" && v + 0 >= 0 && v + 0 <= 100) }' ||
+	fail "the recorded % Idle Time of CPU 0 is '$idle', not in [0, 100]"
 up=$(query 'up{job="getcounter"}')
 [ "$up" = 1 ] || fail "up is '$up'"
 
@@ -100,5 +105,5 @@ rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "getcounter exited $rc on SIGTERM"
 pids=""
-echo "rate over lo $rate B/s, recorded rule $rule B/s"
+echo "rate over lo $rate B/s, recorded rule $rule B/s, CPU 0 idle $idle %"
 exit 0
