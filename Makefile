@@ -27,7 +27,11 @@ ifndef NO_MICROHTTPD
 MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
 ifneq ($(MHD_LIBS),)
 override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-override LDLIBS += $(MHD_LIBS)
+# serve.c loads libmicrohttpd (and libcrypt, GnuTLS) when --serve starts
+# (dynlib.h), so it is not linked; GnuTLS' header verifies --tls-client-ca
+ifneq ($(shell $(PKG_CONFIG) --exists gnutls && echo yes),)
+override CFLAGS += -DHAVE_GNUTLS $(shell $(PKG_CONFIG) --cflags gnutls)
+endif
 endif
 endif
 

@@ -58,6 +58,10 @@ struct config {
 	char **pcaps;
 	size_t npcaps;
 	struct capture_opts capture;
+	const char *tls_cert, *tls_key; /* --tls-cert, --tls-key: https */
+	const char *tls_client_ca;     /* --tls-client-ca: require client certificates */
+	const char *basic_auth;        /* --basic-auth FILE of user:bcrypt lines */
+	int prometheus_rules;          /* --prometheus-rules: print recording rules */
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or

@@ -71,6 +71,10 @@ struct provider {
 	 * engine's own times stand; 1 when the source has ended (a file read
 	 * out: the run ends); -1 with err when it failed (the run ends). */
 	int (*stamp)(void *state, int64_t *wall_ns, uint64_t *mono_ns, struct err *err);
+	/* Optional, for --serve: the value of the set's extra label (after
+	 * ';' in prom_labels: "mountpoint;device") for instance, after a
+	 * read, written to buf (size n); the length, 0 for none. */
+	size_t (*label_value)(void *state, const char *instance, char *buf, size_t n);
 };
 
 /* Every provider, in the order sets are listed. */

@@ -55,6 +55,11 @@ enum opt_id {
 	O_CAPTURE_BUFFER,
 	O_PROMISC,
 	O_USER,
+	O_TLS_CERT,
+	O_TLS_KEY,
+	O_TLS_CLIENT_CA,
+	O_BASIC_AUTH,
+	O_PROMETHEUS_RULES,
 };
 
 struct option_spec {
@@ -105,6 +110,11 @@ static const struct option_spec options[] = {
 	{ O_CAPTURE_BUFFER, 0, "capture-buffer", { 0 }, 1 },
 	{ O_PROMISC, 0, "promisc", { 0 }, 0 },
 	{ O_USER, 0, "user", { 0 }, 1 },
+	{ O_TLS_CERT, 0, "tls-cert", { 0 }, 1 },
+	{ O_TLS_KEY, 0, "tls-key", { 0 }, 1 },
+	{ O_TLS_CLIENT_CA, 0, "tls-client-ca", { 0 }, 1 },
+	{ O_BASIC_AUTH, 0, "basic-auth", { 0 }, 1 },
+	{ O_PROMETHEUS_RULES, 0, "prometheus-rules", { 0 }, 0 },
 };
 
 void
@@ -149,6 +159,14 @@ cli_usage(FILE *out)
 	      "      --promisc            capture promiscuously: other hosts' frames count too\n"
 	      "      --user NAME          run as NAME once capture is open (root: default\n"
 	      "                           SUDO_UID); every capability is dropped\n"
+	      "      --tls-cert FILE      with --serve: serve https with this PEM certificate\n"
+	      "      --tls-key FILE       with --tls-cert: its PEM private key\n"
+	      "      --tls-client-ca FILE with --tls-cert: require client certificates signed by\n"
+	      "                           this CA\n"
+	      "      --basic-auth FILE    with --serve: require a user:bcrypt-hash line's password\n"
+	      "                           (htpasswd -nBC 10 USER)\n"
+	      "      --prometheus-rules   print Prometheus recording rules deriving the counters\n"
+	      "                           of PATHS (default all) from the --serve series\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
@@ -391,6 +409,18 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 				    "--input logs");
 	if (cfg->serve_max_requests && !cfg->serve)
 		return err_set(err, "--serve-max-requests goes with --serve");
+	if ((cfg->tls_cert || cfg->tls_key || cfg->tls_client_ca || cfg->basic_auth) &&
+	    !cfg->serve)
+		return err_set(err, "%s goes with --serve",
+			       cfg->tls_cert ? "--tls-cert" : cfg->tls_key ? "--tls-key" :
+			       cfg->tls_client_ca ? "--tls-client-ca" : "--basic-auth");
+	if (!cfg->tls_cert != !cfg->tls_key)
+		return err_set(err, "--tls-cert and --tls-key go together");
+	if (cfg->tls_client_ca && !cfg->tls_cert)
+		return err_set(err, "--tls-client-ca needs --tls-cert and --tls-key");
+	if (cfg->prometheus_rules && (cfg->serve || cfg->ninputs))
+		return err_set(err, "--prometheus-rules prints a file and exits: it goes with "
+				    "neither --serve nor --input");
 	if (cfg->ninputs && cfg->interval_given)
 		return err_set(err, "-i has no meaning with --input: a log keeps its own times "
 				    "(--every N keeps every Nth sample)");
@@ -622,6 +652,21 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		if (*arg == '\0')
 			return err_set(err, "%s needs a user name", name);
 		cfg->capture.user = arg;
+		break;
+	case O_TLS_CERT:
+		cfg->tls_cert = arg;
+		break;
+	case O_TLS_KEY:
+		cfg->tls_key = arg;
+		break;
+	case O_TLS_CLIENT_CA:
+		cfg->tls_client_ca = arg;
+		break;
+	case O_BASIC_AUTH:
+		cfg->basic_auth = arg;
+		break;
+	case O_PROMETHEUS_RULES:
+		cfg->prometheus_rules = 1;
 		break;
 	}
 	return 0;

@@ -374,8 +374,8 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_TIME] = { "time", FW_64, FK_COUNTER, FB_NONE },
-	[F_USAGE] = { "usage", FW_64, FK_COUNTER, FB_NONE },
+	[F_TIME] = { "time", FW_64, FK_COUNTER, FB_NONE, PROM("time", "seconds", 1e-6) },
+	[F_USAGE] = { "usage", FW_64, FK_COUNTER, FB_NONE, PROM("transitions", "", 0) },
 };
 
 static const struct counter_desc counters[] = {
@@ -409,6 +409,7 @@ static const struct counter_set idle_state_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "cpu/state",
 };
 
 struct idle_state {
