@@ -80,7 +80,7 @@ struct row_ref {
 	size_t idx;
 	size_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	char *instance; /* owned copy (NULL for single-instance) */
-	char *path;     /* owned */
+	const char *path; /* borrowed from the column map (e->cols) */
 	uint32_t column;
 };
 
@@ -173,8 +173,10 @@ hash_str(const char *s)
 	return h;
 }
 
+/* The column of path, given a new one the first time; *key is the map's
+ * copy of path, which lives as long as the engine (rows borrow it). */
 static uint32_t
-column_of(struct column_map *m, const char *path)
+column_of(struct column_map *m, const char *path, const char **key)
 {
 	size_t i;
 
@@ -197,10 +199,13 @@ column_of(struct column_map *m, const char *path)
 		m->cap = ncap;
 	}
 	for (i = hash_str(path) % m->cap; m->keys[i]; i = (i + 1) % m->cap)
-		if (strcmp(m->keys[i], path) == 0)
+		if (strcmp(m->keys[i], path) == 0) {
+			*key = m->keys[i];
 			return m->ids[i];
+		}
 	m->keys[i] = xstrdup(path);
 	m->ids[i] = (uint32_t)m->n++;
+	*key = m->keys[i];
 	return m->ids[i];
 }
 
@@ -842,10 +847,8 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 static void
 item_clear(struct item *it)
 {
-	for (size_t i = 0; i < it->nrefs; i++) {
+	for (size_t i = 0; i < it->nrefs; i++)
 		free(it->refs[i].instance);
-		free(it->refs[i].path);
-	}
 	it->nrefs = 0;
 	it->has_gone = 0;
 }
@@ -854,7 +857,7 @@ static void
 item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	     const char *instance)
 {
-	char buf[1024];
+	char buf[1024], *path = buf;
 	size_t need;
 
 	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
@@ -865,13 +868,14 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	need = path_format(buf, sizeof(buf), e->host, it->es->prov->set->name, instance,
 			   it->c->name);
 	if (need >= sizeof(buf)) {
-		r->path = xmalloc(need + 1);
-		path_format(r->path, need + 1, e->host, it->es->prov->set->name, instance,
+		path = xmalloc(need + 1);
+		path_format(path, need + 1, e->host, it->es->prov->set->name, instance,
 			    it->c->name);
-	} else {
-		r->path = xstrdup(buf);
 	}
-	r->column = column_of(&e->cols, r->path);
+	/* one copy of each path, the column map's, borrowed by every ref */
+	r->column = column_of(&e->cols, path, &r->path);
+	if (path != buf)
+		free(path);
 	if (kind == REF_GONE)
 		it->has_gone = 1;
 }
