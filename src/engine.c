@@ -76,12 +76,12 @@ struct eset {
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
 
 struct row_ref {
-	enum ref_kind kind;
 	size_t idx;
-	size_t rows_first, rows_n; /* a rows counter's rows in item->rows */
-	char *instance; /* owned copy (NULL for single-instance) */
+	char *instance;   /* owned copy (NULL for single-instance) */
 	const char *path; /* borrowed from the column map (e->cols) */
+	uint32_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	uint32_t column;
+	uint8_t kind;     /* enum ref_kind */
 };
 
 /* One counter of one set with an instance pattern, from a path. */
@@ -1101,6 +1101,10 @@ item_build(struct engine *e, struct item *it)
 	}
 	if (!found && !it->wildcard)
 		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
+	if (it->cap > it->nrefs + it->nrefs / 4 + 4) { /* refs sized to fit */
+		it->cap = it->nrefs ? it->nrefs : 1;
+		it->refs = xrealloc(it->refs, it->cap * sizeof(*it->refs));
+	}
 	item_build_rows(it);
 }
 
@@ -1138,10 +1142,31 @@ group_value(struct engine *e, struct eset *es, const struct counter_desc *c,
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
+	size_t total = 0;
+
 	e->nrows = 0;
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
+	/* The refs first (rebuilt where instances changed), so the frame's
+	 * rows, one per ref, are sized exactly: doubling left up to half of
+	 * the largest array the engine holds unused. */
+	for (size_t k = 0; k < e->nitems; k++) {
+		struct item *it = &e->items[k];
+		struct eset *es = it->es;
+
+		if (es->absent || (it->rows_es && it->rows_es->absent))
+			continue;
+		if (!it->built || es->changed || it->has_gone)
+			item_build(e, it);
+		else if (it->rows_es && it->rows_es->changed)
+			item_build_rows(it);
+		total += it->nrefs;
+	}
+	if (e->rows_cap < total || e->rows_cap > total + total / 4) {
+		e->rows_cap = total ? total : 1;
+		e->rows = xrealloc(e->rows, e->rows_cap * sizeof(*e->rows));
+	}
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
@@ -1152,10 +1177,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		/* a replayed read without this set: no rows for it */
 		if (es->absent || (it->rows_es && it->rows_es->absent))
 			continue;
-		if (!it->built || es->changed || it->has_gone)
-			item_build(e, it);
-		else if (it->rows_es && it->rows_es->changed)
-			item_build_rows(it);
 		for (size_t r = 0; r < it->nrefs; r++) {
 			const struct row_ref *ref = &it->refs[r];
 			struct value v = { 0, ST_NO_INSTANCE };
