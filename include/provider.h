@@ -46,6 +46,10 @@ struct provider {
 	 * records it, so that a replay matches rows as rows_match did: a row
 	 * "P/C" is instance "X/C"'s when P is listed. */
 	size_t (*instance_key)(void *state, const char *instance, char *buf, size_t n);
+	/* Optional: after open, a one-line note for the user about this run
+	 * (why some counters are UNSUPPORTED and what to do), which the
+	 * engine prints once to stderr; NULL for none. */
+	const char *(*notice)(void *state);
 };
 
 /* Every provider, in the order sets are listed. */
