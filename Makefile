@@ -164,7 +164,7 @@ format:
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr -Iinclude --std=c11 src
+		--inline-suppr -Iinclude --std=c11 -i src/bpf src
 
 clean:
 	rm -rf build build-asan getcounter
