@@ -102,7 +102,7 @@ check: unit cli bench-build
 
 # The benchmark harness must keep building (it links the library objects).
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
-	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" sh bench/run --build-only
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" BENCH_LIBS="$(LDLIBS)" sh bench/run --build-only
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; (cd tests/unit && ../../$$t); done
@@ -116,7 +116,7 @@ asan:
 # BENCH_FLAGS: options of bench/run, e.g. BENCH_FLAGS=--quick
 BENCH_FLAGS ?=
 bench: $(BUILD)/getcounter $(LIB_OBJ)
-	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" sh bench/run $(BENCH_FLAGS)
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LIBS="$(LDLIBS)" sh bench/run $(BENCH_FLAGS)
 
 fuzz:
 	GETCOUNTER_VERSION=$(VERSION) sh tests/fuzz/run.sh
