@@ -666,7 +666,7 @@ nci_discover(struct nci_state *st)
 
 		if (de->d_name[0] == '.' || de->d_type == DT_REG || len >= sizeof(ni->name))
 			continue;
-		snprintf(path, sizeof(path), "sys/class/net/%s/ifindex", de->d_name);
+		snprintf(path, sizeof(path), "sys/class/net/%.64s/ifindex", de->d_name);
 		if (procfs_read_u64(st->fs, path, &ifindex) < 0 || ifindex > UINT32_MAX)
 			ifindex = 0;
 		for (size_t i = 0; i < st->nifs; i++)
