@@ -50,17 +50,31 @@ this_cpu(void)
 	return bpf_map_lookup_elem(&cpus, &cpu);
 }
 
-/* The slot + 1 of dev when it is a tracked interface of our namespace. */
+/* The slot + 1 of dev when it is a tracked interface of our namespace.
+ * btf (a constant once inlined): tp_btf may load through the typed
+ * pointers directly, which costs no helper call; raw_tp reads with
+ * bpf_probe_read_kernel (BPF_CORE_READ). Both relocate by CO-RE. */
 static __always_inline __u32
-dev_slot(const struct net_device *dev)
+dev_slot(const struct net_device *dev, const int btf)
 {
-	__u32 ifindex = (__u32)BPF_CORE_READ(dev, ifindex);
+	__u32 ifindex, s;
 
+	if (btf)
+		ifindex = (__u32)__builtin_preserve_access_index(dev->ifindex);
+	else
+		ifindex = (__u32)BPF_CORE_READ(dev, ifindex);
 	if (ifindex >= NC_MAX_IFINDEX)
 		return 0;
-	__u32 s = if_slot[ifindex & (NC_MAX_IFINDEX - 1)];
-	if (!s || BPF_CORE_READ(dev, nd_net.net, ns.inum) != netns_ino)
+	s = if_slot[ifindex & (NC_MAX_IFINDEX - 1)];
+	if (!s)
 		return 0;
+	if (btf) {
+		const struct net *net = __builtin_preserve_access_index(dev->nd_net.net);
+		if (!net || __builtin_preserve_access_index(net->ns.inum) != netns_ino)
+			return 0;
+	} else if (BPF_CORE_READ(dev, nd_net.net, ns.inum) != netns_ino) {
+		return 0;
+	}
 	return s;
 }
 
@@ -160,10 +174,11 @@ on_irq_exit(void)
 }
 
 static __always_inline void
-on_receive(const struct sk_buff *skb)
+on_receive(const struct sk_buff *skb, const int btf)
 {
 	struct nc_cpu *c;
-	__u32 s = dev_slot(BPF_CORE_READ(skb, dev));
+	__u32 s = dev_slot(btf ? __builtin_preserve_access_index(skb->dev) : BPF_CORE_READ(skb, dev),
+			   btf);
 
 	if (!s || !(c = this_cpu()))
 		return;
@@ -171,10 +186,10 @@ on_receive(const struct sk_buff *skb)
 }
 
 static __always_inline void
-on_start_xmit(const struct sk_buff *skb, const struct net_device *dev)
+on_start_xmit(const struct sk_buff *skb, const struct net_device *dev, const int btf)
 {
 	struct nc_cpu *c;
-	__u32 s = dev_slot(dev);
+	__u32 s = dev_slot(dev, btf);
 
 	if (!s || !(c = this_cpu()))
 		return;
@@ -184,10 +199,10 @@ on_start_xmit(const struct sk_buff *skb, const struct net_device *dev)
 }
 
 static __always_inline void
-on_xmit(const struct sk_buff *skb, int rc, const struct net_device *dev)
+on_xmit(const struct sk_buff *skb, int rc, const struct net_device *dev, const int btf)
 {
 	struct nc_cpu *c;
-	__u32 s = dev_slot(dev);
+	__u32 s = dev_slot(dev, btf);
 
 	if (!s || !(c = this_cpu()))
 		return;
@@ -246,14 +261,14 @@ int BPF_PROG(btf_irq_handler_exit, int irq, struct irqaction *action, int ret)
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(btf_netif_receive_skb, struct sk_buff *skb)
 {
-	on_receive(skb);
+	on_receive(skb, 1);
 	return 0;
 }
 
 SEC("tp_btf/net_dev_start_xmit")
 int BPF_PROG(btf_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
 {
-	on_start_xmit(skb, dev);
+	on_start_xmit(skb, dev, 1);
 	return 0;
 }
 
@@ -261,7 +276,7 @@ SEC("tp_btf/net_dev_xmit")
 int BPF_PROG(btf_net_dev_xmit, struct sk_buff *skb, int rc, struct net_device *dev,
 	     unsigned int len)
 {
-	on_xmit(skb, rc, dev);
+	on_xmit(skb, rc, dev, 1);
 	return 0;
 }
 
@@ -311,14 +326,14 @@ int BPF_PROG(raw_irq_handler_exit, int irq, struct irqaction *action, int ret)
 SEC("raw_tp/netif_receive_skb")
 int BPF_PROG(raw_netif_receive_skb, struct sk_buff *skb)
 {
-	on_receive(skb);
+	on_receive(skb, 0);
 	return 0;
 }
 
 SEC("raw_tp/net_dev_start_xmit")
 int BPF_PROG(raw_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
 {
-	on_start_xmit(skb, dev);
+	on_start_xmit(skb, dev, 0);
 	return 0;
 }
 
@@ -326,6 +341,6 @@ SEC("raw_tp/net_dev_xmit")
 int BPF_PROG(raw_net_dev_xmit, struct sk_buff *skb, int rc, struct net_device *dev,
 	     unsigned int len)
 {
-	on_xmit(skb, rc, dev);
+	on_xmit(skb, rc, dev, 0);
 	return 0;
 }

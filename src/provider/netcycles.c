@@ -235,7 +235,10 @@ load_programs(uint32_t netns_ino)
 {
 	int err = 0;
 
-	for (int raw = 0; raw < 2; raw++) {
+	/* GETCOUNTER_BPF_RAW_TP=1 skips tp_btf: the fallback, for tests */
+	const char *force_raw = getenv("GETCOUNTER_BPF_RAW_TP");
+
+	for (int raw = force_raw && *force_raw == '1'; raw < 2; raw++) {
 		struct netcycles_bpf *skel = netcycles_bpf__open();
 		if (!skel) {
 			err = errno;

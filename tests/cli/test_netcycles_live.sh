@@ -28,6 +28,9 @@
 # 4. As nobody without capabilities (setpriv): exit 0, exactly one line on
 #    stderr saying to run as root or grant cap_bpf,cap_perfmon, the eBPF
 #    counters empty (UNSUPPORTED) and the others printed.
+# 5. The raw_tp fallback (GETCOUNTER_BPF_RAW_TP=1), one sample over a burst
+#    of 2000 datagrams: B/_Total Received Packets/sec within 2 % of Network
+#    Adapter's.
 # The trap kills the sink and sender and deletes both namespaces.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -282,6 +285,34 @@ if command -v setpriv >/dev/null 2>&1; then
 	*) fail "unprivileged: wanted NAPI Polls/sec empty and Received Packets/sec a number: $row" ;;
 	esac
 fi
+
+# ---- 5. the raw_tp fallback (GETCOUNTER_BPF_RAW_TP=1): 2000 datagrams
+udp_burst() {
+	sleep 0.3
+	exec ip netns exec "$nsa" timeout 10 python3 -c '
+import socket, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(2000):
+    u.sendto(b"z" * 64, (sys.argv[1], int(sys.argv[2])))
+' "$net.2" "$uport"
+}
+udp_burst &
+sender=$!
+pids="$pids $sender"
+samples=1
+ip netns exec "$nsb" env GETCOUNTER_BPF_RAW_TP=1 "$GETCOUNTER" -i 1.5 -n 1 -f csv \
+	"$nc($B/_Total)\\Received Packets/sec" "\\Network Adapter($B)\\Packets Received/sec" \
+	>"$tmp/raw.csv" 2>"$tmp/raw.err" || fail "getcounter with raw_tp failed: $(cat "$tmp/raw.err")"
+wait "$sender" || fail "the UDP sender in $nsa failed"
+pids=${pids% *}
+[ ! -s "$tmp/raw.err" ] || fail "getcounter with raw_tp wrote to stderr: $(cat "$tmp/raw.err")"
+e=$(csv_cols "$tmp/raw.csv" "^$(q "$nc($B/_Total)\Received Packets/sec")\$") ||
+	fail "no Received Packets/sec with raw_tp"
+a=$(csv_cols "$tmp/raw.csv" "^$(q "\Network Adapter($B)\Packets Received/sec")\$") ||
+	fail "no Network Adapter value in the raw_tp run"
+echo "raw_tp: $B received $e packets/s (eBPF) vs $a (Network Adapter) over 1.5 s"
+awk -v v="$a" 'BEGIN { exit !(v * 1.5 >= 1800) }' || fail "raw_tp run: the burst did not arrive ($a/s)"
+within "$e" "$a" 2 || fail "raw_tp: Received Packets $e not within 2 % of $a"
 
 cleanup
 left=$(netns_left "$pfx-")
