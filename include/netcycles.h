@@ -17,11 +17,24 @@
 #include "netcycles_abi.h"
 #include "procfs.h"
 
-/* Load and attach the programs (once; counted). fs must be live: under
- * --root nothing is loaded. 0, or -1 when the counters cannot be had here;
- * the reason is kept for netcycles_notice. Every acquire, failed or not,
- * is matched by a netcycles_release. */
-int netcycles_acquire(struct procfs *fs);
+/* The tracepoints, in groups a counter needs together. */
+enum {
+	NC_HOOK_RAISE = 1 << 0,      /* softirq_raise (NET_RX latency) */
+	NC_HOOK_SOFTIRQ = 1 << 1,    /* softirq_entry and softirq_exit */
+	NC_HOOK_NAPI = 1 << 2,       /* napi_poll */
+	NC_HOOK_IRQ = 1 << 3,        /* irq_handler_entry and irq_handler_exit */
+	NC_HOOK_RECEIVE = 1 << 4,    /* netif_receive_skb */
+	NC_HOOK_START_XMIT = 1 << 5, /* net_dev_start_xmit (send time) */
+	NC_HOOK_XMIT = 1 << 6,       /* net_dev_xmit */
+};
+
+/* Load the programs (once; counted) and attach those of hooks (NC_HOOK_*)
+ * not yet attached: no tracepoint runs a program no requested counter
+ * needs. fs must be live: under --root nothing is loaded. 0, or -1 when
+ * the counters cannot be had here; the reason is kept for
+ * netcycles_notice. Every acquire, failed or not, is matched by a
+ * netcycles_release; the last one detaches and unloads everything. */
+int netcycles_acquire(struct procfs *fs, unsigned hooks);
 void netcycles_release(void);
 
 /* CPU cpu's counts (written by the programs as we read), or NULL when not

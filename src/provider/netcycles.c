@@ -62,6 +62,7 @@ static struct {
 	uint64_t *freq_hz;  /* per possible CPU; 0 unknown */
 	const char **freq_src;
 	const char *mode;
+	unsigned attached;  /* NC_HOOK_* attached */
 #ifdef HAVE_BPF
 	struct netcycles_bpf *skel;
 	void *map;          /* the mmapped per-CPU array */
@@ -228,8 +229,54 @@ choose_programs(struct netcycles_bpf *skel, int raw)
 	}
 }
 
-/* Open, size, load and attach the skeleton (tp_btf, else raw_tp), and map
- * the per-CPU array. 0, or -1 with errno and nc.reason set. */
+/* Attach the loaded programs of hooks not attached yet; their links go
+ * into the skeleton, which detaches them when destroyed. 0, or -1 with
+ * errno and nc.reason set. */
+static int
+attach_hooks(unsigned hooks)
+{
+	struct netcycles_bpf *k = nc.skel;
+	int raw = strcmp(nc.mode, "raw_tp") == 0;
+#define HOOK(bit, name) { bit, raw ? k->progs.raw_##name : k->progs.btf_##name,        \
+			  raw ? &k->links.raw_##name : &k->links.btf_##name }
+	const struct {
+		unsigned hook;
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} table[] = {
+		/* exits before entries, so no exit finds a stale entry time */
+		HOOK(NC_HOOK_SOFTIRQ, softirq_exit),
+		HOOK(NC_HOOK_SOFTIRQ | NC_HOOK_RAISE, softirq_entry),
+		HOOK(NC_HOOK_RAISE, softirq_raise),
+		HOOK(NC_HOOK_NAPI, napi_poll),
+		HOOK(NC_HOOK_IRQ, irq_handler_exit),
+		HOOK(NC_HOOK_IRQ, irq_handler_entry),
+		HOOK(NC_HOOK_RECEIVE, netif_receive_skb),
+		HOOK(NC_HOOK_XMIT | NC_HOOK_START_XMIT, net_dev_xmit),
+		HOOK(NC_HOOK_START_XMIT, net_dev_start_xmit),
+	};
+#undef HOOK
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		if (!(table[i].hook & hooks) || *table[i].link)
+			continue;
+		*table[i].link = bpf_program__attach(table[i].prog);
+		if (!*table[i].link) {
+			int err = errno;
+			snprintf(nc.reason, sizeof(nc.reason),
+				 "eBPF counters UNSUPPORTED: cannot attach %s: %s",
+				 bpf_program__name(table[i].prog), strerror(err));
+			errno = err;
+			return -1;
+		}
+	}
+	nc.attached |= hooks;
+	return 0;
+}
+
+/* Open, size and load the skeleton (tp_btf, else raw_tp), and map the
+ * per-CPU array; nothing is attached yet. 0, or -1 with errno and
+ * nc.reason set. */
 static int
 load_programs(uint32_t netns_ino)
 {
@@ -250,19 +297,13 @@ load_programs(uint32_t netns_ino)
 		bpf_map__set_max_entries(skel->maps.cpus, nc.ncpus);
 		choose_programs(skel, raw);
 		if (netcycles_bpf__load(skel) == 0) {
-			if (netcycles_bpf__attach(skel) == 0) {
-				nc.skel = skel;
-				nc.mode = raw ? "raw_tp" : "tp_btf";
-				break;
-			}
-			err = errno;
-			snprintf(nc.reason, sizeof(nc.reason),
-				 "cannot attach the BPF programs: %s", strerror(err));
-		} else {
-			err = errno;
-			snprintf(nc.reason, sizeof(nc.reason),
-				 "the kernel refused the BPF programs: %s", strerror(err));
+			nc.skel = skel;
+			nc.mode = raw ? "raw_tp" : "tp_btf";
+			break;
 		}
+		err = errno;
+		snprintf(nc.reason, sizeof(nc.reason), "the kernel refused the BPF programs: %s",
+			 strerror(err));
 		netcycles_bpf__destroy(skel);
 	}
 	if (!nc.skel)
@@ -285,12 +326,18 @@ load_programs(uint32_t netns_ino)
 #endif
 
 int
-netcycles_acquire(struct procfs *fs)
+netcycles_acquire(struct procfs *fs, unsigned hooks)
 {
-	if (nc.users++ > 0)
+	if (nc.users++ > 0) {
+#ifdef HAVE_BPF
+		if (nc.loaded && (hooks & ~nc.attached))
+			return attach_hooks(hooks & ~nc.attached);
+#endif
 		return nc.loaded ? 0 : -1;
+	}
 	nc.loaded = 0;
 	nc.mode = NULL;
+	nc.attached = 0;
 	if (!procfs_is_live(fs)) {
 		snprintf(nc.reason, sizeof(nc.reason),
 			 "eBPF counters are UNSUPPORTED under --root (they need the live kernel)");
@@ -343,7 +390,7 @@ netcycles_acquire(struct procfs *fs)
 	uint64_t tsc = kernel_tsc_hz();
 	read_frequencies(fs, tsc ? tsc : cpuinfo_tsc_hz(fs));
 	nc.loaded = 1;
-	return 0;
+	return attach_hooks(hooks);
 #endif
 }
 
@@ -364,6 +411,7 @@ netcycles_release(void)
 	nc.freq_hz = NULL;
 	nc.freq_src = NULL;
 	nc.loaded = 0;
+	nc.attached = 0;
 	nc.ncpus = 0;
 }
 
@@ -458,6 +506,8 @@ enum {
 	F_FREQ_HZ,
 	F_NFIELDS,
 };
+
+#define BIT(f) ((uint64_t)1 << (f))
 
 static const struct field_desc fields[F_NFIELDS] = {
 	[F_IRQS] = { "irqs", FW_64, FK_COUNTER, FB_NONE },
@@ -740,8 +790,17 @@ nci_open(const struct provider_ctx *ctx, struct err *err)
 	st->interrupts = procfs_file(ctx->fs, "proc/interrupts");
 	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
 	if (ctx->needed) {
+		unsigned hooks = 0;
+		if (ctx->needed & (BIT(F_IRQS) | BIT(F_IRQ_NS)))
+			hooks |= NC_HOOK_IRQ;
+		if (ctx->needed & BIT(F_RX_PACKETS))
+			hooks |= NC_HOOK_RECEIVE;
+		if (ctx->needed & BIT(F_TX_PACKETS))
+			hooks |= NC_HOOK_XMIT;
+		if (ctx->needed & BIT(F_TX_NS))
+			hooks |= NC_HOOK_XMIT | NC_HOOK_START_XMIT;
 		st->acquired = 1;
-		st->loaded = netcycles_acquire(ctx->fs) == 0;
+		st->loaded = netcycles_acquire(ctx->fs, hooks) == 0;
 	}
 	return st;
 }

@@ -372,8 +372,15 @@ softnet_open(const struct provider_ctx *ctx, struct err *err)
 	if (ctx->needed & (BIT(F_NET_RX) | BIT(F_NET_TX)))
 		st->softirqs = procfs_file(ctx->fs, "proc/softirqs");
 	if (ctx->needed & BPF_FIELDS) {
+		unsigned hooks = 0;
+		if (ctx->needed & (BIT(F_NET_RX_NS) | BIT(F_NET_TX_NS)))
+			hooks |= NC_HOOK_SOFTIRQ;
+		if (ctx->needed & (BIT(F_NET_RX_LATENCY_NS) | BIT(F_NET_RX_LATENCIES)))
+			hooks |= NC_HOOK_RAISE;
+		if (ctx->needed & (BIT(F_NAPI_POLLS) | BIT(F_NAPI_WORK) | BIT(F_NAPI_FULL)))
+			hooks |= NC_HOOK_NAPI;
 		st->bpf = 1;
-		st->bpf_loaded = netcycles_acquire(ctx->fs) == 0;
+		st->bpf_loaded = netcycles_acquire(ctx->fs, hooks) == 0;
 	}
 	return st;
 }

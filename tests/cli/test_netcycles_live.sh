@@ -20,7 +20,8 @@
 #    - B/* Interrupts/sec is 0 with a value (a veth has no IRQs: 0, OK);
 #    - replaying the log (--input) gives the same values.
 # 2. While that getcounter runs, bpftool lists new programs with our names
-#    (bpftool may not show pids); after it exits none of those ids is left.
+#    (bpftool may not show pids), 7 of them attached (the hooks the
+#    requested counters need); after it exits none of those ids is left.
 # 3. In the first namespace, for each interface with a device and IRQs, its
 #    IF/_Total Interrupts/sec agrees with the /proc/interrupts-based Per
 #    Processor Network Interface Card Activity counter (we only watch: no
@@ -147,6 +148,14 @@ pids="$pids $gc"
 # new since before it started (this bpftool may not list pids)
 sleep 1.5
 ids=$(our_progs | grep -vxF -f "$tmp/before" || true)
+# the links to them: only the hooks the requested counters need (softirq
+# entry and exit, napi_poll, irq entry and exit, netif_receive_skb,
+# net_dev_xmit: 7 of 9; not softirq_raise nor net_dev_start_xmit)
+nlinks=$(bpftool -j link show 2>/dev/null | IDS="$ids" python3 -c '
+import json, os, sys
+ids = set(int(i) for i in os.environ["IDS"].split())
+print(sum(1 for l in json.load(sys.stdin) if l.get("prog_id") in ids))
+' || echo "?")
 wait "$gc" || fail "getcounter failed: $(cat "$tmp/out.err")"
 wait "$sender" || fail "the sender in $nsa failed"
 pids=${pids% *}
@@ -170,7 +179,8 @@ if command -v bpftool >/dev/null 2>&1; then
 		sleep 0.1
 	done
 	[ -z "$left" ] || fail "BPF programs of getcounter still loaded after it exited:$left"
-	echo "getcounter had $nids BPF programs attached; none left after exit"
+	[ "$nlinks" = 7 ] || fail "$nlinks programs attached, wanted the 7 the counters need"
+	echo "getcounter had $nids BPF programs loaded, $nlinks attached; none left after exit"
 fi
 
 # csv_cols FILE PATTERN: the sum over the data rows and over every column

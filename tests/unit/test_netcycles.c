@@ -348,7 +348,7 @@ test_root_unsupported(void **unused)
 	const char *note;
 
 	(void)unused;
-	assert_int_equal(netcycles_acquire(fs), -1);
+	assert_int_equal(netcycles_acquire(fs, NC_HOOK_NAPI), -1);
 	assert_null(netcycles_cpu(0));
 	note = netcycles_notice();
 	assert_non_null(note);
