@@ -629,6 +629,7 @@ struct nci_state {
 	int acquired, loaded;
 	struct pfile *interrupts; /* for IRQs by action name */
 	struct pfile *online;
+	DIR *net_dir;             /* sys/class/net, kept open */
 	struct nci_if *ifs;       /* in name order */
 	size_t nifs, cap;
 	uint64_t scans, scanned_ns;
@@ -706,11 +707,20 @@ nci_drop_slot(struct nci_state *st, struct nci_if *ni)
 static void
 nci_discover(struct nci_state *st)
 {
-	DIR *d = procfs_opendir(st->fs, "sys/class/net");
+	DIR *d = st->net_dir;
 	struct dirent *de;
 	char path[128];
 	size_t j = 0;
 
+	/* one directory stream, rewound (a discovery allocates nothing);
+	 * under --root each read may be another root: opened again */
+	if (d && procfs_is_live(st->fs)) {
+		rewinddir(d);
+	} else {
+		if (d)
+			closedir(d);
+		d = st->net_dir = procfs_opendir(st->fs, "sys/class/net");
+	}
 	st->scans++;
 	while (d && (de = readdir(d))) {
 		struct nci_if *ni = NULL;
@@ -742,8 +752,6 @@ nci_discover(struct nci_state *st)
 		}
 		ni->seen = st->scans;
 	}
-	if (d)
-		closedir(d);
 	for (size_t i = 0; i < st->nifs; i++) {
 		if (st->ifs[i].seen == st->scans) {
 			st->ifs[j++] = st->ifs[i];
@@ -753,7 +761,8 @@ nci_discover(struct nci_state *st)
 		}
 	}
 	st->nifs = j;
-	qsort(st->ifs, st->nifs, sizeof(*st->ifs), nci_cmp);
+	if (st->nifs > 1)
+		qsort(st->ifs, st->nifs, sizeof(*st->ifs), nci_cmp);
 }
 
 /* This read's online CPUs (sys/devices/system/cpu/online; else CPU 0). */
@@ -887,6 +896,8 @@ nci_close(void *state)
 	}
 	if (st->acquired)
 		netcycles_release();
+	if (st->net_dir)
+		closedir(st->net_dir);
 	free(st->ifs);
 	free(st->cpus);
 	free(st->vals);

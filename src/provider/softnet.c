@@ -238,7 +238,8 @@ static const struct counter_desc counters[] = {
 static const struct counter_set softnet_set = {
 	.name = "Per Processor Network Activity",
 	.help = "The receive path of each processor: packets, receive and transmit "
-		"softirqs, drops and squeezes, from softnet_stat and /proc/softirqs.",
+		"softirqs, drops and squeezes, from softnet_stat and /proc/softirqs; time "
+		"in the softirqs, their latency and NAPI polls from eBPF.",
 	.multi_instance = 1,
 	.has_total = 1,
 	.fields = fields,
