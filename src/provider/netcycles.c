@@ -344,6 +344,7 @@ netcycles_acquire(struct procfs *fs, unsigned hooks)
 		return -1;
 	}
 #ifndef HAVE_BPF
+	(void)hooks;
 	snprintf(nc.reason, sizeof(nc.reason),
 		 "eBPF counters not built in: install libbpf-dev, clang and bpftool and "
 		 "rebuild");

@@ -28,7 +28,8 @@
 #    traffic is sent to it); skipped when no interface has IRQs.
 # 4. As nobody without capabilities (setpriv): exit 0, exactly one line on
 #    stderr saying to run as root or grant cap_bpf,cap_perfmon, the eBPF
-#    counters empty (UNSUPPORTED) and the others printed.
+#    counters empty (UNSUPPORTED) and the others printed; asking only for
+#    a counter that needs no eBPF prints nothing on stderr.
 # 5. The raw_tp fallback (GETCOUNTER_BPF_RAW_TP=1), one sample over a burst
 #    of 2000 datagrams: B/_Total Received Packets/sec within 2 % of Network
 #    Adapter's.
@@ -289,6 +290,11 @@ if command -v setpriv >/dev/null 2>&1; then
 	grep -q 'run as root or grant cap_bpf,cap_perfmon' "$tmp/np.err" ||
 		fail "the message does not say what to do: $(cat "$tmp/np.err")"
 	! grep -qi 'libbpf' "$tmp/np.err" || fail "libbpf's own messages leaked"
+	# a counter of the same set that needs no eBPF: nothing loaded, no line
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$tmp/gc" -i 0.2 -n 1 -f csv "$pna(_Total)\\Received Packets/sec" >/dev/null 2>"$tmp/np2.err" ||
+		fail "unprivileged run of a text counter failed: $(cat "$tmp/np2.err")"
+	[ ! -s "$tmp/np2.err" ] || fail "a counter without eBPF printed: $(cat "$tmp/np2.err")"
 	row=$(tail -1 "$tmp/np.csv" | tr -d '\r')
 	case $row in
 	*'," ","'[0-9]*) ;;
