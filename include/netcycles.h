@@ -66,4 +66,10 @@ void netcycles_slot_clear(unsigned slot, uint32_t ifindex, const unsigned *irqs,
  * is 0. */
 uint64_t netcycles_tsc_hz(uint16_t time_shift, uint32_t time_mult);
 
+/* From /proc/cpuinfo text (NUL-terminated): its first "cpu MHz" in Hz
+ * when its first "flags" line has constant_tsc and no aperfmperf (then the
+ * kernel prints its cpu_khz, the calibrated TSC rate, there: x86 without
+ * cpufreq), else 0. */
+uint64_t netcycles_cpuinfo_hz(const char *cpuinfo);
+
 #endif

@@ -8,7 +8,11 @@
  * on (struct nc_cpu, include/netcycles_abi.h): nanosecond sums and counts
  * for the NET_RX and NET_TX softirqs, NAPI polls, and per tracked interface
  * its hard IRQ handlers, received and sent packets and send time. The
- * array is BPF_F_MMAPABLE: getcounter reads it with plain loads.
+ * array is BPF_F_MMAPABLE: getcounter reads it with plain loads. It is a
+ * map of its own rather than a .bss array because its size is the number
+ * of possible CPUs, known only at load time, and resizing a .bss needs
+ * libbpf 1.2 (Debian 12 has 1.1); the lookup is inlined and bounds the
+ * index for the verifier. The small slot tables are in .bss, masked.
  *
  * Every hook exists twice: tp_btf (BTF-typed, cheapest) and raw_tp, the
  * fallback the loader enables when tp_btf cannot load; both bodies are the

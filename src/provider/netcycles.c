@@ -80,6 +80,39 @@ netcycles_tsc_hz(uint16_t time_shift, uint32_t time_mult)
 	return (uint64_t)((num + time_mult / 2) / time_mult);
 }
 
+uint64_t
+netcycles_cpuinfo_hz(const char *cpuinfo)
+{
+	const char *flags = strstr(cpuinfo, "\nflags"), *mhz = strstr(cpuinfo, "\ncpu MHz");
+	const char *eol;
+	uint64_t whole = 0, frac = 0, scale = 1000000;
+
+	if (strncmp(cpuinfo, "flags", 5) == 0)
+		flags = cpuinfo;
+	if (strncmp(cpuinfo, "cpu MHz", 7) == 0)
+		mhz = cpuinfo;
+	if (!flags || !mhz)
+		return 0;
+	eol = strchr(flags + 1, '\n');
+	if (!eol)
+		eol = flags + strlen(flags);
+	if (!memmem(flags, (size_t)(eol - flags), " constant_tsc", 13) ||
+	    memmem(flags, (size_t)(eol - flags), " aperfmperf", 11))
+		return 0;
+	mhz = strchr(mhz, ':');
+	if (!mhz)
+		return 0;
+	mhz = skip_blanks(mhz + 1);
+	if (parse_u64(&mhz, &whole) < 0 || whole > UINT64_MAX / 1000000 / 2)
+		return 0;
+	if (*mhz == '.')
+		for (mhz++; *mhz >= '0' && *mhz <= '9' && scale > 1; mhz++) {
+			scale /= 10;
+			frac += (uint64_t)(*mhz - '0') * scale;
+		}
+	return whole * 1000000 + frac;
+}
+
 #ifdef HAVE_BPF
 /* The nominal frequency of each possible CPU: cpufreq base_frequency, else
  * cpuinfo_max_freq (both kHz), else tsc (Hz, 0 unknown). */
@@ -177,38 +210,15 @@ kernel_tsc_hz(void)
 }
 
 /* x86 without cpufreq: /proc/cpuinfo's "cpu MHz" is the kernel's cpu_khz
- * (its calibrated TSC rate) when the CPU has a constant TSC and no
- * APERF/MPERF to measure a current frequency with; else 0. */
+ * (its calibrated TSC rate), or 0. */
 static uint64_t
 cpuinfo_tsc_hz(struct procfs *fs)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	struct pfile *pf = procfs_file(fs, "proc/cpuinfo");
-	const char *buf, *flags, *mhz, *eol;
 	size_t len;
-	uint64_t whole = 0, frac = 0, scale = 1000000;
+	const char *buf = pfile_read(procfs_file(fs, "proc/cpuinfo"), &len, NULL);
 
-	if (!(buf = pfile_read(pf, &len, NULL)) || !(flags = strstr(buf, "\nflags")) ||
-	    !(mhz = strstr(buf, "\ncpu MHz")))
-		return 0;
-	eol = strchr(flags + 1, '\n');
-	if (!eol)
-		eol = buf + len;
-	if (!memmem(flags, (size_t)(eol - flags), " constant_tsc", 13) ||
-	    memmem(flags, (size_t)(eol - flags), " aperfmperf", 11))
-		return 0;
-	mhz = strchr(mhz, ':');
-	if (!mhz)
-		return 0;
-	mhz = skip_blanks(mhz + 1);
-	if (parse_u64(&mhz, &whole) < 0)
-		return 0;
-	if (*mhz == '.')
-		for (mhz++; *mhz >= '0' && *mhz <= '9' && scale > 1; mhz++) {
-			scale /= 10;
-			frac += (uint64_t)(*mhz - '0') * scale;
-		}
-	return whole * 1000000 + frac;
+	return buf ? netcycles_cpuinfo_hz(buf) : 0;
 #else
 	(void)fs;
 	return 0;

@@ -319,6 +319,27 @@ test_tsc_rate(void **unused)
 	assert_int_equal(netcycles_tsc_hz(64, 1), 0);
 }
 
+/* /proc/cpuinfo's cpu MHz is the TSC rate only with constant_tsc and
+ * without aperfmperf (else it is a measured current frequency). */
+static void
+test_cpuinfo_rate(void **unused)
+{
+	static const char vm[] = "processor\t: 0\nmodel name\t: AMD EPYC\n"
+				 "cpu MHz\t\t: 2596.122\ncache size\t: 512 KB\n"
+				 "flags\t\t: fpu tsc constant_tsc rep_good nopl tsc_known_freq\n"
+				 "processor\t: 1\ncpu MHz\t\t: 1.5\n";
+	static const char metal[] = "cpu MHz\t\t: 3400.000\n"
+				    "flags\t\t: fpu tsc constant_tsc aperfmperf\n";
+	static const char old[] = "cpu MHz\t\t: 1000.000\nflags\t\t: fpu tsc\n";
+
+	(void)unused;
+	/* 2596.122 MHz = 2596122000 Hz (the first CPU's line) */
+	assert_int_equal(netcycles_cpuinfo_hz(vm), 2596122000ull);
+	assert_int_equal(netcycles_cpuinfo_hz(metal), 0);
+	assert_int_equal(netcycles_cpuinfo_hz(old), 0);
+	assert_int_equal(netcycles_cpuinfo_hz("flags : constant_tsc\n"), 0);
+}
+
 /* The set's shape: names exactly as COUNTERS.md 10, IF/_Total groups. */
 static void
 test_set_shape(void **unused)
@@ -368,6 +389,7 @@ main(void)
 		cmocka_unit_test(test_no_irqs),
 		cmocka_unit_test(test_softnet_ebpf),
 		cmocka_unit_test(test_tsc_rate),
+		cmocka_unit_test(test_cpuinfo_rate),
 		cmocka_unit_test(test_set_shape),
 		cmocka_unit_test(test_root_unsupported),
 	};
