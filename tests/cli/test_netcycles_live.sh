@@ -1,7 +1,7 @@
 #!/bin/sh
-# The eBPF counters (COUNTERS.md section 10), live. Skips (77) unless root,
-# the kernel has BTF, getcounter was built with them, and `ip netns add`
-# works.
+# The eBPF counters (COUNTERS.md section 10), live. Skips (77) unless root
+# with the capabilities to load BPF, the kernel has BTF, getcounter was
+# built with them, and `ip netns add` works.
 #
 # 1. Traffic over a veth pair between two network namespaces this test
 #    creates (gc-nc-PID-a holds end A, NET.1; gc-nc-PID-b end B, NET.2; IPv6
@@ -48,6 +48,7 @@ probe=$("$GETCOUNTER" -i 0.1 -n 1 '\Per Processor Network Activity(_Total)\NAPI 
 	fail "getcounter failed: $probe"
 case $probe in
 *"not built in"*) skip "getcounter built without eBPF: $probe" ;;
+*"grant cap_bpf"*) skip "root without CAP_BPF here (a container?): $probe" ;;
 *UNSUPPORTED*) fail "the eBPF counters do not load as root here: $probe" ;;
 esac
 
