@@ -18,9 +18,12 @@
 #      Sent/sec, each at least 3000 (the datagrams) received;
 #    - B/_Total Received Packets/sec is the sum over B's CPUs (to 0.5 %);
 #    - B/* Interrupts/sec is 0 with a value (a veth has no IRQs: 0, OK);
-#    - replaying the log (--input) gives the same values.
+#    - B/_Total Avg. Send Cycles per Packet is above 0 (cycles over sent
+#      packets: the frequency scales the numerator only);
+#    - replaying the log (--input) gives the same values (so the log keeps
+#      that rule too).
 # 2. While that getcounter runs, bpftool lists new programs with our names
-#    (bpftool may not show pids), 7 of them attached (the hooks the
+#    (bpftool may not show pids), 8 of them attached (the hooks the
 #    requested counters need); after it exits none of those ids is left.
 # 3. In the first namespace, for each interface with a device and IRQs, its
 #    IF/_Total Interrupts/sec agrees with the /proc/interrupts-based Per
@@ -124,7 +127,7 @@ nc='\Per Processor Network Activity Cycles'
 pna='\Per Processor Network Activity'
 set -- "$pna(*)\\% NET_RX Time" "$pna(*)\\NAPI Polls/sec" \
 	"$nc($B/*)\\Received Packets/sec" "$nc($B/*)\\Sent Packets/sec" \
-	"$nc($B/*)\\Interrupts/sec" \
+	"$nc($B/*)\\Interrupts/sec" "$nc($B/_Total)\\Avg. Send Cycles per Packet" \
 	"\\Network Adapter($B)\\Packets Received/sec" "\\Network Adapter($B)\\Packets Sent/sec"
 # our_progs: the ids of the loaded BPF programs named as ours
 our_progs() {
@@ -152,7 +155,7 @@ sleep 1.5
 ids=$(our_progs | grep -vxF -f "$tmp/before" || true)
 # the links to them: only the hooks the requested counters need (softirq
 # entry and exit, napi_poll, irq entry and exit, netif_receive_skb,
-# net_dev_xmit: 7 of 9; not softirq_raise nor net_dev_start_xmit)
+# net_dev_start_xmit and net_dev_xmit: 8 of 9; not softirq_raise)
 nlinks=$(bpftool -j link show 2>/dev/null | IDS="$ids" python3 -c '
 import json, os, sys
 ids = set(int(i) for i in os.environ["IDS"].split())
@@ -181,7 +184,7 @@ if command -v bpftool >/dev/null 2>&1; then
 		sleep 0.1
 	done
 	[ -z "$left" ] || fail "BPF programs of getcounter still loaded after it exited:$left"
-	[ "$nlinks" = 7 ] || fail "$nlinks programs attached, wanted the 7 the counters need"
+	[ "$nlinks" = 8 ] || fail "$nlinks programs attached, wanted the 8 the counters need"
 	echo "getcounter had $nids BPF programs loaded, $nlinks attached; none left after exit"
 fi
 
@@ -249,6 +252,16 @@ within "$rx_total" "$rx_cpus" 0.5 || fail "$B/_Total $rx_total is not the CPUs' 
 [ "$irqs" = "0.000" ] || fail "a veth's Interrupts/sec summed to $irqs, not 0"
 awk -v v="$netrx" 'BEGIN { exit !(v > 0) }' || fail "% NET_RX Time never above 0"
 awk -v v="$polls" 'BEGIN { exit !(v > 0) }' || fail "NAPI Polls/sec never above 0"
+# (UNSUPPORTED, an empty cell, only where no nominal frequency is known:
+# the -l -v help says which)
+if spc=$(csv_cols "$tmp/out.csv" "^$(q "$nc($B/_Total)\Avg. Send Cycles per Packet")\$"); then
+	echo "$B/_Total Avg. Send Cycles per Packet summed over the samples: $spc"
+	awk -v v="$spc" 'BEGIN { exit !(v > 0) }' || fail "Avg. Send Cycles per Packet never above 0"
+else
+	"$GETCOUNTER" -l -v 'Per Processor Network Activity Cycles' | grep -q 'no nominal frequency known' ||
+		fail "Avg. Send Cycles per Packet has no value though a frequency is known"
+	echo "no nominal frequency known here: Avg. Send Cycles per Packet not checked"
+fi
 
 # replaying the log gives the same numbers
 "$GETCOUNTER" --input "$tmp/run.gcl" -f csv "$@" >"$tmp/replay.csv" 2>"$tmp/replay.err" ||
