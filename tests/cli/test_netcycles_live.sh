@@ -32,7 +32,8 @@
 # 4. As nobody without capabilities (setpriv): exit 0, exactly one line on
 #    stderr saying to run as root or grant cap_bpf,cap_perfmon, the eBPF
 #    counters empty (UNSUPPORTED) and the others printed; asking only for
-#    a counter that needs no eBPF prints nothing on stderr.
+#    a counter that needs no eBPF prints nothing on stderr; nobody with
+#    only CAP_BPF and CAP_PERFMON (ambient) gets the values.
 # 5. The raw_tp fallback (GETCOUNTER_BPF_RAW_TP=1), one sample over a burst
 #    of 2000 datagrams: B/_Total Received Packets/sec within 2 % of Network
 #    Adapter's.
@@ -309,6 +310,18 @@ if command -v setpriv >/dev/null 2>&1; then
 		"$tmp/gc" -i 0.2 -n 1 -f csv "$pna(_Total)\\Received Packets/sec" >/dev/null 2>"$tmp/np2.err" ||
 		fail "unprivileged run of a text counter failed: $(cat "$tmp/np2.err")"
 	[ ! -s "$tmp/np2.err" ] || fail "a counter without eBPF printed: $(cat "$tmp/np2.err")"
+	# nobody with just CAP_BPF and CAP_PERFMON (ambient): the counters work
+	if setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf,+perfmon \
+		--ambient-caps=+bpf,+perfmon true 2>/dev/null; then
+		setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf,+perfmon \
+			--ambient-caps=+bpf,+perfmon "$tmp/gc" -i 0.2 -n 1 -f csv \
+			"$pna(_Total)\\NAPI Polls/sec" >"$tmp/caps.csv" 2>"$tmp/caps.err" ||
+			fail "nobody with cap_bpf,cap_perfmon failed: $(cat "$tmp/caps.err")"
+		[ ! -s "$tmp/caps.err" ] || fail "nobody with cap_bpf,cap_perfmon: $(cat "$tmp/caps.err")"
+		tail -1 "$tmp/caps.csv" | tr -d '\r' | grep -Eq '","[0-9.]+"$' ||
+			fail "nobody with cap_bpf,cap_perfmon got no value: $(tail -1 "$tmp/caps.csv")"
+		echo "nobody with only cap_bpf,cap_perfmon: $(tail -1 "$tmp/caps.csv")"
+	fi
 	row=$(tail -1 "$tmp/np.csv" | tr -d '\r')
 	case $row in
 	*'," ","'[0-9]*) ;;
