@@ -1463,6 +1463,10 @@ engine_setup_sets(struct engine *e, struct err *err)
 			err_set(err, "%s: %s", es->prov->set->name, msg);
 			return EXIT_RUNTIME;
 		}
+		/* a listing (-l, -q) prints no notes */
+		const char *note = es->prov->notice ? es->prov->notice(es->state) : NULL;
+		if (note && e->cfg->mode == MODE_SAMPLE)
+			fprintf(stderr, "getcounter: %s\n", note);
 	}
 	return EXIT_OK;
 }
