@@ -139,7 +139,9 @@ scale_of(const struct tui_series *s)
 static void
 format_scale(char *buf, size_t n, int e)
 {
-	if (e >= 0)
+	if (e > 4 || e < -4)
+		snprintf(buf, n, "x1e%d", e);
+	else if (e >= 0)
 		snprintf(buf, n, "x%.0f", pow(10, e));
 	else
 		snprintf(buf, n, "x%.*f", -e, pow(10, e));
@@ -149,7 +151,7 @@ static void
 format_secs(char *buf, size_t n, double s)
 {
 	if (s < 60)
-		snprintf(buf, n, "%gs", round(s * 10) / 10);
+		snprintf(buf, n, "%.3gs", s);
 	else if (s < 3600)
 		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
 	else
@@ -180,6 +182,25 @@ format_bytes(char *buf, size_t n, double b)
 		snprintf(buf, n, "%.1f MiB", b / 1024 / 1024);
 	else
 		snprintf(buf, n, "%.1f GiB", b / 1024 / 1024 / 1024);
+}
+
+/* A legend value in at most 9 columns: as the table prints it, or with
+ * k, M, G, T from 10 million up (24.70G). */
+static void
+format_legend(char *buf, size_t n, double v, int precision)
+{
+	static const char *const suffix[] = { "k", "M", "G", "T", "P" };
+	int k = -1;
+
+	if (fabs(v) < 1e7) {
+		format_value_human(buf, n, v, precision);
+		return;
+	}
+	while (fabs(v) >= 1000 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, n, "%.2f%s", v, suffix[k]);
 }
 
 /* Print s at most w columns wide, control characters as '?', and bytes
@@ -393,11 +414,11 @@ draw_legend(const struct tui *t, int y0, int rows)
 		tui_hist_stats(&t->h, s, first, last, &st);
 		format_scale(scale, sizeof(scale), se->scale_exp);
 		if (st.has_last)
-			format_value_human(vl, sizeof(vl), st.last, t->cfg->precision);
+			format_legend(vl, sizeof(vl), st.last, t->cfg->precision);
 		if (st.n) {
-			format_value_human(va, sizeof(va), st.avg, t->cfg->precision);
-			format_value_human(vmin, sizeof(vmin), st.min, t->cfg->precision);
-			format_value_human(vmax, sizeof(vmax), st.max, t->cfg->precision);
+			format_legend(va, sizeof(va), st.avg, t->cfg->precision);
+			format_legend(vmin, sizeof(vmin), st.min, t->cfg->precision);
+			format_legend(vmax, sizeof(vmax), st.max, t->cfg->precision);
 		}
 		if (st.last_st != TUI_NO_ROW)
 			status = status_name((enum value_status)(st.last_st & 0x7f));
