@@ -77,6 +77,7 @@ static const char *const stat_names[] = { "last", "average", "minimum", "maximum
 
 static volatile sig_atomic_t term_requested;
 
+/* SIGTERM, SIGHUP, kill -INT: leave as q does. */
 static void
 on_term(int sig)
 {
@@ -136,6 +137,7 @@ scale_of(const struct tui_series *s)
 	return pow(10, s->scale_exp);
 }
 
+/* "x0.001", "x10", or "x1e-9" past four places. */
 static void
 format_scale(char *buf, size_t n, int e)
 {
@@ -147,6 +149,7 @@ format_scale(char *buf, size_t n, int e)
 		snprintf(buf, n, "x%.*f", -e, pow(10, e));
 }
 
+/* Seconds as "0.2s", "22s", "3m05s" or "1h02m". */
 static void
 format_secs(char *buf, size_t n, double s)
 {
@@ -158,6 +161,7 @@ format_secs(char *buf, size_t n, double s)
 		snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
+/* A sample's time (as the source stamped it) as YYYY-MM-DD HH:MM:SS. */
 static void
 format_wall(char *buf, size_t n, int64_t wall_ns, int utc)
 {
@@ -171,6 +175,7 @@ format_wall(char *buf, size_t n, int64_t wall_ns, int utc)
 	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* A size in B, KiB, MiB or GiB. */
 static void
 format_bytes(char *buf, size_t n, double b)
 {
@@ -285,6 +290,7 @@ shown_last(const struct tui *t)
 	return last;
 }
 
+/* Columns of the plot: the screen less the y axis and the letter column. */
 static int
 plot_width(void)
 {
@@ -298,6 +304,7 @@ window_samples(const struct tui *t)
 	return (uint64_t)plot_width() * (t->ascii ? 1 : 2);
 }
 
+/* The oldest sample on the screen. */
 static uint64_t
 shown_first(const struct tui *t)
 {
@@ -308,18 +315,21 @@ shown_first(const struct tui *t)
 	return first < tui_hist_first(&t->h) ? tui_hist_first(&t->h) : first;
 }
 
+/* Nonzero when series s is drawn (not removed with d). */
 static int
 series_visible(const struct tui *t, size_t s)
 {
 	return s < t->h.nseries && !t->h.series[s].hidden;
 }
 
+/* The letter of series s: a-z, then A-F. */
 static char
 series_letter(size_t s)
 {
 	return (char)(s < 26 ? 'a' + s : 'A' + (s - 26));
 }
 
+/* Series s's colour, and bold or dim under a highlight. */
 static attr_t
 series_attr(const struct tui *t, size_t s)
 {
@@ -382,6 +392,7 @@ legend_rows(const struct tui *t)
 	return 1 + (n < most ? n : most);
 }
 
+/* The legend: a row per series under a header line. */
 static void
 draw_legend(const struct tui *t, int y0, int rows)
 {
@@ -476,6 +487,7 @@ y_range(const struct tui *t, double *lo, double *hi)
 		*hi = *lo + 1;
 }
 
+/* A y axis label in four columns. */
 static void
 y_label(char *buf, size_t n, double v)
 {
@@ -485,6 +497,7 @@ y_label(char *buf, size_t n, double v)
 		snprintf(buf, n, "%4.0f", v);
 }
 
+/* The y axis: top, middle and bottom labels and the rule. */
 static void
 draw_axis(const struct tui *t, int y0, int rows)
 {
@@ -505,6 +518,7 @@ draw_axis(const struct tui *t, int y0, int rows)
 /* Braille dot bits: [column 0-1][row 0-3]. */
 static const uint8_t braille_bit[2][4] = { { 0x01, 0x02, 0x04, 0x40 }, { 0x08, 0x10, 0x20, 0x80 } };
 
+/* The graph: a braille dot (or a letter) per sample, gaps where no value. */
 static void
 draw_graph(struct tui *t, int y0, int rows)
 {
@@ -596,6 +610,7 @@ draw_graph(struct tui *t, int y0, int rows)
 		}
 }
 
+/* The histogram: a bar per series of the chosen statistic. */
 static void
 draw_histogram(const struct tui *t, int y0, int rows)
 {
@@ -652,6 +667,7 @@ draw_histogram(const struct tui *t, int y0, int rows)
 	}
 }
 
+/* The report: every series by set and instance, value, unit, status. */
 static void
 draw_report(const struct tui *t, int y0, int rows)
 {
@@ -696,6 +712,7 @@ draw_report(const struct tui *t, int y0, int rows)
 	}
 }
 
+/* The status line: mode, time, sample, interval, span, REC, statuses. */
 static void
 draw_status(const struct tui *t, int y)
 {
@@ -781,6 +798,7 @@ static const char *const help_lines[] = {
 	"Press any key.",
 };
 
+/* The prompt line, and the listed candidates above it. */
 static void
 draw_prompt(const struct tui *t, int y)
 {
@@ -814,6 +832,7 @@ draw_prompt(const struct tui *t, int y)
 	}
 }
 
+/* Draw the whole screen into curses' buffer and send what changed. */
 static void
 draw(struct tui *t)
 {
@@ -929,6 +948,7 @@ load_all(struct tui *t)
 	return 0;
 }
 
+/* Fire every secs (0: stop). */
 static void
 arm_timer(struct tui *t, double secs)
 {
@@ -1068,6 +1088,7 @@ next_part(const char *rest)
 	return i;
 }
 
+/* Tab: complete the input one part, or (a second Tab) list the parts. */
 static void
 complete(struct tui *t, int list_only)
 {
@@ -1131,6 +1152,7 @@ complete(struct tui *t, int list_only)
 	}
 }
 
+/* Enter at the add prompt: reopen the engine with the path added. */
 static void
 add_counter(struct tui *t)
 {
@@ -1174,6 +1196,7 @@ go_to(struct tui *t, uint64_t i)
 	t->cursor = i >= t->h.n ? t->h.n - 1 : i;
 }
 
+/* Enter at the go-to prompt: the first sample at or after the time. */
 static void
 goto_time(struct tui *t)
 {
@@ -1191,6 +1214,7 @@ goto_time(struct tui *t)
 	go_to(t, i);
 }
 
+/* A key while a prompt is open. */
 static void
 prompt_key(struct tui *t, int ch)
 {
@@ -1233,6 +1257,7 @@ prompt_key(struct tui *t, int ch)
 	}
 }
 
+/* Select the next or previous series still drawn. */
 static void
 select_step(struct tui *t, int dir)
 {
@@ -1251,6 +1276,7 @@ select_step(struct tui *t, int dir)
 	}
 }
 
+/* + and - live: the next shorter or longer interval of the list. */
 static void
 change_interval(struct tui *t, int dir)
 {
@@ -1273,6 +1299,7 @@ change_interval(struct tui *t, int dir)
 		arm_timer(t, t->interval);
 }
 
+/* One key outside a prompt. */
 static void
 key(struct tui *t, int ch)
 {
@@ -1431,6 +1458,7 @@ want_ascii(const struct config *cfg)
 	return term && (strcmp(term, "linux") == 0 || strncmp(term, "vt100", 5) == 0);
 }
 
+/* Wait on the terminal and the timer; read, step, draw. 0, or -1 with err. */
 static int
 loop(struct tui *t)
 {
