@@ -20,14 +20,18 @@ VERSION := 0.1.0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARN) -Iinclude -DGETCOUNTER_VERSION='"$(VERSION)"' -MMD -MP
-override LDLIBS += -lm -pthread
+override LDLIBS += -lm -pthread -ldl
 
 # libmicrohttpd for --serve, when installed (NO_MICROHTTPD=1 builds without it)
 ifndef NO_MICROHTTPD
 MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
 ifneq ($(MHD_LIBS),)
 override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-override LDLIBS += $(MHD_LIBS)
+# serve.c loads libmicrohttpd (and libcrypt, GnuTLS) when --serve starts
+# (dynlib.h), so it is not linked; GnuTLS' header verifies --tls-client-ca
+ifneq ($(shell $(PKG_CONFIG) --exists gnutls && echo yes),)
+override CFLAGS += -DHAVE_GNUTLS $(shell $(PKG_CONFIG) --cflags gnutls)
+endif
 endif
 endif
 
@@ -38,6 +42,14 @@ NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 ifneq ($(NCURSES_LIBS),)
 NCURSES_CFLAGS := -DHAVE_NCURSESW $(shell $(PKG_CONFIG) --cflags ncursesw)
 override LDLIBS += $(NCURSES_LIBS)
+endif
+endif
+
+# libpcap for the Network Capture set, when its header is installed (NO_PCAP=1
+# builds without it); loaded with dlopen when a capture runs (dynlib.h)
+ifndef NO_PCAP
+ifeq ($(shell $(PKG_CONFIG) --exists libpcap 2>/dev/null && echo yes),yes)
+override CFLAGS += -DHAVE_PCAP
 endif
 endif
 
@@ -127,7 +139,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
 	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
-	rm -rf $(DESTDIR)$(SAMPLEDIR)
+	for f in samples/*.txt samples/*.gcl; do rm -f "$(DESTDIR)$(SAMPLEDIR)/$${f#samples/}"; done
+	rmdir $(DESTDIR)$(SAMPLEDIR) $(DESTDIR)$(dir $(SAMPLEDIR:/=)) 2>/dev/null || true
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 
@@ -154,4 +167,6 @@ lint:
 clean:
 	rm -rf build build-asan getcounter
 
--include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d)
+# the headers each object and each unit test was built from (a test binary and
+# series.o are rebuilt when a header they include changes)
+-include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(BUILD)/tests/series.d $(TESTS:=.d)

@@ -9,6 +9,7 @@
 #ifndef GETCOUNTER_NICDEV_H
 #define GETCOUNTER_NICDEV_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,19 @@ nicdev_find(struct procfs *fs, const char *ifname, struct nicdev *dev)
 	}
 	memcpy(dev->dir + n, "/..", 4);
 	return 0;
+}
+
+/* For an entry name (of type, as procfs_list gives it) of sys/class/net:
+ * 0 with *dev filled when it is an interface whose name is shorter than
+ * name_max and that has a device; -1 for bonding_masters, a longer name or
+ * a virtual interface. */
+static inline int
+nicdev_of_entry(struct procfs *fs, const char *name, unsigned char type, size_t name_max,
+		struct nicdev *dev)
+{
+	if (type == DT_REG /* bonding_masters */ || strlen(name) >= name_max)
+		return -1;
+	return nicdev_find(fs, name, dev);
 }
 
 #endif

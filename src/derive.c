@@ -29,19 +29,6 @@ status_name(enum value_status st)
 }
 
 int
-counter_type_needs_two(enum counter_type type)
-{
-	switch (type) {
-	case CT_RAW:
-	case CT_FRACTION:
-	case CT_ELAPSED:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-int
 value_exists(const struct counter_desc *c, enum value_status st)
 {
 	if (st == ST_OK || st == ST_WRAPPED)
@@ -166,14 +153,15 @@ term_sum(const struct term *t, const uint64_t *vals, uint64_t present, double *s
 	return n;
 }
 
-/* The fields of c's numerator. */
-static uint64_t
-num_fields(const struct counter_desc *c)
+/* Nonzero when a field of c's numerator is in present (stops at the
+ * first: usually the first term). */
+static int
+num_present(const struct counter_desc *c, uint64_t present)
 {
-	uint64_t m = 0;
 	for (int i = 0; i < COUNTER_MAX_TERMS && c->num[i].sign; i++)
-		m |= bit(c->num[i].field);
-	return m;
+		if (present & bit(c->num[i].field))
+			return 1;
+	return 0;
 }
 
 static int
@@ -209,7 +197,8 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 	out->b_terms = has_den(c) ? term_sum(c->den, vals, present, &out->b) : 0;
 	if (!has_den(c))
 		out->b = 0;
-	out->wrapped = deltas && counter_type_needs_two(c->type) &&
+	/* a wrap is rare: the counter's field mask only when one happened */
+	out->wrapped = deltas && deltas->wrapped && counter_type_needs_two(c->type) &&
 		       (counter_fields(c) & deltas->wrapped) != 0;
 	if (c->mul) {
 		unsigned f = c->mul - 1u;
@@ -337,7 +326,7 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 	int two = counter_type_needs_two(c->type);
 
 	/* A counter the source cannot supply is UNSUPPORTED whatever else. */
-	if ((num_fields(c) & cur->present) == 0 ||
+	if (!num_present(c, cur->present) ||
 	    (c->mul && !(cur->present & bit(c->mul - 1u))))
 		return r;
 	if (!two) {
@@ -390,7 +379,7 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct nb nb;
-		if ((num_fields(c) & cur[i]->present) == 0)
+		if (!num_present(c, cur[i]->present))
 			continue;
 		supplied++;
 		if (two) {

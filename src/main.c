@@ -175,6 +175,10 @@ run_serve(struct config *cfg)
 		.roots = (const char *const *)cfg->roots,
 		.nroots = cfg->nroots,
 		.max_requests = cfg->serve_max_requests,
+		.tls_cert = cfg->tls_cert,
+		.tls_key = cfg->tls_key,
+		.tls_client_ca = cfg->tls_client_ca,
+		.basic_auth = cfg->basic_auth,
 	};
 	int rc = serve_run(&o);
 
@@ -227,6 +231,13 @@ main(int argc, char **argv)
 	}
 	if (cfg.serve)
 		return run_serve(&cfg);
+	if (cfg.prometheus_rules) {
+		rc = serve_rules(stdout, (const char *const *)cfg.paths, cfg.npaths, &err);
+		if (rc == EXIT_USAGE)
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
+		return finish_output(&cfg, stdout, rc);
+	}
 	if (cfg.summary) {
 		out = open_output(&cfg, &rc, &err);
 		if (out)

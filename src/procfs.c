@@ -424,21 +424,28 @@ procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out)
 	return parse_u64(&p, out);
 }
 
-DIR *
-procfs_opendir(struct procfs *fs, const char *relpath)
+int
+procfs_fd_take(struct procfs *fs)
 {
-	int fd;
-	DIR *d;
+	if (fs->nopen >= fs->max_open)
+		return -1;
+	fs->nopen++;
+	return 0;
+}
 
+void
+procfs_fd_give(struct procfs *fs)
+{
+	if (fs->nopen)
+		fs->nopen--;
+}
+
+int
+procfs_open_dir(struct procfs *fs, const char *relpath)
+{
 	if (fs->rootfd < 0)
-		return NULL;
-	fd = openat(fs->rootfd, relpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	d = fdopendir(fd);
-	if (!d)
-		close(fd);
-	return d;
+		return -1;
+	return openat(fs->rootfd, relpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 int

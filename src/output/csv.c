@@ -55,10 +55,25 @@ tsv_open(FILE *out, const struct output_opts *opts, struct err *err)
 	return csv_open_sep(out, opts, '\t', "PDH-TSV 4.0");
 }
 
-/* Write s as one quoted cell, embedded quotes doubled. */
+/* Write s as one quoted cell, embedded quotes doubled: one fwrite for a
+ * cell without quotes (every value cell), not a call per byte. */
 static void
 csv_cell(struct csv *c, const char *s, int first)
 {
+	char cell[256];
+	size_t len = strlen(s);
+
+	if (len + 3 <= sizeof(cell) && !memchr(s, '"', len)) {
+		size_t k = 0;
+		if (!first)
+			cell[k++] = c->sep;
+		cell[k++] = '"';
+		memcpy(cell + k, s, len);
+		k += len;
+		cell[k++] = '"';
+		fwrite(cell, 1, k, c->out);
+		return;
+	}
 	if (!first)
 		fputc(c->sep, c->out);
 	fputc('"', c->out);
@@ -142,11 +157,12 @@ csv_write(void *state, const struct frame *f, struct err *err)
 	for (size_t i = 0; i < c->ncols; i++) {
 		const struct frame_row *r = c->cells[i];
 
-		if (r && frame_row_has_value(r))
+		if (r && frame_row_has_value(r)) {
 			format_double(buf, sizeof(buf), r->value, c->precision);
-		else
-			snprintf(buf, sizeof(buf), " ");
-		csv_cell(c, buf, 0);
+			csv_cell(c, buf, 0);
+		} else {
+			csv_cell(c, " ", 0);
+		}
 	}
 	fputs("\r\n", c->out);
 	/* A user tails the file, and a SIGINT must not lose a sample. */

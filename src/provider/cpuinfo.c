@@ -105,38 +105,41 @@ nodes_grow(struct cpuinfo_nodes *nm, unsigned cpu)
 	nm->cap = n;
 }
 
+/* One entry of sys/devices/system/node: a nodeK sets the node of every
+ * CPU its cpulist names. */
+static int
+node_entry(const char *name, unsigned char type, void *arg)
+{
+	struct cpuinfo_nodes *nm = arg;
+	char path[300], list[4096];
+	const char *p, *end;
+	unsigned node, lo, hi;
+	long len;
+
+	(void)type;
+	if (strncmp(name, "node", 4) != 0 ||
+	    !(p = cpu_number(name + 4, name + strlen(name), &node)) || *p != '\0' ||
+	    node > CPUINFO_MAX_CPU)
+		return 0;
+	snprintf(path, sizeof(path), "sys/devices/system/node/%s/cpulist", name);
+	len = procfs_read_small(nm->fs, path, list, sizeof(list));
+	if (len < 0)
+		return 0;
+	p = list;
+	end = list + len;
+	while (cpuinfo_cpulist_next(&p, end, &lo, &hi)) {
+		nodes_grow(nm, hi);
+		for (unsigned cpu = lo; cpu <= hi; cpu++)
+			nm->node[cpu] = node;
+	}
+	return 0;
+}
+
 /* Set the node of every CPU some nodeK/cpulist names; others untouched. */
 static void
 nodes_fill(struct cpuinfo_nodes *nm)
 {
-	DIR *d = procfs_opendir(nm->fs, "sys/devices/system/node");
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char path[300], list[4096];
-		const char *p, *end;
-		unsigned node, lo, hi;
-		long len;
-
-		if (strncmp(de->d_name, "node", 4) != 0 ||
-		    !(p = cpu_number(de->d_name + 4, de->d_name + strlen(de->d_name), &node)) ||
-		    *p != '\0' || node > CPUINFO_MAX_CPU)
-			continue;
-		snprintf(path, sizeof(path), "sys/devices/system/node/%s/cpulist", de->d_name);
-		len = procfs_read_small(nm->fs, path, list, sizeof(list));
-		if (len < 0)
-			continue;
-		p = list;
-		end = list + len;
-		while (cpuinfo_cpulist_next(&p, end, &lo, &hi)) {
-			nodes_grow(nm, hi);
-			for (unsigned cpu = lo; cpu <= hi; cpu++)
-				nm->node[cpu] = node;
-		}
-	}
-	closedir(d);
+	procfs_list(nm->fs, "sys/devices/system/node", node_entry, nm);
 }
 
 void

@@ -68,34 +68,57 @@ static const char *const stat_names[NIC_NSTATS] = {
 };
 
 static const struct field_desc fields[NIC_NFIELDS] = {
-	[F_RX_PACKETS] = { "rx_packets", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_PACKETS] = { "tx_packets", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_BYTES] = { "rx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
-	[F_TX_BYTES] = { "tx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
-	[F_RX_ERRORS] = { "rx_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_ERRORS] = { "tx_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_DROPPED] = { "rx_dropped", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_DROPPED] = { "tx_dropped", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_MULTICAST] = { "multicast", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_COLLISIONS] = { "collisions", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_LENGTH_ERRORS] = { "rx_length_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_OVER_ERRORS] = { "rx_over_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_CRC_ERRORS] = { "rx_crc_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_FRAME_ERRORS] = { "rx_frame_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_FIFO_ERRORS] = { "rx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_MISSED_ERRORS] = { "rx_missed_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_ABORTED_ERRORS] = { "tx_aborted_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_CARRIER_ERRORS] = { "tx_carrier_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_FIFO_ERRORS] = { "tx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_HEARTBEAT_ERRORS] = { "tx_heartbeat_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_WINDOW_ERRORS] = { "tx_window_errors", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_COMPRESSED] = { "rx_compressed", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_TX_COMPRESSED] = { "tx_compressed", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_RX_NOHANDLER] = { "rx_nohandler", FW_32IN64, FK_COUNTER, FB_NONE },
-	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE },
-	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE },
-	[F_QLEN] = { "qlen", FW_64, FK_GAUGE, FB_NONE },
-	[F_BQL_INFLIGHT] = { "bql_inflight", FW_64, FK_GAUGE, FB_NONE },
+	[F_RX_PACKETS] = { "rx_packets", FW_32IN64, FK_COUNTER, FB_NONE,
+			   PROM("received_packets", "", 0) },
+	[F_TX_PACKETS] = { "tx_packets", FW_32IN64, FK_COUNTER, FB_NONE,
+			   PROM("sent_packets", "", 0) },
+	[F_RX_BYTES] = { "rx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES,
+			 PROM("received", "bytes", 0) },
+	[F_TX_BYTES] = { "tx_bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES, PROM("sent", "bytes", 0) },
+	[F_RX_ERRORS] = { "rx_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+			  PROM("receive_errors", "", 0) },
+	[F_TX_ERRORS] = { "tx_errors", FW_32IN64, FK_COUNTER, FB_NONE, PROM("send_errors", "", 0) },
+	[F_RX_DROPPED] = { "rx_dropped", FW_32IN64, FK_COUNTER, FB_NONE,
+			   PROM("receive_dropped", "", 0) },
+	[F_TX_DROPPED] = { "tx_dropped", FW_32IN64, FK_COUNTER, FB_NONE,
+			   PROM("send_dropped", "", 0) },
+	[F_MULTICAST] = { "multicast", FW_32IN64, FK_COUNTER, FB_NONE,
+			  PROM("received_multicast", "", 0) },
+	[F_COLLISIONS] = { "collisions", FW_32IN64, FK_COUNTER, FB_NONE,
+			   PROM("collisions", "", 0) },
+	[F_RX_LENGTH_ERRORS] = { "rx_length_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				 PROM("receive_length_errors", "", 0) },
+	[F_RX_OVER_ERRORS] = { "rx_over_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+			       PROM("receive_over_errors", "", 0) },
+	[F_RX_CRC_ERRORS] = { "rx_crc_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+			      PROM("receive_crc_errors", "", 0) },
+	[F_RX_FRAME_ERRORS] = { "rx_frame_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				PROM("receive_frame_errors", "", 0) },
+	[F_RX_FIFO_ERRORS] = { "rx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+			       PROM("receive_fifo_errors", "", 0) },
+	[F_RX_MISSED_ERRORS] = { "rx_missed_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				 PROM("receive_missed_errors", "", 0) },
+	[F_TX_ABORTED_ERRORS] = { "tx_aborted_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				  PROM("send_aborted_errors", "", 0) },
+	[F_TX_CARRIER_ERRORS] = { "tx_carrier_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				  PROM("send_carrier_errors", "", 0) },
+	[F_TX_FIFO_ERRORS] = { "tx_fifo_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+			       PROM("send_fifo_errors", "", 0) },
+	[F_TX_HEARTBEAT_ERRORS] = { "tx_heartbeat_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				    PROM("send_heartbeat_errors", "", 0) },
+	[F_TX_WINDOW_ERRORS] = { "tx_window_errors", FW_32IN64, FK_COUNTER, FB_NONE,
+				 PROM("send_window_errors", "", 0) },
+	[F_RX_COMPRESSED] = { "rx_compressed", FW_32IN64, FK_COUNTER, FB_NONE,
+			      PROM("received_compressed", "", 0) },
+	[F_TX_COMPRESSED] = { "tx_compressed", FW_32IN64, FK_COUNTER, FB_NONE,
+			      PROM("sent_compressed", "", 0) },
+	[F_RX_NOHANDLER] = { "rx_nohandler", FW_32IN64, FK_COUNTER, FB_NONE,
+			     PROM("receive_unhandled", "", 0) },
+	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE, PROM("speed", "bytes", 125000) },
+	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE, PROM("full_duplex", "", 0) },
+	[F_QLEN] = { "qlen", FW_64, FK_GAUGE, FB_NONE, PROM("output_queue_length", "", 0) },
+	[F_BQL_INFLIGHT] = { "bql_inflight", FW_64, FK_GAUGE, FB_NONE,
+			     PROM("output_queue", "bytes", 0) },
 };
 
 static const struct counter_desc counters[] = {
@@ -389,6 +412,7 @@ static const struct counter_set set = {
 	.ncounters = ARRAY_SIZE(counters),
 	.speed_field = FIELD_REF(F_SPEED),
 	.duplex_field = FIELD_REF(F_DUPLEX),
+	.prom_labels = "device",
 };
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -649,34 +673,44 @@ put_link(struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
 		raw_put(ri, F_DUPLEX, ni->duplex);
 }
 
+/* probe_bql's listing of one interface's queues. */
+struct bql_scan {
+	struct nic_state *st;
+	struct nic_if *ni;
+	size_t cap;
+};
+
+/* One entry of queues/: a tx-N queue with byte_queue_limits is kept. */
+static int
+bql_entry(const char *name, unsigned char type, void *arg)
+{
+	struct bql_scan *b = arg;
+	char path[sizeof(b->st->path)];
+
+	(void)type;
+	if (strncmp(name, "tx-", 3) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "sys/class/net/%s/queues/%s/byte_queue_limits/inflight",
+		 b->ni->name, name);
+	if (!procfs_exists(b->st->fs, path))
+		return 0; /* no BQL on this queue (or this kernel) */
+	xgrow((void **)&b->ni->bql, &b->cap, b->ni->nbql + 1, sizeof(*b->ni->bql));
+	b->ni->bql[b->ni->nbql++] = procfs_attr(b->st->fs, path);
+	return 0;
+}
+
 /* Find the queues of ni that have byte queue limits (none: UNSUPPORTED). */
 static void
 probe_bql(struct nic_state *st, struct nic_if *ni)
 {
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
+	struct bql_scan b = { st, ni, 0 };
 
 	free(ni->bql);
 	ni->bql = NULL;
 	ni->nbql = 0;
 	ni->bql_probed = 1;
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/queues", ni->name);
-	d = procfs_opendir(st->fs, st->path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "tx-", 3) != 0)
-			continue;
-		snprintf(st->path, sizeof(st->path),
-			 "sys/class/net/%s/queues/%s/byte_queue_limits/inflight", ni->name,
-			 de->d_name);
-		if (!procfs_exists(st->fs, st->path))
-			continue; /* no BQL on this queue (or this kernel) */
-		xgrow((void **)&ni->bql, &cap, ni->nbql + 1, sizeof(*ni->bql));
-		ni->bql[ni->nbql++] = procfs_attr(st->fs, st->path);
-	}
-	closedir(d);
+	procfs_list(st->fs, st->path, bql_entry, &b);
 }
 
 /* Put the sum of ni's BQL inflight bytes into ri, when needed and every

@@ -40,7 +40,7 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_CPU] = { "cpu", FW_64, FK_GAUGE, FB_NONE },
+	[F_CPU] = { "cpu", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 static const struct counter_desc counters[] = {
@@ -83,8 +83,6 @@ struct ni_state {
 	struct pfile *pf;   /* proc/interrupts */
 	struct ni_if *ifs;  /* in name order (strverscmp) */
 	size_t nifs, cap;
-	DIR *net_dir;        /* sys/class/net, kept open */
-	const char *net_root; /* the root net_dir was opened in */
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	unsigned *cpus;      /* the header's CPU of each column */
@@ -191,26 +189,31 @@ parse_irq(const char *p, size_t n, unsigned *v)
 	return 0;
 }
 
+/* One entry of a device's msi_irqs/: an IRQ number of ni. */
+static int
+msi_entry(const char *name, unsigned char type, void *arg)
+{
+	unsigned irq;
+
+	(void)type;
+	if (parse_irq(name, strlen(name), &irq) == 0)
+		add_irq(arg, irq);
+	return 0;
+}
+
 /* Work out ni's IRQs from its device dev: msi_irqs/, else the rows of this
  * read's /proc/interrupts whose action names name it. */
 static void
 find_irqs(struct ni_state *st, struct ni_if *ni, const struct nicdev *dev)
 {
 	struct interrupts_row row;
-	struct dirent *de;
 	const char *p;
 	unsigned irq;
-	DIR *d;
 
 	ni->nirqs = 0;
 	ni->from_msi = 0;
 	snprintf(st->path, sizeof(st->path), "%s/msi_irqs", dev->dir);
-	d = procfs_opendir(st->fs, st->path);
-	while (d && (de = readdir(d)))
-		if (parse_irq(de->d_name, strlen(de->d_name), &irq) == 0)
-			add_irq(ni, irq);
-	if (d)
-		closedir(d);
+	procfs_list(st->fs, st->path, msi_entry, ni);
 	if (ni->nirqs) {
 		ni->from_msi = 1;
 	} else {
@@ -271,22 +274,29 @@ lookup_if(struct ni_state *st, const char *name, size_t len, int *is_new)
 	return ni;
 }
 
-/* sys/class/net to list: one directory stream kept and rewound (a
- * discovery allocates nothing), opened again when the root changes. */
-static DIR *
-open_net_dir(struct ni_state *st)
+/* One entry of sys/class/net: an interface with a device is kept (its IRQs
+ * found again when it is new, changed, or under --root). */
+static int
+net_entry(const char *name, unsigned char type, void *arg)
 {
-	const char *root = procfs_root(st->fs);
+	struct ni_state *st = arg;
+	struct nicdev dev;
+	uint64_t ifindex, id;
+	size_t len = strlen(name);
+	struct ni_if *ni;
+	int is_new;
 
-	if (st->net_dir && st->net_root == root) {
-		rewinddir(st->net_dir);
-		return st->net_dir;
+	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
+		return 0; /* virtual: no instance */
+	snprintf(st->path, sizeof(st->path), "sys/class/net/%.64s/ifindex", name);
+	id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex : name_hash(name);
+	ni = lookup_if(st, name, len, &is_new);
+	ni->seen = st->scans;
+	if (is_new || !procfs_is_live(st->fs) || ni->identity != id) {
+		ni->identity = id;
+		find_irqs(st, ni, &dev);
 	}
-	if (st->net_dir)
-		closedir(st->net_dir);
-	st->net_root = root;
-	st->net_dir = procfs_opendir(st->fs, "sys/class/net");
-	return st->net_dir;
+	return 0;
 }
 
 /* List sys/class/net again: every interface with a device, in name order,
@@ -295,36 +305,10 @@ open_net_dir(struct ni_state *st)
 static void
 discover(struct ni_state *st)
 {
-	DIR *d = open_net_dir(st);
-	int live = procfs_is_live(st->fs), is_new;
-	struct dirent *de;
-	struct nicdev dev;
-	uint64_t ifindex, id;
-	size_t len, j = 0;
+	size_t j = 0;
 
 	st->scans++;
-	while (d && (de = readdir(d))) {
-		struct ni_if *ni;
-		if (de->d_name[0] == '.' || de->d_type == DT_REG)
-			continue; /* ".", "..", bonding_masters */
-		len = strlen(de->d_name);
-		if (len >= sizeof(st->ifs->name))
-			continue; /* longer than any interface name */
-		if (nicdev_find(st->fs, de->d_name, &dev) < 0)
-			continue; /* virtual: no instance */
-		snprintf(st->path, sizeof(st->path), "sys/class/net/%.64s/ifindex",
-			 de->d_name);
-		id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex
-								       : name_hash(de->d_name);
-		ni = lookup_if(st, de->d_name, len, &is_new);
-		ni->seen = st->scans;
-		if (is_new || !live || ni->identity != id) {
-			ni->identity = id;
-			find_irqs(st, ni, &dev);
-		}
-	}
-	if (d && d != st->net_dir)
-		closedir(d);
+	procfs_list(st->fs, "sys/class/net", net_entry, st);
 	for (size_t i = 0; i < st->nifs; i++) {
 		if (st->ifs[i].seen == st->scans)
 			st->ifs[j++] = st->ifs[i];
@@ -471,8 +455,6 @@ nicirq_close(void *state)
 
 	if (!st)
 		return;
-	if (st->net_dir)
-		closedir(st->net_dir);
 	for (size_t i = 0; i < st->nifs; i++)
 		free(st->ifs[i].irqs);
 	free(st->ifs);

@@ -31,10 +31,13 @@
 #define RESCAN_NS 1000000000ull
 
 static const struct field_desc fields[NP_NFIELDS] = {
-	[NP_POWER_STATE] = { "power_state", FW_64, FK_GAUGE, FB_NONE },
-	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE },
-	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE },
-	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE },
+	[NP_POWER_STATE] = { "power_state", FW_64, FK_GAUGE, FB_NONE, PROM("power_state", "", 0) },
+	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE,
+				PROM("suspended_time", "seconds", 1e-3) },
+	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE,
+			     PROM("active_time", "seconds", 1e-3) },
+	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE,
+				PROM("runtime_status", "", 0) },
 };
 
 /* The attribute file of each field, under the device directory. */
@@ -95,6 +98,7 @@ static const struct counter_set set = {
 	.nfields = NP_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "device",
 };
 
 /* One interface with a device, as the last discovery found it. */
@@ -110,8 +114,6 @@ struct np_state {
 	struct procfs *fs;
 	struct np_if *ifs; /* in name order (strverscmp) */
 	size_t nifs, cap;
-	DIR *net_dir;        /* sys/class/net, kept open */
-	const char *net_root; /* the root net_dir was opened in */
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	int rescan;          /* an attribute failed: discover again */
@@ -249,22 +251,21 @@ lookup_if(struct np_state *st, const char *name, size_t len)
 	return ni;
 }
 
-/* sys/class/net to list: one directory stream kept and rewound (a
- * discovery allocates nothing), opened again when the root changes. */
-static DIR *
-open_net_dir(struct np_state *st)
+/* One entry of sys/class/net: an interface with a device is kept. */
+static int
+net_entry(const char *name, unsigned char type, void *arg)
 {
-	const char *root = procfs_root(st->fs);
+	struct np_state *st = arg;
+	struct nicdev dev;
+	size_t len = strlen(name);
+	struct np_if *ni;
 
-	if (st->net_dir && st->net_root == root) {
-		rewinddir(st->net_dir);
-		return st->net_dir;
-	}
-	if (st->net_dir)
-		closedir(st->net_dir);
-	st->net_root = root;
-	st->net_dir = procfs_opendir(st->fs, "sys/class/net");
-	return st->net_dir;
+	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
+		return 0; /* virtual: no instance */
+	ni = lookup_if(st, name, len);
+	ni->seen = st->scans;
+	probe_if(st, ni, &dev);
+	return 0;
 }
 
 /* List sys/class/net again: every interface with a device, in name order,
@@ -272,28 +273,11 @@ open_net_dir(struct np_state *st)
 static void
 discover(struct np_state *st)
 {
-	DIR *d = open_net_dir(st);
-	struct dirent *de;
-	struct nicdev dev;
-	size_t len, j = 0;
+	size_t j = 0;
 
 	st->scans++;
 	st->rescan = 0;
-	while (d && (de = readdir(d))) {
-		struct np_if *ni;
-		if (de->d_name[0] == '.' || de->d_type == DT_REG)
-			continue; /* ".", "..", bonding_masters */
-		len = strlen(de->d_name);
-		if (len >= sizeof(st->ifs->name))
-			continue; /* longer than any interface name */
-		if (nicdev_find(st->fs, de->d_name, &dev) < 0)
-			continue; /* virtual: no instance */
-		ni = lookup_if(st, de->d_name, len);
-		ni->seen = st->scans;
-		probe_if(st, ni, &dev);
-	}
-	if (d && d != st->net_dir)
-		closedir(d);
+	procfs_list(st->fs, "sys/class/net", net_entry, st);
 	for (size_t i = 0; i < st->nifs; i++)
 		if (st->ifs[i].seen == st->scans)
 			st->ifs[j++] = st->ifs[i];
@@ -377,8 +361,6 @@ nicpower_close(void *state)
 
 	if (!st)
 		return;
-	if (st->net_dir)
-		closedir(st->net_dir);
 	free(st->ifs);
 	free(st);
 }

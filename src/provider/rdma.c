@@ -66,22 +66,36 @@
 #define NL_MAX_PORTS 256  /* per-port counts kept for ports below this */
 
 static const struct field_desc fields[RD_NFIELDS] = {
-	[RD_CM_TX_REQ] = { "cm_tx_msgs/req", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_TX_REP] = { "cm_tx_msgs/rep", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_TX_REJ] = { "cm_tx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_RX_REJ] = { "cm_rx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_LOCAL_ACK_TIMEOUT_ERR] = { "local_ack_timeout_err", FW_64, FK_COUNTER, FB_NONE },
-	[RD_RNR_NAK_RETRY_ERR] = { "rnr_nak_retry_err", FW_64, FK_COUNTER, FB_NONE },
-	[RD_ACTIVE_CONNECTIONS] = { "active_connections", FW_64, FK_GAUGE, FB_NONE },
-	[RD_REQ_CQE_ERROR] = { "req_cqe_error", FW_64, FK_COUNTER, FB_NONE },
-	[RD_RESP_CQE_ERROR] = { "resp_cqe_error", FW_64, FK_COUNTER, FB_NONE },
+	[RD_CM_TX_REQ] = { "cm_tx_msgs/req", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_requests", "", 0) },
+	[RD_CM_TX_REP] = { "cm_tx_msgs/rep", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_replies", "", 0) },
+	[RD_CM_TX_REJ] = { "cm_tx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_rejects", "", 0) },
+	[RD_CM_RX_REJ] = { "cm_rx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_received_rejects", "", 0) },
+	[RD_LOCAL_ACK_TIMEOUT_ERR] = { "local_ack_timeout_err", FW_64, FK_COUNTER, FB_NONE,
+				       PROM("local_ack_timeout_errors", "", 0) },
+	[RD_RNR_NAK_RETRY_ERR] = { "rnr_nak_retry_err", FW_64, FK_COUNTER, FB_NONE,
+				   PROM("rnr_nak_retry_errors", "", 0) },
+	[RD_ACTIVE_CONNECTIONS] = { "active_connections", FW_64, FK_GAUGE, FB_NONE,
+				    PROM("active_connections", "", 0) },
+	[RD_REQ_CQE_ERROR] = { "req_cqe_error", FW_64, FK_COUNTER, FB_NONE,
+			       PROM("requester_cqe_errors", "", 0) },
+	[RD_RESP_CQE_ERROR] = { "resp_cqe_error", FW_64, FK_COUNTER, FB_NONE,
+				PROM("responder_cqe_errors", "", 0) },
 	/* 64-bit, or legacy 32-bit counters that saturate (never wrap): a
 	 * decrease is a reset either way. */
-	[RD_PORT_RCV_DATA] = { "port_rcv_data", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_XMIT_DATA] = { "port_xmit_data", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_RCV_PACKETS] = { "port_rcv_packets", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_XMIT_PACKETS] = { "port_xmit_packets", FW_64, FK_COUNTER, FB_NONE },
-	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE },
+	[RD_PORT_RCV_DATA] = { "port_rcv_data", FW_64, FK_COUNTER, FB_NONE,
+			       PROM("received", "bytes", 4) },
+	[RD_PORT_XMIT_DATA] = { "port_xmit_data", FW_64, FK_COUNTER, FB_NONE,
+				PROM("sent", "bytes", 4) },
+	[RD_PORT_RCV_PACKETS] = { "port_rcv_packets", FW_64, FK_COUNTER, FB_NONE,
+				  PROM("received_frames", "", 0) },
+	[RD_PORT_XMIT_PACKETS] = { "port_xmit_packets", FW_64, FK_COUNTER, FB_NONE,
+				   PROM("sent_frames", "", 0) },
+	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE,
+			      PROM("missing_source_mask", "", 0) },
 };
 
 enum source_kind { SRC_NONE, SRC_PORT, SRC_HW, SRC_CM };
@@ -226,6 +240,7 @@ static const struct counter_set set = {
 	.nfields = RD_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "device/port",
 };
 
 /* One port as the last discovery found it. */
@@ -257,7 +272,6 @@ struct rd_state {
 	struct procfs *fs;
 	struct rd_dev *devs;  /* in name order (strverscmp) */
 	size_t ndevs, cap;
-	DIR *ib_dir;          /* live: sys/class/infiniband, kept open */
 	uint64_t scans;       /* discoveries run */
 	uint64_t scanned_ns;  /* live: when discovery last ran; 0 never */
 	int rescan;           /* a file failed: discover again */
@@ -388,15 +402,33 @@ port_number(const char *s, unsigned *out)
 	return 0;
 }
 
+/* One entry of a device's ports/: a port number, inserted in order (a
+ * device has a port or two). */
+static int
+port_entry(const char *name, unsigned char type, void *arg)
+{
+	struct rd_dev *dev = arg;
+	unsigned num;
+	size_t k;
+
+	(void)type;
+	if (port_number(name, &num) < 0)
+		return 0;
+	xgrow((void **)&dev->ports, &dev->cap, dev->nports + 1, sizeof(*dev->ports));
+	for (k = dev->nports; k > 0 && dev->ports[k - 1].num > num; k--)
+		dev->ports[k] = dev->ports[k - 1];
+	memset(&dev->ports[k], 0, sizeof(dev->ports[k]));
+	dev->ports[k].num = num;
+	dev->nports++;
+	return 0;
+}
+
 /* List device dev's ports (its ports/ directory) into dev->ports, in
  * order, and read its node GUID. */
 static void
 list_ports(struct rd_state *st, struct rd_dev *dev)
 {
 	char guid[64];
-	DIR *d;
-	struct dirent *de;
-	unsigned num;
 	long n;
 
 	snprintf(st->path, sizeof(st->path), IB_CLASS "/%s/node_guid", dev->name);
@@ -405,22 +437,7 @@ list_ports(struct rd_state *st, struct rd_dev *dev)
 			       : fnv(1469598103934665603u, dev->name, strlen(dev->name));
 	dev->nports = 0;
 	snprintf(st->path, sizeof(st->path), IB_CLASS "/%s/ports", dev->name);
-	d = procfs_opendir(st->fs, st->path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		size_t k;
-		if (port_number(de->d_name, &num) < 0)
-			continue;
-		xgrow((void **)&dev->ports, &dev->cap, dev->nports + 1, sizeof(*dev->ports));
-		/* insertion in order: a device has a port or two */
-		for (k = dev->nports; k > 0 && dev->ports[k - 1].num > num; k--)
-			dev->ports[k] = dev->ports[k - 1];
-		memset(&dev->ports[k], 0, sizeof(dev->ports[k]));
-		dev->ports[k].num = num;
-		dev->nports++;
-	}
-	closedir(d);
+	procfs_list(st->fs, st->path, port_entry, dev);
 }
 
 /* The device named name (len bytes, shorter than its name field): found,
@@ -452,19 +469,26 @@ lookup_dev(struct rd_state *st, const char *name, size_t len, int *fresh)
 	return dev;
 }
 
-/* sys/class/infiniband to list: live, one directory stream kept and
- * rewound (a discovery allocates nothing); under --root, opened in each
- * root. NULL when there is no such directory (no RDMA device). */
-static DIR *
-open_ib_dir(struct rd_state *st)
+/* One entry of sys/class/infiniband: a device, its ports listed when it is
+ * new (or under --root), each port's files looked for. */
+static int
+ib_entry(const char *name, unsigned char type, void *arg)
 {
-	if (!procfs_is_live(st->fs))
-		return procfs_opendir(st->fs, IB_CLASS);
-	if (st->ib_dir)
-		rewinddir(st->ib_dir);
-	else
-		st->ib_dir = procfs_opendir(st->fs, IB_CLASS);
-	return st->ib_dir;
+	struct rd_state *st = arg;
+	size_t len = strlen(name);
+	struct rd_dev *dev;
+	int fresh;
+
+	(void)type;
+	if (len >= sizeof(st->devs->name))
+		return 0;
+	dev = lookup_dev(st, name, len, &fresh);
+	dev->seen = st->scans;
+	if (fresh || !procfs_is_live(st->fs))
+		list_ports(st, dev);
+	for (size_t k = 0; k < dev->nports; k++)
+		probe_port(st, dev, &dev->ports[k]);
+	return 0;
 }
 
 /* List sys/class/infiniband again: every device in name order, its ports
@@ -474,28 +498,11 @@ open_ib_dir(struct rd_state *st)
 static void
 discover(struct rd_state *st)
 {
-	DIR *d = open_ib_dir(st);
-	struct dirent *de;
 	size_t j = 0;
 
 	st->scans++;
 	st->rescan = 0;
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		struct rd_dev *dev;
-		int fresh;
-
-		if (de->d_name[0] == '.' || len >= sizeof(st->devs->name))
-			continue;
-		dev = lookup_dev(st, de->d_name, len, &fresh);
-		dev->seen = st->scans;
-		if (fresh || !procfs_is_live(st->fs))
-			list_ports(st, dev);
-		for (size_t k = 0; k < dev->nports; k++)
-			probe_port(st, dev, &dev->ports[k]);
-	}
-	if (d && d != st->ib_dir)
-		closedir(d);
+	procfs_list(st->fs, IB_CLASS, ib_entry, st);
 	for (size_t i = 0; i < st->ndevs; i++) {
 		if (st->devs[i].seen != st->scans) {
 			free(st->devs[i].ports);
@@ -1109,8 +1116,6 @@ rdma_close(void *state)
 
 	if (!st)
 		return;
-	if (st->ib_dir)
-		closedir(st->ib_dir);
 	if (st->nl_fd >= 0)
 		close(st->nl_fd);
 	free(st->nl_buf);

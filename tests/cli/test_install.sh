@@ -1,7 +1,7 @@
 #!/bin/sh
 # make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man pages
 # getcounter(1) and gclog(5), the bash, zsh and fish completions and the
-# sample counter files in place; the installed binary runs,
+# sample counter files and logs in place; the installed binary runs,
 # the page renders and each shell finds its completion where it was put;
 # make uninstall with the same DESTDIR removes exactly them.
 set -eu
@@ -34,7 +34,7 @@ page5=$dest/usr/local/share/man/man5/gclog.5
 cmp -s "$page5" "$repo/man/gclog.5" || fail "installed gclog.5 differs from man/gclog.5"
 sdir=$dest/usr/local/share/getcounter/samples
 nsamples=0
-for f in "$repo"/samples/*.txt; do
+for f in "$repo"/samples/*.txt "$repo"/samples/*.gcl; do
 	cmp -s "$f" "$sdir/$(basename "$f")" || fail "make install did not install samples/$(basename "$f")"
 	nsamples=$((nsamples + 1))
 done
@@ -49,6 +49,9 @@ expect_exit 0 "$bin" -V
 printf '%s\n' "$out" | grep -Eqx 'getcounter [0-9]+\.[0-9]+\.[0-9]+' || fail "installed -V: $out"
 expect_exit 0 "$bin" --root "$FIXTURES/cli-basic/t0" -f csv '\Memory\Available MBytes'
 printf '%s\n' "$out" | grep -qF '"2000.000000"' || fail "installed binary: $out"
+# and replays an installed sample log
+expect_exit 0 "$bin" --input "$sdir/cpu-interrupts.gcl" --summary
+printf '%s\n' "$out" | grep -q '^Samples *: 12$' || fail "installed sample log: $out"
 
 # The installed completion loads and completes with the installed binary.
 if command -v bash >/dev/null 2>&1; then
@@ -82,12 +85,27 @@ if command -v man >/dev/null 2>&1; then
 	grep -q 'getcounter' "$tmp/page.txt" || fail "man -l printed: $(head "$tmp/page.txt")"
 	grep -q 'EXIT STATUS' "$tmp/page.txt" || fail "man -l: no EXIT STATUS section"
 	[ ! -s "$tmp/man.err" ] || fail "man -l warned: $(cat "$tmp/man.err")"
+	MANWIDTH=80 man -l "$page5" >"$tmp/page5.txt" 2>"$tmp/man.err" ||
+		fail "man -l gclog.5: $(cat "$tmp/man.err")"
+	grep -q 'KEYFRAME' "$tmp/page5.txt" || fail "man -l gclog.5 printed: $(head "$tmp/page5.txt")"
+	[ ! -s "$tmp/man.err" ] || fail "man -l gclog.5 warned: $(cat "$tmp/man.err")"
 else
 	echo "man is not installed: not rendering the installed page"
 fi
 
-# make uninstall removes the five files.
+# make uninstall removes exactly what make install put there: a file of the
+# user's own beside the samples stays (and so does its directory), and the
+# samples' directories go once they are empty.
+echo mine >"$sdir/mine.txt"
+mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
+left=$(cd "$dest" && find . -type f)
+[ "$left" = ./usr/local/share/getcounter/samples/mine.txt ] ||
+	fail "make uninstall left or removed the wrong files: '$left'"
+rm "$sdir/mine.txt"
+mk install >"$tmp/log" 2>&1 || fail "make install (again) failed: $(tail -20 "$tmp/log")"
 mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
 left=$(find "$dest" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
+[ ! -d "$dest/usr/local/share/getcounter" ] ||
+	fail "make uninstall left the empty directory share/getcounter"
 echo ok

@@ -9,7 +9,7 @@ tui_start 100 30 "$utf8" --tui $roots "$P2"
 wait_for "sample 1/11"
 keys a
 wait_for "add counter:"
-type_text '\Netw'
+type_text '\Network A'
 keys Tab
 wait_for 'add counter: \Network Adapter('
 type_text 'e'

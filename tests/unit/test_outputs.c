@@ -33,8 +33,8 @@ extern const struct output output_json;
 enum { F_BYTES, F_QUEUE, NF };
 
 static const struct field_desc fields[NF] = {
-	[F_BYTES] = { "bytes", FW_64, FK_COUNTER, FB_NONE },
-	[F_QUEUE] = { "queue", FW_64, FK_GAUGE, FB_NONE },
+	[F_BYTES] = { "bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_QUEUE] = { "queue", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 enum { C_BYTES, C_QUEUE, NC };
@@ -566,6 +566,47 @@ test_helpers(void **state)
 	assert_int_equal(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
 }
 
+/* format_double with a precision gives exactly printf's "%.*f" (the C
+ * locale here), whether its fast path or printf made it: halves that are
+ * ties in binary (2.5, 0.125), halves that are not (0.0000005 is just
+ * below), negatives, -0, the 2^43 edge, and a million pseudo-random values
+ * over 24 orders of magnitude at precisions 0 to 9. */
+static void
+test_format_fixed(void **state)
+{
+	static const double edges[] = { 0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 1e-7, 5e-7,
+					0.0000005, 0.0000015, 0.0000025, 2.675, 1.005, 123.4565,
+					-0.4, -1e-9, -2.5, 8796093.022208, 8796093022207.9,
+					8796093022208.5, 1e15, 4294967295.0, 0.999999949999,
+					0.9999995, 99.99999999 };
+	char got[64], want[64];
+	uint64_t x = 88172645463325252ULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		for (int p = 0; p <= 12; p++) {
+			format_double(got, sizeof(got), edges[i], p);
+			snprintf(want, sizeof(want), "%.*f", p, edges[i]);
+			if (strcmp(got, want) != 0)
+				fail_msg("%.17g at %d: got %s, printf %s", edges[i], p, got, want);
+		}
+	}
+	for (int k = 0; k < 1000000; k++) {
+		double v;
+		int p;
+
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (double)(x % 24) - 10);
+		p = (int)((x >> 5) % 10);
+		format_double(got, sizeof(got), v, p);
+		snprintf(want, sizeof(want), "%.*f", p, v);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g at %d: got %s, printf %s", v, p, got, want);
+	}
+}
+
 int
 main(void)
 {
@@ -585,6 +626,7 @@ main(void)
 		cmocka_unit_test_setup(test_write_error, setup_utc),
 		cmocka_unit_test(test_output_find),
 		cmocka_unit_test_setup(test_helpers, setup_utc),
+		cmocka_unit_test(test_format_fixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
