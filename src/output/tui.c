@@ -29,6 +29,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "engine.h"
 #include "tui.h"
@@ -601,10 +602,12 @@ draw_graph(struct tui *t, int y0, int rows)
 					c = '.';
 				mvaddch(y0 + cy, AXIS_W + cx, (chtype)(unsigned char)c);
 			} else {
-				unsigned cp = 0x2800u + t->dots[cell];
-				char u[4] = { (char)(0xe0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3f)),
-					      (char)(0x80 | (cp & 0x3f)), 0 };
-				mvaddstr(y0 + cy, AXIS_W + cx, u);
+				/* the braille cell as a wide character: no UTF-8
+				 * decoding per cell */
+				wchar_t w[2] = { (wchar_t)(0x2800 + t->dots[cell]), 0 };
+				cchar_t cc;
+				setcchar(&cc, w, a, t->color ? (short)(1 + s % 6) : 0, NULL);
+				mvadd_wch(y0 + cy, AXIS_W + cx, &cc);
 			}
 			attroff(a);
 		}
