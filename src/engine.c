@@ -634,7 +634,8 @@ eset_group(struct eset *es)
 			es->members[nm++] = ents[k].idx; /* in instance order: idx breaks ties */
 	}
 	free(ents);
-	qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
+	if (es->ngroups) /* groups is NULL when there are none: UBSan */
+		qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
 }
 
 static void
