@@ -793,9 +793,16 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 static void
 dispatch(struct capture *c, int all)
 {
-	for (size_t i = 0; i < c->npfd; i++)
-		if (all || (c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
-			pcap_dispatch(c->pfd_h[i]->p, -1, on_frame, (u_char *)(void *)c->pfd_h[i]);
+	for (size_t i = 0; i < c->npfd; i++) {
+		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		/* one call reads one TPACKET_V3 block: read every block that
+		 * is ready (bounded, as the ring refills under load) */
+		for (int k = 0; k < 1024; k++)
+			if (pcap_dispatch(c->pfd_h[i]->p, -1, on_frame,
+					  (u_char *)(void *)c->pfd_h[i]) <= 0)
+				break;
+	}
 }
 
 /* Live: until deadline_ns and one block timeout more, dispatch frames;
