@@ -17,7 +17,8 @@
 #
 # usage: bench/capture.sh     environment: BUILD (default build), DURATION
 # (seconds per run, default 10), RATES (default "100000 500000"), LENS
-# (default "64 1514").
+# (default "64 1514"), TOOLS (default "pcapcount getcounter tcpdump"),
+# CAPTURE_DEBUG (set: show each tool's output).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -25,6 +26,7 @@ CC=${CC:-cc}
 DURATION=${DURATION:-10}
 RATES=${RATES:-100000 500000}
 LENS=${LENS:-64 1514}
+TOOLS=${TOOLS:-pcapcount getcounter tcpdump}
 GC=$(pwd)/$BUILD/getcounter
 out=$BUILD/bench
 mkdir -p "$out"
@@ -47,7 +49,7 @@ nsb=gcbb$$
 netns_add "$nsa"
 netns_add "$nsb"
 netns_veth "$nsa" "$nsb" "10.95.$(($$ % 250))"
-run=$((DURATION + 2))
+run=$((DURATION + 3)) # the sender starts 1 s in and may run late
 
 # one_case TOOL RATE LEN: prints "frames drops cpu_ns sent"
 one_case() {
@@ -71,6 +73,7 @@ one_case() {
 	sleep 1
 	ip netns exec "$nsa" "$SEND" "$veth_a" "$mac_a" "$mac_b" "$2" "$3" "$DURATION" >"$tmp/s.out"
 	wait "$c" || true
+	[ -z "${CAPTURE_DEBUG:-}" ] || cat "$tmp/c.out" "$tmp/c.err" "$tmp/s.out" >&2
 	sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' "$tmp/s.out")
 	case $1 in
 	pcapcount)
@@ -106,7 +109,7 @@ say "|---|---|---|---|---|---|---|---|"
 for len in $LENS; do
 	for rate in $RATES; do
 		base=""
-		for tool in pcapcount getcounter tcpdump; do
+		for tool in $TOOLS; do
 			set -- $(one_case "$tool" "$rate" "$len")
 			frames=${1:-0} drops=${2:-0} cpu=${3:-0} sent=${4:-0}
 			per=$(awk -v c="$cpu" -v f="$frames" 'BEGIN { if (f > 0) printf "%.0f", c / f; else print "-" }')

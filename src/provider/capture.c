@@ -658,6 +658,9 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 		const char *nm = pcap_datalink_val_to_name(pcap_datalink(p));
 		snprintf(s->why, sizeof(s->why), "unsupported link type %s", nm ? nm : "?");
 		s->link = -1;
+		/* said once: the counters of this instance are UNSUPPORTED */
+		fprintf(stderr, "getcounter: capturing on %s: %s (Ethernet only): its counters are "
+				"UNSUPPORTED\n", ifname, s->why);
 		return 0;
 	}
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
