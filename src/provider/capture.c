@@ -658,6 +658,9 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 		const char *nm = pcap_datalink_val_to_name(pcap_datalink(p));
 		snprintf(s->why, sizeof(s->why), "unsupported link type %s", nm ? nm : "?");
 		s->link = -1;
+		/* said once: the counters of this instance are UNSUPPORTED */
+		fprintf(stderr, "getcounter: capturing on %s: %s (Ethernet only): its counters are "
+				"UNSUPPORTED\n", ifname, s->why);
 		return 0;
 	}
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
@@ -793,9 +796,16 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 static void
 dispatch(struct capture *c, int all)
 {
-	for (size_t i = 0; i < c->npfd; i++)
-		if (all || (c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
-			pcap_dispatch(c->pfd_h[i]->p, -1, on_frame, (u_char *)(void *)c->pfd_h[i]);
+	for (size_t i = 0; i < c->npfd; i++) {
+		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		/* one call reads one TPACKET_V3 block: read every block that
+		 * is ready (bounded, as the ring refills under load) */
+		for (int k = 0; k < 1024; k++)
+			if (pcap_dispatch(c->pfd_h[i]->p, -1, on_frame,
+					  (u_char *)(void *)c->pfd_h[i]) <= 0)
+				break;
+	}
 }
 
 /* Live: until deadline_ns and one block timeout more, dispatch frames;
