@@ -360,6 +360,11 @@ const struct provider provider_network_capture = {
 
 #define DEFAULT_SNAPLEN 128
 #define DEFAULT_BUFFER (8u << 20)
+/* Without --capture-buffer, the handles of one run share at most this
+ * much (each at least MIN_SHARED_BUFFER): (*) on a host with hundreds of
+ * veths would otherwise map gigabytes of rings (401 interfaces: 6 GB). */
+#define SHARED_BUFFERS (64u << 20)
+#define MIN_SHARED_BUFFER (1u << 20)
 
 /* One libpcap handle and what its callback needs. */
 struct handle {
@@ -402,6 +407,7 @@ struct capture {
 	const struct capture_opts *opts;
 	uint64_t interval_ns;
 	uint64_t grace_ns;     /* live: one block timeout */
+	unsigned buffer;       /* live: each handle's ring (bytes) */
 	int64_t t0;            /* files: the first frame */
 	uint64_t bucket;       /* files: reads so far */
 	int ended;
@@ -636,7 +642,7 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	pcap_set_snaplen(p, (int)(o->snaplen ? o->snaplen : DEFAULT_SNAPLEN));
 	pcap_set_promisc(p, o->promisc ? 1 : 0);
 	pcap_set_timeout(p, timeout_ms);
-	pcap_set_buffer_size(p, (int)(o->buffer ? o->buffer : DEFAULT_BUFFER));
+	pcap_set_buffer_size(p, (int)c->buffer);
 	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
 	rc = pcap_activate(p);
 	if (rc == PCAP_ERROR_PERM_DENIED || rc == PCAP_ERROR_PROMISC_PERM_DENIED)
@@ -764,6 +770,12 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 		c->grace_ns = 100000000;
 	if (live_names(c, req, err) < 0)
 		return -1;
+	c->buffer = c->opts->buffer ? c->opts->buffer : DEFAULT_BUFFER;
+	if (!c->opts->buffer && c->n * 2 * (uint64_t)DEFAULT_BUFFER > SHARED_BUFFERS) {
+		c->buffer = (unsigned)(SHARED_BUFFERS / (c->n * 2));
+		if (c->buffer < MIN_SHARED_BUFFER)
+			c->buffer = MIN_SHARED_BUFFER;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
 		int any = strcmp(s->name, "any") == 0;
