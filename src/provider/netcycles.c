@@ -521,12 +521,12 @@ enum {
 #define BIT(f) ((uint64_t)1 << (f))
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_IRQS] = { "irqs", FW_64, FK_COUNTER, FB_NONE },
-	[F_IRQ_NS] = { "irq_ns", FW_64, FK_COUNTER, FB_NONE },
-	[F_RX_PACKETS] = { "rx_packets", FW_64, FK_COUNTER, FB_NONE },
-	[F_TX_PACKETS] = { "tx_packets", FW_64, FK_COUNTER, FB_NONE },
-	[F_TX_NS] = { "tx_ns", FW_64, FK_COUNTER, FB_NONE },
-	[F_FREQ_HZ] = { "freq_hz", FW_64, FK_GAUGE, FB_NONE },
+	[F_IRQS] = { "irqs", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_IRQ_NS] = { "irq_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_RX_PACKETS] = { "rx_packets", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_TX_PACKETS] = { "tx_packets", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_TX_NS] = { "tx_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_FREQ_HZ] = { "freq_hz", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 static const struct counter_desc counters[] = {
