@@ -134,7 +134,7 @@ expect_total "$tmp/arp.csv" "Frames Received/sec" 2
 expect_total "$tmp/arp.csv" "Bytes Received/sec" 120
 
 # pcapng: the same frames over two interfaces, resolutions 10^-6 and 10^-9
-python3 - "$tmp/us.pcap" "$tmp/two.pcapng" "$tmp/mixed.pcapng" <<'EOF'
+python3 - "$tmp/us.pcap" "$tmp/two.pcapng" "$tmp/mixed.pcapng" "$tmp/one.pcapng" <<'EOF'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
 magic, = struct.unpack("<I", data[:4])
@@ -164,6 +164,10 @@ out = shb + idb(1) + idb(1, 9)
 for i, (us, wire, pkt) in enumerate(frames):
     out += epb(i % 2, us if i % 2 == 0 else us * 1000, wire, pkt)
 open(sys.argv[2], "wb").write(out)
+one = shb + idb(1, 9)
+for us, wire, pkt in frames:
+    one += epb(0, us * 1000, wire, pkt)
+open(sys.argv[4], "wb").write(one)
 mixed = shb + idb(1) + idb(113)
 for i, (us, wire, pkt) in enumerate(frames):
     mixed += epb(i % 2, us, wire, pkt)
@@ -171,8 +175,10 @@ open(sys.argv[3], "wb").write(mixed)
 EOF
 "$G" --pcap "$tmp/two.pcapng" -f csv >"$tmp/ng.csv" || fail "--pcap two.pcapng failed"
 expect_mix "$tmp/ng.csv" Received
+"$G" --pcap "$tmp/one.pcapng" -f csv >"$tmp/ng1.csv" || fail "--pcap one.pcapng failed"
+expect_mix "$tmp/ng1.csv" Received
 # identical frames give identical numbers, whatever the file format
-for f in ns ng; do
+for f in ns ng ng1; do
 	cut -d, -f2- "$tmp/us.csv" >"$tmp/us.vals"
 	cut -d, -f2- "$tmp/$f.csv" | sed "s/file:[a-z]*\.pcap[ng]*/file:X/g" >"$tmp/$f.vals"
 	sed "s/file:[a-z]*\.pcap[ng]*/file:X/g" "$tmp/us.vals" >"$tmp/us2.vals"
