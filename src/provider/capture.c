@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <grp.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -311,9 +312,16 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	for (size_t i = 0; i < req->ninstances; i++)
 		if (!strpbrk(req->instances[i], "*?["))
 			c->names[c->n++] = xstrdup(req->instances[i]);
-	/* the one line DESIGN.md asks for; the counters show UNSUPPORTED */
-	fprintf(stderr, "getcounter: Network Capture: " NOT_BUILT "\n");
 	return c;
+}
+
+/* The one line DESIGN.md asks for (the engine prints it); the counters
+ * show UNSUPPORTED. */
+static const char *
+capture_notice(void *state)
+{
+	(void)state;
+	return "Network Capture: " NOT_BUILT;
 }
 
 static int
@@ -354,6 +362,7 @@ const struct provider provider_network_capture = {
 	.read = capture_read,
 	.close = capture_close,
 	.describe = capture_describe,
+	.notice = capture_notice,
 };
 
 #else /* HAVE_PCAP */
@@ -417,6 +426,7 @@ struct capture {
 	uint64_t stamp_mono;
 	int stamped;
 	int started;           /* live: the first read was taken */
+	char note[512];        /* what the engine says once after open */
 	struct pollfd *pfd;
 	struct handle **pfd_h;
 	size_t npfd;
@@ -622,6 +632,22 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 
 /* ---- live --------------------------------------------------------------- */
 
+/* Add a line's worth to the note the engine prints after open. */
+static void __attribute__((format(printf, 2, 3)))
+add_note(struct capture *c, const char *fmt, ...)
+{
+	size_t len = strlen(c->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(c->note)) {
+		memcpy(c->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(c->note + len, sizeof(c->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 static int
 open_handle(struct capture *c, struct source *s, const char *ifname, int any, struct err *err)
 {
@@ -653,10 +679,10 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	if (rc < 0)
 		return err_set(err, "capturing on %s: %s", ifname, pcap_geterr(p));
 	if (rc > 0) /* a warning: the capture works, the user should know */
-		fprintf(stderr, "getcounter: capturing on %s: %s\n", ifname,
-			rc == PCAP_WARNING_PROMISC_NOTSUP ? "promiscuous mode not supported"
-			: rc == PCAP_WARNING_TSTAMP_TYPE_NOTSUP ? "time stamp type not supported"
-								: pcap_geterr(p));
+		add_note(c, "capturing on %s: %s", ifname,
+			 rc == PCAP_WARNING_PROMISC_NOTSUP ? "promiscuous mode not supported"
+			 : rc == PCAP_WARNING_TSTAMP_TYPE_NOTSUP ? "time stamp type not supported"
+								 : pcap_geterr(p));
 	if (any && pcap_set_datalink(p, DLT_LINUX_SLL2) < 0)
 		return err_set(err, "capturing on any: %s", pcap_geterr(p));
 	s->link = link_of(pcap_datalink(p));
@@ -665,8 +691,8 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 		snprintf(s->why, sizeof(s->why), "unsupported link type %s", nm ? nm : "?");
 		s->link = -1;
 		/* said once: the counters of this instance are UNSUPPORTED */
-		fprintf(stderr, "getcounter: capturing on %s: %s (Ethernet only): its counters are "
-				"UNSUPPORTED\n", ifname, s->why);
+		add_note(c, "capturing on %s: %s (Ethernet only): its counters are UNSUPPORTED",
+			 ifname, s->why);
 		return 0;
 	}
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
@@ -1006,6 +1032,14 @@ capture_close(void *state)
 	free(c);
 }
 
+static const char *
+capture_notice(void *state)
+{
+	struct capture *c = state;
+
+	return c->note[0] ? c->note : NULL;
+}
+
 static size_t
 capture_describe(void *state, const struct counter_desc *cd, const char *instance, char *buf,
 		 size_t n)
@@ -1029,6 +1063,7 @@ const struct provider provider_network_capture = {
 	.describe = capture_describe,
 	.wait = capture_wait,
 	.stamp = capture_stamp,
+	.notice = capture_notice,
 };
 
 #endif /* HAVE_PCAP */
