@@ -126,6 +126,8 @@ pcap_load(struct err *err)
 #define BIT(f) ((uint64_t)1 << (f))
 #define NOT_BUILT "not built in: install libpcap-dev and rebuild"
 
+/* Not served to Prometheus: a capture opens only the interfaces a path
+ * names (open_request), which --serve does not give. */
 static const struct field_desc fields[CAP_NFIELDS] = {
 	[CAP_RX_FRAMES] = { "rx_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_RX_BYTES] = { "rx_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
