@@ -1459,9 +1459,12 @@ engine_setup_sets(struct engine *e, struct err *err)
 			es->state = es->prov->open(&es->ctx, err);
 		}
 		if (!es->state) {
+			/* a provider opened per request names what it opened
+			 * ("capturing on eth0 needs CAP_NET_RAW: ...") */
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);
-			err_set(err, "%s: %s", es->prov->set->name, msg);
+			if (!es->prov->open_request)
+				err_set(err, "%s: %s", es->prov->set->name, msg);
 			return EXIT_RUNTIME;
 		}
 		/* a listing (-l, -q) prints no notes */

@@ -113,10 +113,16 @@ pcap_load(struct err *err)
 					       NULL };
 	static void *handle;
 
-	if (!handle)
+	if (!handle) {
 		handle = dynlib_open(sonames, pcap_syms, ARRAY_SIZE(pcap_syms),
 				     "libpcap (Debian: libpcap0.8)", err);
-	return handle ? 0 : -1;
+		if (!handle) {
+			char msg[sizeof(err->msg)];
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			return err_set(err, "Network Capture: %s", msg);
+		}
+	}
+	return 0;
 }
 #endif
 
@@ -307,7 +313,7 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	if (req->capture && req->capture->nfiles) {
 		/* a file is the run's only source: nothing to show */
 		free(c);
-		err_set(err, "--pcap: " NOT_BUILT);
+		err_set(err, "Network Capture: --pcap: " NOT_BUILT);
 		return NULL;
 	}
 	c->names = xcalloc(req->ninstances + 1, sizeof(char *));
@@ -733,12 +739,12 @@ live_names(struct capture *c, const struct provider_request *req, struct err *er
 		const char *pat = req->instances[i];
 		if (!strpbrk(pat, "*?[")) {
 			if (strlen(pat) >= IF_NAMESIZE)
-				return err_set(err, "'%s' is not an interface name", pat);
+				return err_set(err, "Network Capture: '%s' is not an interface name", pat);
 			add_live(c, pat, &cap);
 			continue;
 		}
 		if (!ifa && getifaddrs(&ifa) < 0)
-			return err_set(err, "cannot list interfaces: %s", strerror(errno));
+			return err_set(err, "Network Capture: cannot list interfaces: %s", strerror(errno));
 		for (struct ifaddrs *a = ifa; a; a = a->ifa_next)
 			if (a->ifa_addr && a->ifa_addr->sa_family == AF_PACKET &&
 			    (a->ifa_flags & IFF_UP) && glob_match_ci(pat, a->ifa_name))
