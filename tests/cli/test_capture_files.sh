@@ -83,6 +83,16 @@ case $out in *'Network Capture(file:us.pcap)'*'Network Capture(file:ns.pcap)'*) 
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" -n 1 -f json '\Network Capture(*)\Capture Dropped'
 printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "drops of a file: $out"
 
+# -l -v: the 30 counters of COUNTERS.md section 9, each with its help line
+expect_exit 0 "$G" -l 'Network Capture' -v
+n=$(printf '%s\n' "$out" | awk '/^    \\Network Capture\(\*\)\\/ { n++; getline; if (/^        [A-Z]/) h++ }
+	END { print n + 0, h + 0 }')
+[ "$n" = "30 30" ] || fail "-l -v: counters and help lines $n, want 30 30"
+for c in 'Frames Received/sec' 'Packets Sent Non-Unicast/sec' 'Avg. Frame Size' 'Capture Dropped' \
+	'Interface Dropped' 'Other Frames/sec'; do
+	printf '%s\n' "$out" | grep -qF "\\Network Capture(*)\\$c" || fail "-l lacks $c"
+done
+
 # mistakes
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" '\Processor(_Total)\% Processor Time'
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --local-mac 02:00:00:00:01
