@@ -863,7 +863,6 @@ capture_wait(void *state, uint64_t deadline_ns, struct err *err)
 	int64_t boundary = (int64_t)deadline_ns + (now_wall_ns() - (int64_t)now_mono_ns());
 	uint64_t until = deadline_ns + c->grace_ns;
 
-	(void)err;
 	if (c->files)
 		return 0;
 	for (size_t i = 0; i < c->n; i++)
@@ -877,6 +876,9 @@ capture_wait(void *state, uint64_t deadline_ns, struct err *err)
 		int rc = ppoll(c->pfd, c->npfd, &ts, NULL);
 		if (rc < 0 && errno == EINTR)
 			return 0; /* a signal: the engine looks at why */
+		if (rc < 0)
+			return err_set(err, "Network Capture: waiting for frames: %s",
+				       strerror(errno));
 		if (rc > 0)
 			dispatch(c, 0);
 	}
