@@ -326,10 +326,15 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 			if (glob_match_ci(p.counter, s->counters[k].name))
 				add_item(e, e->catalog[i], &s->counters[k], p.instance);
 	}
+	char inputs[1024] = "";
+	for (size_t k = 0; e->replay && k < e->cfg->ninputs; k++) {
+		size_t len = strlen(inputs);
+		snprintf(inputs + len, sizeof(inputs) - len, "--input %s ", e->cfg->inputs[k]);
+	}
 	if (!any_set) {
 		if (e->replay)
 			err_set(err, "no counter set matches '%s' in '%s': the log does not hold it "
-				     "(getcounter --input FILE -l lists what it holds)", p.set, text);
+				     "(getcounter %s-l lists what it holds)", p.set, text, inputs);
 		else
 			err_set(err, "no counter set matches '%s' in '%s' (getcounter -l lists them)",
 				p.set, text);
@@ -338,8 +343,8 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 	}
 	e->npaths_resolved++;
 	if (e->nitems == before) {
-		err_set(err, "no counter matches '%s' in '%s' (getcounter -q '%s' lists them)",
-			p.counter, text, p.set);
+		err_set(err, "no counter matches '%s' in '%s' (getcounter %s-q '%s' lists them)",
+			p.counter, text, inputs, p.set);
 		path_free(&p);
 		return -1;
 	}
@@ -1847,8 +1852,14 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 				hit = 1;
 		}
 		if (!hit) {
+			char inputs[1024] = "";
+			for (size_t k = 0; k < cfg->ninputs; k++) {
+				size_t len = strlen(inputs);
+				snprintf(inputs + len, sizeof(inputs) - len, "--input %s ",
+					 cfg->inputs[k]);
+			}
 			err_set(err, "no counter set matches '%s' (getcounter %s-l lists them)",
-				cfg->patterns[i], cfg->ninputs ? "--input FILE " : "");
+				cfg->patterns[i], inputs);
 			rc = EXIT_USAGE;
 			goto out;
 		}

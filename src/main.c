@@ -6,7 +6,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -33,6 +36,59 @@ format_from_name(const char *file)
 		if (strcasecmp(dot + 1, exts[i]) == 0)
 			return exts[i];
 	return NULL;
+}
+
+/* The canonical name of file: realpath of its directory, then its own
+ * name (the file need not exist yet). 0, or -1 when its directory does
+ * not resolve. */
+static int
+canonical_name(const char *file, char *buf, size_t n)
+{
+	char dcopy[PATH_MAX], bcopy[PATH_MAX], dir[PATH_MAX];
+
+	snprintf(dcopy, sizeof(dcopy), "%s", file);
+	snprintf(bcopy, sizeof(bcopy), "%s", file);
+	if (!realpath(dirname(dcopy), dir))
+		return -1;
+	snprintf(buf, n, "%s/%s", dir, basename(bcopy));
+	return 0;
+}
+
+/* Nonzero when a and b name one file: the same device and inode when both
+ * exist, else the same canonical name. "-" is standard output, no file. */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char ca[PATH_MAX * 2], cb[PATH_MAX * 2];
+
+	if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (canonical_name(a, ca, sizeof(ca)) < 0 || canonical_name(b, cb, sizeof(cb)) < 0)
+		return strcmp(a, b) == 0;
+	return strcmp(ca, cb) == 0;
+}
+
+/* Refuse an output (-o, --log) that is one of the --input logs, or -o and
+ * --log naming one file: checked before anything is opened or truncated.
+ * 0, or -1 with err. */
+static int
+check_output_files(const struct config *cfg, struct err *err)
+{
+	const char *outs[2] = { cfg->output_file, cfg->log_file };
+	const char *opts[2] = { "-o", "--log" };
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; outs[k] && i < cfg->ninputs; i++)
+			if (same_file(outs[k], cfg->inputs[i]))
+				return err_set(err, "%s %s is the --input log %s: write to another "
+						    "file", opts[k], outs[k], cfg->inputs[i]);
+	if (same_file(cfg->output_file, cfg->log_file))
+		return err_set(err, "-o %s and --log %s are the same file: give two files",
+			       cfg->output_file, cfg->log_file);
+	return 0;
 }
 
 /* Open -o FILE; refuses to replace a non-empty regular file without -y. */
@@ -196,6 +252,11 @@ main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &cfg, &err) < 0) {
 		fprintf(stderr, "getcounter: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (check_output_files(&cfg, &err) < 0) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	switch (cfg.mode) {
