@@ -55,8 +55,16 @@ uint8_t replay_ulong_bits(const struct replay *r);
 /* Catalogue set i in this read: 0 when the read does not hold it; else 1,
  * with out filled (instances, fields, valid, mono_ns) and *gap nonzero when
  * the set is not continuous with its previous read (a new session, damage,
- * another log). */
-int replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap);
+ * the first read of a log). *prev is NULL when the set's previous read in
+ * the engine is the one to derive against; else (several inputs, the
+ * previous read came from another) the read to derive against instead,
+ * that input's own previous read. *switched: the read comes from another
+ * input than the set's previous one. */
+int replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap,
+		const struct raw_set **prev, int *switched);
+/* The instances of set i's first read in any of the logs, into out (no
+ * values): what the set's rows are before the replay reaches it. */
+void replay_seed(struct replay *r, size_t i, struct raw_set *out);
 
 /* The recorded key of instance (see gclog_key_fn) of catalogue set i. */
 size_t replay_key(void *state, const char *instance, char *buf, size_t n);

@@ -69,6 +69,7 @@ struct eset {
 	struct err read_err;
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
+	int switched;    /* a replayed read from another input than the last */
 	size_t cat;      /* its index in the catalogue */
 };
 
@@ -127,6 +128,8 @@ struct engine {
 	int log_only;            /* the log is the only output */
 	int log_stopped;
 	int log_started;
+	int interleave_warned;
+	int absent_rows;         /* a replay shows absent sets' rows, blank */
 	uint64_t *log_mono;
 	const struct raw_set **log_sets;
 	size_t *log_index; /* eset -> the writer's set */
@@ -443,6 +446,7 @@ eset_grow(struct eset *es, size_t n)
 
 static void eset_group(struct eset *es);
 static int engine_setup_sets(struct engine *e, struct err *err);
+static int columns_fixed(const struct config *cfg);
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
  * and rebuilds the groups when the instance list changed. */
@@ -694,14 +698,20 @@ engine_read_replay(struct engine *e)
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		struct raw_set *t = es->prev;
+		const struct raw_set *own = NULL;
 		int gap = 0;
-		if (!replay_read(e->replay, es->cat, t, &gap)) {
+		if (!replay_read(e->replay, es->cat, t, &gap, &own, &es->switched)) {
 			es->absent = 1;
 			continue;
 		}
 		es->absent = 0;
 		es->prev = es->cur;
 		es->cur = t;
+		if (own) {
+			/* several inputs: derive against this input's own read */
+			raw_set_copy(es->prev, own);
+			es->have_prev = 1;
+		}
 		if (gap)
 			es->have_prev = 0;
 		es->dt = (double)(int64_t)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
@@ -1094,9 +1104,28 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
-		/* a replayed read without this set: no rows for it */
-		if (es->absent || (it->rows_es && it->rows_es->absent))
+		/* a replayed read without this set: no rows for it, or (csv,
+		 * tsv, table: fixed columns) its rows without values */
+		if (es->absent || (it->rows_es && it->rows_es->absent)) {
+			if (!e->absent_rows)
+				continue;
+			if (!it->built)
+				item_build(e, it);
+			for (size_t r = 0; r < it->nrefs; r++) {
+				if (e->nrows == e->rows_cap)
+					xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1,
+					      sizeof(*e->rows));
+				struct frame_row *row = &e->rows[e->nrows++];
+				row->set = set;
+				row->counter = it->c;
+				row->instance = it->refs[r].instance;
+				row->path = it->refs[r].path;
+				row->column = it->refs[r].column;
+				row->value = 0;
+				row->status = ST_NO_INSTANCE;
+			}
 			continue;
+		}
 		if (!it->built || es->changed || it->has_gone)
 			item_build(e, it);
 		else if (it->rows_es && it->rows_es->changed)
@@ -1252,6 +1281,12 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		for (size_t i = 0; i < e->ncatalog; i++)
 			e->catalog_own[i] = replay_provider(e->replay, i);
 		e->catalog = e->catalog_own;
+		/* the outputs with fixed columns (csv, tsv, the table's
+		 * header) get every set's rows in every frame */
+		const char *dot = cfg->output_file ? strrchr(cfg->output_file, '.') : NULL;
+		e->absent_rows = columns_fixed(cfg) ||
+				 (cfg->format ? strcasecmp(cfg->format, "table") == 0
+					      : !dot || strcasecmp(dot, ".json") != 0);
 		snprintf(e->host, sizeof(e->host), "%s", replay_host(e->replay));
 		if (!paths) {
 			/* what was being watched, else all the logs hold */
@@ -1358,6 +1393,7 @@ engine_setup_sets(struct engine *e, struct err *err)
 				if (e->catalog[i] == es->prov)
 					es->cat = i;
 			es->state = replay_state(e->replay, es->cat);
+			replay_seed(e->replay, es->cat, es->cur);
 			continue;
 		}
 		es->state = es->prov->open(&es->ctx, err);
@@ -1435,6 +1471,16 @@ engine_log_read(struct engine *e, struct err *err)
 		e->log_sets[e->log_index[s]] = es->absent ? NULL : es->cur;
 		e->log_mono[e->log_index[s]] = es->cur->mono_ns;
 		gap |= !es->absent && !es->have_prev && e->log_started;
+		/* inputs of the same set at the same time: one log cannot say
+		 * which read derives against which, so never derive across */
+		if (!es->absent && es->switched && e->log_started) {
+			gap = 1;
+			if (!e->interleave_warned)
+				fprintf(stderr, "getcounter: the inputs hold %s at the same times: the "
+						"log marks a gap at each change of input\n",
+					es->prov->set->name);
+			e->interleave_warned = 1;
+		}
 	}
 	/* a replayed gap stays a gap in the log it is relogged to */
 	if (gap && e->replay)

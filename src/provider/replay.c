@@ -6,8 +6,15 @@
  * (or the Nth with --every, the one before --begin as the reference),
  * copies every set it holds into that set's staging raw_set (fields mapped
  * to the catalogue's), and says whether the set is continuous with its
- * previous read: a new session, damage, or a read from another log is a
- * gap, never derived across.
+ * previous read: a new session or damage is a gap, never derived across.
+ *
+ * Several inputs: each input's read of a set derives against that same
+ * input's previous read of the set, never another input's, so logs
+ * recorded at the same time interleave (a read from another input than
+ * the engine's previous one comes with the input's own previous read).
+ * One step also takes the next read of other inputs whose sets it does
+ * not hold yet (logs of different sets recorded together make one frame).
+ * Logs one after another: the first read of each is a gap.
  *
  * Steady state allocates nothing: staging sets and key buffers are reused.
  */
@@ -31,6 +38,17 @@ struct cat {
 	int present, gap;
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
+	/* several inputs */
+	size_t cur_in;          /* the input of the staged read */
+	size_t eng_in;          /* the input of the read the engine holds */
+	int eng_have;
+	struct raw_set prevbuf; /* cur_in's previous read, when eng_in differs */
+	int has_prev;
+	int switched;           /* a read from another input than the last */
+	/* the instances of the set's first read in any log (known up front) */
+	char **seed;
+	uint8_t *seed_total;
+	size_t nseed;
 	char **keys;   /* per staged instance, reused buffers */
 	size_t *key_caps;
 	size_t keys_cap;
@@ -53,6 +71,12 @@ struct input {
 	uint8_t ulong_bits;
 	size_t reported;
 	int torn_reported;
+	int stepped;           /* consumed in this step */
+	struct last {          /* per catalogue set: this input's last read */
+		struct raw_set rs;
+		int have;
+		uint32_t session;
+	} *last;               /* several inputs only */
 };
 
 struct replay {
@@ -200,6 +224,7 @@ cat_find(struct replay *r, const char *name, size_t *idx)
 
 static int replay_rows_match(void *state, const char *instance, const char *row);
 static void add_paths(struct replay *r, struct gclog_reader *rd);
+static void seed_sets(struct replay *r, const struct gclog_sample *s);
 
 /* A log read from a later keyframe (a wrapped ring, damage at its start)
  * has schemas without help texts: take this build's, where it has the
@@ -450,7 +475,28 @@ consume(struct replay *r, struct input *in)
 		}
 		c->stage.valid = ss->valid;
 		c->stage.mono_ns = ss->mono_ns;
-		c->gap |= s->gap || !c->have_src || c->src != src;
+		if (r->nin > 1) {
+			/* derive against this input's own previous read */
+			struct last *l = &in->last[m->cat];
+			size_t at = (size_t)(in - r->in);
+			int gap = s->gap || !l->have || l->session != in->session;
+			if (c->eng_have && c->eng_in == at) {
+				c->gap |= gap; /* the engine holds this input's read */
+				c->has_prev = 0;
+			} else {
+				c->gap = gap;
+				c->has_prev = !gap;
+				if (!gap)
+					raw_set_copy(&c->prevbuf, &l->rs);
+			}
+			c->switched = c->eng_have && c->eng_in != at;
+			raw_set_copy(&l->rs, &c->stage);
+			l->have = 1;
+			l->session = in->session;
+			c->cur_in = at;
+		} else {
+			c->gap |= s->gap || !c->have_src || c->src != src;
+		}
 		c->src = src;
 		c->have_src = 1;
 		c->present = 1;
@@ -459,6 +505,64 @@ consume(struct replay *r, struct input *in)
 	r->user_hz = in->user_hz;
 	r->ulong_bits = in->ulong_bits;
 	in->pending = 0;
+	in->stepped = 1;
+}
+
+/* Nonzero when in's pending read holds no set this step already holds. */
+static int
+disjoint(struct replay *r, struct input *in)
+{
+	const struct gclog_sample *s = gclog_reader_sample(in->rd);
+
+	for (size_t k = 0; k < s->nsets; k++) {
+		const struct gclog_set_sample *ss = &s->sets[k];
+		const struct setmap *m = ss->set < 256 ? &in->map[ss->set] : NULL;
+		if (m && m->ok && r->cat[m->cat]->present)
+			return 0;
+	}
+	return 1;
+}
+
+/* Nonzero when an input this step took from has its next read at wall
+ * too (then a read at wall belongs to the next step). */
+static int
+stepped_at(struct replay *r, int64_t wall)
+{
+	for (size_t i = 0; i < r->nin; i++)
+		if (r->in[i].stepped && r->in[i].pending &&
+		    gclog_reader_sample(r->in[i].rd)->wall_ns <= wall)
+			return 1;
+	return 0;
+}
+
+/* After consuming a read: also take the next reads of other inputs while
+ * they come next in time, before the next read of any input taken from,
+ * and hold only sets this step lacks. */
+static void
+combine(struct replay *r)
+{
+	struct input *in;
+
+	if (r->nin < 2)
+		return;
+	while ((in = peek(r)) && !in->stepped && disjoint(r, in) &&
+	       !stepped_at(r, gclog_reader_sample(in->rd)->wall_ns) &&
+	       !(r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
+		consume(r, in);
+}
+
+/* The end of a step: the engine now holds the staged reads. */
+static int
+step_done(struct replay *r, int got)
+{
+	for (size_t i = 0; i < r->nin; i++)
+		r->in[i].stepped = 0;
+	for (size_t i = 0; got && i < r->ncat; i++)
+		if (r->cat[i]->present) {
+			r->cat[i]->eng_in = r->cat[i]->cur_in;
+			r->cat[i]->eng_have = 1;
+		}
+	return got;
 }
 
 int
@@ -470,6 +574,8 @@ replay_next(struct replay *r)
 	for (size_t i = 0; i < r->ncat; i++) {
 		r->cat[i]->present = 0;
 		r->cat[i]->gap = 0;
+		r->cat[i]->has_prev = 0;
+		r->cat[i]->switched = 0;
 	}
 	if (!r->started) {
 		r->started = 1;
@@ -478,23 +584,26 @@ replay_next(struct replay *r)
 			int any = 0;
 			while ((in = peek(r)) && gclog_reader_sample(in->rd)->wall_ns < r->begin_ns) {
 				consume(r, in);
+				in->stepped = 0;
 				any = 1;
 			}
 			if (any)
-				return 1;
+				return step_done(r, 1);
 		}
 	}
 	for (unsigned k = 0; k < n; k++) {
 		in = peek(r);
 		if (!in || (r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
-			return 0; /* a span cut short by the end is not a sample */
+			return step_done(r, 0); /* a span cut short by the end is not a sample */
 		consume(r, in);
+		combine(r);
 	}
-	return 1;
+	return step_done(r, 1);
 }
 
 int
-replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap)
+replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap,
+	    const struct raw_set **prev, int *switched)
 {
 	struct cat *c = r->cat[i];
 
@@ -502,7 +611,22 @@ replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap)
 		return 0;
 	raw_set_copy(out, &c->stage);
 	*gap = c->gap;
+	*prev = c->has_prev ? &c->prevbuf : NULL;
+	*switched = c->switched;
 	return 1;
+}
+
+void
+replay_seed(struct replay *r, size_t i, struct raw_set *out)
+{
+	struct cat *c = r->cat[i];
+
+	raw_set_begin(out);
+	for (size_t k = 0; k < c->nseed; k++) {
+		struct raw_instance *ri = raw_set_add(out, c->seed[k], strlen(c->seed[k]), 0);
+		ri->in_total = c->seed_total[k];
+	}
+	out->valid = 1;
 }
 
 int64_t
@@ -639,12 +763,21 @@ replay_close(struct replay *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nin; i++)
+	for (size_t i = 0; i < r->nin; i++) {
 		gclog_reader_close(r->in[i].rd);
+		for (size_t k = 0; r->in[i].last && k < r->ncat; k++)
+			raw_set_free(&r->in[i].last[k].rs);
+		free(r->in[i].last);
+	}
 	free(r->in);
 	for (size_t i = 0; i < r->ncat; i++) {
 		struct cat *c = r->cat[i];
 		raw_set_free(&c->stage);
+		raw_set_free(&c->prevbuf);
+		for (size_t k = 0; k < c->nseed; k++)
+			free(c->seed[k]);
+		free(c->seed);
+		free(c->seed_total);
 		for (size_t k = 0; k < c->keys_cap; k++)
 			free(c->keys[k]);
 		free(c->keys);
@@ -687,6 +820,8 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 			}
 			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
 				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
+			if (ev == GCLOG_SAMPLE)
+				seed_sets(r, gclog_reader_sample(rd));
 			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
 				paths_gen = gclog_reader_paths_gen(rd);
 				add_paths(r, rd);
@@ -706,6 +841,13 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	}
 	if (!r->host[0])
 		snprintf(r->host, sizeof(r->host), "localhost");
+	for (size_t i = 0; i < r->ncat; i++)
+		raw_set_init(&r->cat[i]->prevbuf, r->cat[i]->set);
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		r->in[i].last = xcalloc(r->ncat ? r->ncat : 1, sizeof(*r->in[i].last));
+		for (size_t k = 0; k < r->ncat; k++)
+			raw_set_init(&r->in[i].last[k].rs, r->cat[k]->set);
+	}
 	if (opts->begin) {
 		if (parse_time(opts->begin, &r->begin_ns) < 0) {
 			err_set(err, "--begin '%s' is not a time (2026-11-22T10:00:00 or "
@@ -730,6 +872,26 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 fail:
 	replay_close(r);
 	return NULL;
+}
+
+/* The instances of each set's first read in any log: a replay knows every
+ * row up front (csv and tsv columns, the table's header). */
+static void
+seed_sets(struct replay *r, const struct gclog_sample *s)
+{
+	for (size_t k = 0; k < s->nsets; k++) {
+		const struct raw_set *rs = s->sets[k].rs;
+		struct cat *c = cat_find(r, rs->set->name, NULL);
+		if (!c || c->seed)
+			continue;
+		c->seed = xcalloc(rs->ninstances ? rs->ninstances : 1, sizeof(char *));
+		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			c->seed[i] = xstrdup(rs->inst[i].name);
+			c->seed_total[i] = rs->inst[i].in_total;
+		}
+		c->nseed = rs->ninstances;
+	}
 }
 
 /* Add the paths rd recorded that r does not have yet (every session's

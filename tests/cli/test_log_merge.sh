@@ -23,6 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CS='\System\Context Switches/sec'
 AM='\Memory\Available MBytes'
+PT='\Processor(_Total)\% Processor Time'
 lf() {
 	printf '%s\n' "$out" | tr -d '\r'
 }
@@ -66,6 +67,76 @@ expect_exit 2 "$G" --root "$tmp/ser/s0" --root "$tmp/ser/s1" "$AM" -o "$tmp/x.cs
 [ ! -e "$tmp/x.csv" ] || fail "-o and --log x.csv (another spelling): created"
 # different files are fine
 expect_exit 0 "$G" --input "$tmp/f.gcl" -o "$tmp/g.csv" --log "$tmp/g.gcl"
+
+# ---- 2. inputs recorded at the same time --------------------------------
+# (a) m1 (ser) and m2 (ser2) hold the same counters at the same times: each
+# input derives against its own previous read, so the rows alternate m1's
+# rate 1000 k and m2's 1500 (never m2's read against m1's). m1's first
+# read (23:36:40) is the reference; m2's is a gap (its first read), blank.
+# % Processor Time: the cpu lines never change, 0 ticks busy of 0 -> 0.
+# shellcheck disable=SC2086
+"$G" $r1 -o "$tmp/m1.gcl" "$CS" "$PT"
+# shellcheck disable=SC2086
+"$G" $r2 -o "$tmp/m2.gcl" "$CS" "$PT"
+hm='"(PDH-CSV 4.0) (UTC)(0)","\\fixture\System\Context Switches/sec","\\fixture\Processor(_Total)\% Processor Time"'
+{
+	printf '%s\n' "$hm" '"11/14/2023 23:36:40.000"," "," "'
+	for k in 1 2 3 4 5; do
+		printf '"11/14/2023 23:36:%s.000","%s.000000","0.000000"\n' $((40 + 2 * k)) $((1000 * k)) \
+			$((40 + 2 * k)) 1500
+	done
+} >"$tmp/m.exp"
+expect_exit 0 "$G" --input "$tmp/m1.gcl" --input "$tmp/m2.gcl" -f csv
+lf | cmp -s - "$tmp/m.exp" || { lf | diff "$tmp/m.exp" - | head; fail "merged m1 m2"; }
+# the table: one header, a row per read
+expect_exit 0 "$G" --input "$tmp/m1.gcl" --input "$tmp/m2.gcl"
+[ "$(printf '%s\n' "$out" | grep -c '^Time ')" -eq 1 ] || fail "merged m1 m2 table headers: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^23:36:4[2-9]\|^23:36:50')" -eq 10 ] || fail "merged m1 m2 table rows: $out"
+# relogged: one log cannot keep two inputs' reads of one set apart, so the
+# relog marks a gap at each change of input (says so): blank, never wrong
+expect_exit 0 "$G" --input "$tmp/m1.gcl" --input "$tmp/m2.gcl" -o "$tmp/m12.gcl"
+printf '%s\n' "$errout" | grep -q 'at the same times' || fail "relog of m1 m2: $errout"
+"$G" --input "$tmp/m12.gcl" -f csv | tr -d '\r' | grep -v '^"(PDH' | grep -v '," "," "$' &&
+	fail "relog of m1 m2 derived across inputs"
+
+# (b) d1 (ser: Available MBytes) and d2 (ser2: Context Switches/sec)
+# recorded together: one frame per time, both columns from the first row:
+# 3906.25 and 1500 at 23:36:42 .. 23:36:50.
+# shellcheck disable=SC2086
+"$G" $r1 -o "$tmp/d1.gcl" "$AM"
+# shellcheck disable=SC2086
+"$G" $r2 -o "$tmp/d2.gcl" "$CS"
+hd='"(PDH-CSV 4.0) (UTC)(0)","\\fixture\Memory\Available MBytes","\\fixture\System\Context Switches/sec"'
+{
+	printf '%s\n' "$hd"
+	for t in 42 44 46 48 50; do
+		printf '"11/14/2023 23:36:%s.000","3906.250000","1500.000000"\n' $t
+	done
+} >"$tmp/d.exp"
+expect_exit 0 "$G" --input "$tmp/d1.gcl" --input "$tmp/d2.gcl" -f csv
+lf | cmp -s - "$tmp/d.exp" || { lf | diff "$tmp/d.exp" - | head; fail "merged d1 d2"; }
+[ -z "$errout" ] || fail "merged d1 d2: $errout"
+expect_exit 0 "$G" --input "$tmp/d1.gcl" --input "$tmp/d2.gcl"
+[ "$(printf '%s\n' "$out" | grep -c '^Time ')" -eq 1 ] || fail "merged d1 d2 table headers: $out"
+# relogged, then replayed: the same csv
+expect_exit 0 "$G" --input "$tmp/d1.gcl" --input "$tmp/d2.gcl" -o "$tmp/d12.gcl"
+expect_exit 0 "$G" --input "$tmp/d12.gcl" -f csv
+lf | cmp -s - "$tmp/d.exp" || { lf | diff "$tmp/d.exp" - | head; fail "relog of d1 d2"; }
+# d3: ser2 from sample 2 (23:36:44) on: its column is there from the first
+# row, blank until d3's first rate (23:36:46)
+d3r=""
+for k in 2 3 4 5; do d3r="$d3r --root $tmp/ser2/s$k"; done
+# shellcheck disable=SC2086
+"$G" $d3r -o "$tmp/d3.gcl" "$CS"
+{
+	printf '%s\n' "$hd"
+	printf '"11/14/2023 23:36:%s.000","3906.250000"," "\n' 42 44
+	for t in 46 48 50; do
+		printf '"11/14/2023 23:36:%s.000","3906.250000","1500.000000"\n' $t
+	done
+} >"$tmp/d3.exp"
+expect_exit 0 "$G" --input "$tmp/d3.gcl" --input "$tmp/d1.gcl" -f csv "$AM" "$CS"
+lf | cmp -s - "$tmp/d3.exp" || { lf | diff "$tmp/d3.exp" - | head; fail "merged d3 d1"; }
 
 # ---- 7. a counter the log lacks: the hint lists the log's ---------------
 expect_exit 2 "$G" --input "$tmp/f.gcl" '\System\Threads'
