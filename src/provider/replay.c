@@ -199,6 +199,26 @@ parse_time(const char *s, int64_t *ns)
 	return 0;
 }
 
+/* --begin and --end at millisecond precision, as times are printed: a
+ * sample whose time cut to milliseconds equals --end (or --begin) is in. */
+static int64_t
+ms_of(int64_t ns)
+{
+	return ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+}
+
+static int
+before_begin(const struct replay *r, int64_t wall)
+{
+	return r->has_begin && ms_of(wall) < ms_of(r->begin_ns);
+}
+
+static int
+after_end(const struct replay *r, int64_t wall)
+{
+	return r->has_end && ms_of(wall) > ms_of(r->end_ns);
+}
+
 /* ---- the catalogue ------------------------------------------------------ */
 
 static int
@@ -547,7 +567,7 @@ combine(struct replay *r)
 		return;
 	while ((in = peek(r)) && !in->stepped && disjoint(r, in) &&
 	       !stepped_at(r, gclog_reader_sample(in->rd)->wall_ns) &&
-	       !(r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
+	       !after_end(r, gclog_reader_sample(in->rd)->wall_ns))
 		consume(r, in);
 }
 
@@ -582,7 +602,7 @@ replay_next(struct replay *r)
 		if (r->has_begin) {
 			/* the reads before --begin: the last is the reference */
 			int any = 0;
-			while ((in = peek(r)) && gclog_reader_sample(in->rd)->wall_ns < r->begin_ns) {
+			while ((in = peek(r)) && before_begin(r, gclog_reader_sample(in->rd)->wall_ns)) {
 				consume(r, in);
 				in->stepped = 0;
 				any = 1;
@@ -593,7 +613,7 @@ replay_next(struct replay *r)
 	}
 	for (unsigned k = 0; k < n; k++) {
 		in = peek(r);
-		if (!in || (r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
+		if (!in || after_end(r, gclog_reader_sample(in->rd)->wall_ns))
 			return step_done(r, 0); /* a span cut short by the end is not a sample */
 		consume(r, in);
 		combine(r);
@@ -797,57 +817,13 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	    struct err *err)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
+	int64_t oldest = 0, newest = 0;
+	uint64_t nsamples = 0, inrange = 0;
 
 	*status = EXIT_USAGE;
 	r->in = xcalloc(n, sizeof(*r->in));
 	r->nin = n;
 	r->every = opts->every;
-	/* one pass over each log for its sets */
-	for (size_t i = 0; i < n; i++) {
-		struct gclog_reader *rd = gclog_reader_open(files[i], err);
-		enum gclog_event ev;
-		uint64_t paths_gen = 0;
-		if (!rd)
-			goto fail;
-		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
-			if (ev == GCLOG_SESSION && !r->have_first) {
-				const struct gclog_session *s = gclog_reader_session(rd);
-				r->first = *s;
-				r->have_first = 1;
-				snprintf(r->host, sizeof(r->host), "%s", s->host);
-				if (!opts->utc && !getenv("TZ"))
-					take_zone(s);
-			}
-			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
-				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
-			if (ev == GCLOG_SAMPLE)
-				seed_sets(r, gclog_reader_sample(rd));
-			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
-				paths_gen = gclog_reader_paths_gen(rd);
-				add_paths(r, rd);
-			}
-			if (ev != GCLOG_SCHEMA)
-				continue;
-			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
-				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
-				if (s)
-					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
-			}
-		}
-		gclog_reader_close(rd);
-		r->in[i].rd = gclog_reader_open(files[i], err);
-		if (!r->in[i].rd)
-			goto fail;
-	}
-	if (!r->host[0])
-		snprintf(r->host, sizeof(r->host), "localhost");
-	for (size_t i = 0; i < r->ncat; i++)
-		raw_set_init(&r->cat[i]->prevbuf, r->cat[i]->set);
-	for (size_t i = 0; n > 1 && i < n; i++) {
-		r->in[i].last = xcalloc(r->ncat ? r->ncat : 1, sizeof(*r->in[i].last));
-		for (size_t k = 0; k < r->ncat; k++)
-			raw_set_init(&r->in[i].last[k].rs, r->cat[k]->set);
-	}
 	if (opts->begin) {
 		if (parse_time(opts->begin, &r->begin_ns) < 0) {
 			err_set(err, "--begin '%s' is not a time (2026-11-22T10:00:00 or "
@@ -867,6 +843,72 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	if (r->has_begin && r->has_end && r->end_ns < r->begin_ns) {
 		err_set(err, "--end %s is before --begin %s", opts->end, opts->begin);
 		goto fail;
+	}
+	/* one pass over each log for its sets */
+	for (size_t i = 0; i < n; i++) {
+		struct gclog_reader *rd = gclog_reader_open(files[i], err);
+		enum gclog_event ev;
+		uint64_t paths_gen = 0;
+		if (!rd)
+			goto fail;
+		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
+			if (ev == GCLOG_SESSION && !r->have_first) {
+				const struct gclog_session *s = gclog_reader_session(rd);
+				r->first = *s;
+				r->have_first = 1;
+				snprintf(r->host, sizeof(r->host), "%s", s->host);
+				if (!opts->utc && !getenv("TZ"))
+					take_zone(s);
+			}
+			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
+				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
+			if (ev == GCLOG_SAMPLE) {
+				int64_t w = gclog_reader_sample(rd)->wall_ns;
+				seed_sets(r, gclog_reader_sample(rd));
+				if (!nsamples || w < oldest)
+					oldest = w;
+				if (!nsamples || w > newest)
+					newest = w;
+				nsamples++;
+				inrange += !before_begin(r, w) && !after_end(r, w);
+			}
+			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
+				paths_gen = gclog_reader_paths_gen(rd);
+				add_paths(r, rd);
+			}
+			if (ev != GCLOG_SCHEMA)
+				continue;
+			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
+				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
+				if (s)
+					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
+			}
+		}
+		gclog_reader_close(rd);
+		r->in[i].rd = gclog_reader_open(files[i], err);
+		if (!r->in[i].rd)
+			goto fail;
+	}
+	if (!r->host[0])
+		snprintf(r->host, sizeof(r->host), "localhost");
+	if (nsamples && !inrange && (r->has_begin || r->has_end)) {
+		char a[64], b[64];
+		format_time_iso(a, sizeof(a), oldest, 0);
+		format_time_iso(b, sizeof(b), newest, 0);
+		err_set(err, "no sample %s%s%s%s%s: the log%s run%s from %s to %s",
+			r->has_begin ? "at or after --begin " : "", r->has_begin ? opts->begin : "",
+			r->has_begin && r->has_end ? " and " : "",
+			r->has_end ? "at or before --end " : "", r->has_end ? opts->end : "",
+			n > 1 ? "s" : "", n > 1 ? "" : "s", a, b);
+		*status = EXIT_RUNTIME;
+		goto fail;
+	}
+	for (size_t i = 0; i < r->ncat; i++)
+		raw_set_init(&r->cat[i]->prevbuf, r->cat[i]->set);
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		r->in[i].last = xcalloc(r->ncat ? r->ncat : 1, sizeof(*r->in[i].last));
+		for (size_t k = 0; k < r->ncat; k++)
+			raw_set_init(&r->in[i].last[k].rs, r->cat[k]->set);
 	}
 	return r;
 fail:

@@ -138,6 +138,36 @@ for k in 2 3 4 5; do d3r="$d3r --root $tmp/ser2/s$k"; done
 expect_exit 0 "$G" --input "$tmp/d3.gcl" --input "$tmp/d1.gcl" -f csv "$AM" "$CS"
 lf | cmp -s - "$tmp/d3.exp" || { lf | diff "$tmp/d3.exp" - | head; fail "merged d3 d1"; }
 
+# ---- 5. --begin/--end outside the log; inclusive to the millisecond -----
+# f.gcl (ser s0..s5) runs 23:36:40 .. 23:36:50
+for cut in "--begin 2023-11-14T23:37:00" "--end 2023-11-14T23:36:00" \
+	"--begin 2023-11-14T23:36:42.5 --end 2023-11-14T23:36:43"; do
+	# shellcheck disable=SC2086
+	expect_exit 1 "$G" --input "$tmp/f.gcl" -f csv $cut -o "$tmp/cut.csv"
+	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "$cut: $errout"
+	printf '%s\n' "$errout" | grep -q 'no sample .*: the log runs from 2023-11-14T23:36:40.000+00:00 to 2023-11-14T23:36:50.000+00:00$' ||
+		fail "$cut: $errout"
+	[ ! -e "$tmp/cut.csv" ] || fail "$cut: wrote a file"
+done
+# us: uptimes 5000.123456 + 2k, so samples at 23:36:40.123456 + 2k s,
+# printed 23:36:40.123, 42.123, 44.123; rates 1000 and 2000 (as ser)
+mkdir "$tmp/us"
+ur=""
+for k in 0 1 2; do
+	cp -r "$tmp/ser/s$k" "$tmp/us/s$k"
+	echo "$((5000 + 2 * k)).123456 9000.00" >"$tmp/us/s$k/proc/uptime"
+	ur="$ur --root $tmp/us/s$k"
+done
+# shellcheck disable=SC2086
+"$G" $ur -o "$tmp/us.gcl" "$CS"
+hu='"(PDH-CSV 4.0) (UTC)(0)","\\fixture\System\Context Switches/sec"'
+expect_exit 0 "$G" --input "$tmp/us.gcl" -f csv --end 2023-11-14T23:36:42.123
+[ "$(lf)" = "$hu
+\"11/14/2023 23:36:42.123\",\"1000.000000\"" ] || fail "--end a printed time: $out"
+expect_exit 0 "$G" --input "$tmp/us.gcl" -f csv --begin '11/14/2023 23:36:44.123'
+[ "$(lf)" = "$hu
+\"11/14/2023 23:36:44.123\",\"2000.000000\"" ] || fail "--begin a printed time: $out"
+
 # ---- 7. a counter the log lacks: the hint lists the log's ---------------
 expect_exit 2 "$G" --input "$tmp/f.gcl" '\System\Threads'
 printf '%s\n' "$errout" | grep -qF "getcounter --input $tmp/f.gcl -q 'System'" || fail "hint for a log: $errout"
