@@ -172,6 +172,18 @@ open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
 	return fd;
 }
 
+/* After a failed recording: a log that holds no record (its header at
+ * most) is of no use; remove it (an appended log is kept as it was). */
+static void
+drop_empty_log(const struct config *cfg, const char *file)
+{
+	struct stat st;
+
+	if (!cfg->append && strcmp(file, "-") != 0 && stat(file, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size <= GCLOG_HEADER_SIZE)
+		unlink(file);
+}
+
 /* Close (or flush) out; a failed write is a runtime error. */
 static int
 finish_output(const struct config *cfg, FILE *out, int rc)
@@ -208,6 +220,7 @@ run_log_only(const struct config *cfg, struct err *err)
 		engine_close(e);
 		if (fd != STDOUT_FILENO)
 			close(fd);
+		drop_empty_log(cfg, file);
 		return EXIT_RUNTIME;
 	}
 	rc = engine_run(e, NULL, stdout, err);
@@ -216,6 +229,8 @@ run_log_only(const struct config *cfg, struct err *err)
 		err_set(err, "cannot write %s: %s", file, strerror(errno));
 		rc = EXIT_RUNTIME;
 	}
+	if (rc != EXIT_OK)
+		drop_empty_log(cfg, file);
 	return rc;
 }
 
@@ -340,6 +355,8 @@ main(int argc, char **argv)
 			engine_close(e);
 			if (out != stdout)
 				fclose(out);
+			if (fd >= 0)
+				drop_empty_log(&cfg, cfg.log_file);
 			config_free(&cfg);
 			return fd < 0 ? rc : EXIT_RUNTIME;
 		}
@@ -354,6 +371,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "getcounter: cannot write %s: %s\n", cfg.log_file, strerror(errno));
 		rc = EXIT_RUNTIME;
 	}
+	if (log_fd >= 0 && rc != EXIT_OK)
+		drop_empty_log(&cfg, cfg.log_file);
 	config_free(&cfg);
 	return rc;
 }
