@@ -148,6 +148,11 @@ struct engine {
 	uint64_t series_ns;
 	int64_t series_step;
 	int series_started;
+	/* the boot id (COUNTERS.md 1: a new one is a gap) */
+	char boot_id[64];
+	int boot_changed;   /* this read found a new boot id */
+	int have_clock;
+	int64_t clock_off;  /* wall - monotonic at the last read (live) */
 	int64_t wall_ns;
 	uint64_t skipped;
 	int sets_primed;
@@ -719,6 +724,42 @@ engine_read_replay(struct engine *e)
 	return 0;
 }
 
+/* A new boot id since the last read is a gap (COUNTERS.md 1): every set
+ * starts over. Under --root it is read with every read (one small file);
+ * live, a process does not outlive a reboot, so it is read again only when
+ * the wall clock moved against the monotonic one (a suspend, a restored
+ * checkpoint, a clock set), which is when the machine could have been
+ * rebooted. */
+static void
+engine_check_boot(struct engine *e, int live)
+{
+	char id[sizeof(e->boot_id)];
+	long got;
+
+	e->boot_changed = 0;
+	if (live) {
+		int64_t off = now_wall_ns() - (int64_t)now_mono_ns(), d = off - e->clock_off;
+		int due = !e->have_clock || d > 1000000000 || d < -1000000000;
+		e->clock_off = off;
+		e->have_clock = 1;
+		if (!due)
+			return;
+	}
+	got = procfs_read_small(e->fs, "proc/sys/kernel/random/boot_id", id, sizeof(id));
+	if (got <= 0)
+		return;
+	id[(size_t)got < sizeof(id) ? (size_t)got : sizeof(id) - 1] = '\0';
+	id[strcspn(id, "\n")] = '\0';
+	if (!id[0])
+		return;
+	if (e->boot_id[0] && strcmp(id, e->boot_id) != 0) {
+		for (size_t s = 0; s < e->nsets; s++)
+			e->sets[s].have_prev = 0;
+		e->boot_changed = 1;
+	}
+	snprintf(e->boot_id, sizeof(e->boot_id), "%s", id);
+}
+
 /* Only the fields some requested counter needs count as read: a replay
  * then derives exactly what was derived live (a log stores those). */
 static void
@@ -740,6 +781,7 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 
 	if (procfs_begin_read(e->fs, read_index, err) < 0)
 		return -1;
+	engine_check_boot(e, live);
 	if (!live)
 		e->wall_ns = 0;
 	else
@@ -1482,9 +1524,12 @@ engine_log_read(struct engine *e, struct err *err)
 			e->interleave_warned = 1;
 		}
 	}
-	/* a replayed gap stays a gap in the log it is relogged to */
+	/* a replayed gap stays a gap in the log it is relogged to; a new
+	 * boot id starts a session that records it */
 	if (gap && e->replay)
 		gclog_writer_gap(e->log);
+	if (e->boot_changed && e->log_started)
+		gclog_writer_boot(e->log, e->boot_id);
 	int rc = gclog_writer_sample(e->log, e->wall_ns, e->log_mono, e->log_sets, err);
 	e->log_started = 1;
 	if (rc == 1) {

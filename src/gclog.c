@@ -1236,6 +1236,13 @@ gclog_writer_gap(struct gclog_writer *w)
 	w->help_written = 0;
 }
 
+void
+gclog_writer_boot(struct gclog_writer *w, const char *boot_id)
+{
+	snprintf(w->session.boot_id, sizeof(w->session.boot_id), "%s", boot_id);
+	gclog_writer_gap(w);
+}
+
 uint64_t
 gclog_writer_size(const struct gclog_writer *w)
 {

@@ -190,6 +190,33 @@ expect_exit 0 "$G" --input "$tmp/us.gcl" -f csv --begin '11/14/2023 23:36:44.123
 [ "$(lf)" = "$hu
 \"11/14/2023 23:36:44.123\",\"2000.000000\"" ] || fail "--begin a printed time: $out"
 
+# ---- 6. a new boot id inside a --root series is a gap -------------------
+# ser s0..s2 with boot_id aaaa, bbbb, bbbb: sample 1 follows a reboot, so
+# its rate is blank (not 1000); sample 2 derives against 1: 2000
+mkdir "$tmp/boot"
+br=""
+for k in 0 1 2; do
+	cp -r "$tmp/ser/s$k" "$tmp/boot/s$k"
+	mkdir -p "$tmp/boot/s$k/proc/sys/kernel/random"
+	id=bbbb
+	[ $k -eq 0 ] && id=aaaa
+	echo "$id" >"$tmp/boot/s$k/proc/sys/kernel/random/boot_id"
+	br="$br --root $tmp/boot/s$k"
+done
+hb='"(PDH-CSV 4.0) (UTC)(0)","\\fixture\System\Context Switches/sec"'
+bexp="$hb
+\"11/14/2023 23:36:42.000\",\" \"
+\"11/14/2023 23:36:44.000\",\"2000.000000\""
+# shellcheck disable=SC2086
+expect_exit 0 "$G" $br -f csv "$CS"
+[ "$(lf)" = "$bexp" ] || fail "reboot in a series: $out"
+# recorded: the log holds the reboot as a new session, and replays the gap
+# shellcheck disable=SC2086
+"$G" $br -o "$tmp/boot.gcl" "$CS"
+expect_exit 0 "$G" --input "$tmp/boot.gcl" -f csv
+[ "$(lf)" = "$bexp" ] || fail "reboot in a log: $out"
+"$G" --input "$tmp/boot.gcl" --summary | grep -q '^Sessions *: 2 ' || fail "reboot: sessions"
+
 # ---- 7. a counter the log lacks: the hint lists the log's ---------------
 expect_exit 2 "$G" --input "$tmp/f.gcl" '\System\Threads'
 printf '%s\n' "$errout" | grep -qF "getcounter --input $tmp/f.gcl -q 'System'" || fail "hint for a log: $errout"
