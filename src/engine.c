@@ -69,7 +69,9 @@ struct eset {
 	struct err read_err;
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
-	int switched;    /* a replayed read from another input than the last */
+	int gap_kind;    /* a replayed gap: 1 a break, 2 its source's first read */
+	size_t source;   /* a replayed read's source (replay_read) */
+	size_t nsources; /* a relog writes a set for each source */
 	size_t cat;      /* its index in the catalogue */
 };
 
@@ -128,7 +130,6 @@ struct engine {
 	int log_only;            /* the log is the only output */
 	int log_stopped;
 	int log_started;
-	int interleave_warned;
 	int absent_rows;         /* a replay shows absent sets' rows, blank */
 	uint64_t *log_mono;
 	const struct raw_set **log_sets;
@@ -705,7 +706,7 @@ engine_read_replay(struct engine *e)
 		struct raw_set *t = es->prev;
 		const struct raw_set *own = NULL;
 		int gap = 0;
-		if (!replay_read(e->replay, es->cat, t, &gap, &own, &es->switched)) {
+		if (!replay_read(e->replay, es->cat, t, &gap, &own, &es->source)) {
 			es->absent = 1;
 			continue;
 		}
@@ -717,6 +718,7 @@ engine_read_replay(struct engine *e)
 			raw_set_copy(es->prev, own);
 			es->have_prev = 1;
 		}
+		es->gap_kind = gap;
 		if (gap)
 			es->have_prev = 0;
 		es->dt = (double)(int64_t)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
@@ -1510,19 +1512,18 @@ engine_log_read(struct engine *e, struct err *err)
 
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
-		e->log_sets[e->log_index[s]] = es->absent ? NULL : es->cur;
-		e->log_mono[e->log_index[s]] = es->cur->mono_ns;
-		gap |= !es->absent && !es->have_prev && e->log_started;
-		/* inputs of the same set at the same time: one log cannot say
-		 * which read derives against which, so never derive across */
-		if (!es->absent && es->switched && e->log_started) {
-			gap = 1;
-			if (!e->interleave_warned)
-				fprintf(stderr, "getcounter: the inputs hold %s at the same times: the "
-						"log marks a gap at each change of input\n",
-					es->prov->set->name);
-			e->interleave_warned = 1;
+		/* a relog: a set of the log for each source of the set */
+		for (size_t k = 0; k < es->nsources; k++) {
+			int here = !es->absent && (!e->replay || k == es->source);
+			e->log_sets[e->log_index[s] + k] = here ? es->cur : NULL;
+			e->log_mono[e->log_index[s] + k] = es->cur->mono_ns;
 		}
+		/* a break in a source is a gap of the log; the first read of
+		 * a source is a gap the set of its own shows anyway */
+		if (e->replay)
+			gap |= !es->absent && es->gap_kind == 1 && e->log_started;
+		else
+			gap |= !es->absent && !es->have_prev && e->log_started;
 	}
 	/* a replayed gap stays a gap in the log it is relogged to; a new
 	 * boot id starts a session that records it */
@@ -1634,8 +1635,13 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 	if (!e->log)
 		return -1;
 	e->log_only = only;
-	e->log_mono = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_mono));
-	e->log_sets = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_sets));
+	size_t nlog = 0;
+	for (size_t k = 0; k < e->nsets; k++) {
+		e->sets[k].nsources = e->replay ? replay_nsources(e->replay, e->sets[k].cat) : 1;
+		nlog += e->sets[k].nsources;
+	}
+	e->log_mono = xcalloc(nlog ? nlog : 1, sizeof(*e->log_mono));
+	e->log_sets = xcalloc(nlog ? nlog : 1, sizeof(*e->log_sets));
 	e->log_index = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_index));
 	/* sets in catalogue order, so a replay lists them as live does */
 	for (size_t ci = 0; ci < e->ncatalog; ci++) {
@@ -1663,8 +1669,9 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 			}
 		}
 		int keyed = es->prov->instance_key || (e->replay && es->prov->rows_match);
-		gclog_writer_add_set(e->log, es->prov->set, list, n, es->ctx.needed,
-				     keyed ? eset_instance_key : NULL, es);
+		for (size_t src = 0; src < es->nsources; src++)
+			gclog_writer_add_set(e->log, es->prov->set, list, n, es->ctx.needed,
+					     keyed ? eset_instance_key : NULL, es);
 		free(list);
 	}
 	gclog_writer_paths(e->log, e->paths, e->npaths);

@@ -8,10 +8,12 @@
  * to the catalogue's), and says whether the set is continuous with its
  * previous read: a new session or damage is a gap, never derived across.
  *
- * Several inputs: each input's read of a set derives against that same
- * input's previous read of the set, never another input's, so logs
- * recorded at the same time interleave (a read from another input than
- * the engine's previous one comes with the input's own previous read).
+ * Sources: a set's reads come from one or more sources, a source being
+ * one input's set id (the first pass lists them). Each read derives
+ * against the previous read of its own source, never another's, so logs
+ * recorded at the same time interleave (a read from another source than
+ * the engine's previous one comes with its source's own previous read),
+ * and a relog keeps the sources apart as sets of their own.
  * One step also takes the next read of other inputs whose sets it does
  * not hold yet (logs of different sets recorded together make one frame).
  * Logs one after another: the first read of each is a gap.
@@ -38,13 +40,20 @@ struct cat {
 	int present, gap;
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
-	/* several inputs */
-	size_t cur_in;          /* the input of the staged read */
-	size_t eng_in;          /* the input of the read the engine holds */
+	int gap_kind;           /* 1 a break, 2 the first read of its source */
+	/* its sources (input, set id); with more than one, each one's last read */
+	struct source {
+		size_t input, id;
+		struct raw_set last;
+		int have;
+		uint32_t session;
+	} *srcs;
+	size_t nsrcs;
+	size_t cur_src;         /* the source of the staged read */
+	size_t eng_src;         /* the source of the read the engine holds */
 	int eng_have;
-	struct raw_set prevbuf; /* cur_in's previous read, when eng_in differs */
+	struct raw_set prevbuf; /* cur_src's previous read, when eng_src differs */
 	int has_prev;
-	int switched;           /* a read from another input than the last */
 	/* the instances of the set's first read in any log (known up front) */
 	char **seed;
 	uint8_t *seed_total;
@@ -72,11 +81,6 @@ struct input {
 	size_t reported;
 	int torn_reported;
 	int stepped;           /* consumed in this step */
-	struct last {          /* per catalogue set: this input's last read */
-		struct raw_set rs;
-		int have;
-		uint32_t session;
-	} *last;               /* several inputs only */
 };
 
 struct replay {
@@ -244,7 +248,7 @@ cat_find(struct replay *r, const char *name, size_t *idx)
 
 static int replay_rows_match(void *state, const char *instance, const char *row);
 static void add_paths(struct replay *r, struct gclog_reader *rd);
-static void seed_sets(struct replay *r, const struct gclog_sample *s);
+static void seed_sets(struct replay *r, size_t input, const struct gclog_sample *s);
 
 /* A log read from a later keyframe (a wrapped ring, damage at its start)
  * has schemas without help texts: take this build's, where it has the
@@ -463,6 +467,16 @@ stage_key(struct cat *c, size_t i, const char *key)
 	memcpy(c->keys[i], key, n + 1);
 }
 
+/* The source of set id of input in c's list (listed by the first pass). */
+static size_t
+source_of(const struct cat *c, size_t input, size_t id)
+{
+	for (size_t k = 0; k < c->nsrcs; k++)
+		if (c->srcs[k].input == input && c->srcs[k].id == id)
+			return k;
+	return 0;
+}
+
 /* Take in's pending sample into the staging sets. */
 static void
 consume(struct replay *r, struct input *in)
@@ -495,27 +509,32 @@ consume(struct replay *r, struct input *in)
 		}
 		c->stage.valid = ss->valid;
 		c->stage.mono_ns = ss->mono_ns;
-		if (r->nin > 1) {
-			/* derive against this input's own previous read */
-			struct last *l = &in->last[m->cat];
-			size_t at = (size_t)(in - r->in);
-			int gap = s->gap || !l->have || l->session != in->session;
-			if (c->eng_have && c->eng_in == at) {
-				c->gap |= gap; /* the engine holds this input's read */
+		if (c->nsrcs > 1) {
+			/* derive against this source's own previous read */
+			size_t at = source_of(c, (size_t)(in - r->in), ss->set);
+			struct source *l = &c->srcs[at];
+			int kind = !l->have ? 2 : s->gap || l->session != in->session ? 1 : 0;
+			if (c->eng_have && c->eng_src == at) {
+				c->gap |= kind != 0; /* the engine holds this source's read */
 				c->has_prev = 0;
 			} else {
-				c->gap = gap;
-				c->has_prev = !gap;
-				if (!gap)
-					raw_set_copy(&c->prevbuf, &l->rs);
+				c->gap = kind != 0;
+				c->gap_kind = 0;
+				c->has_prev = !kind;
+				if (!kind)
+					raw_set_copy(&c->prevbuf, &l->last);
 			}
-			c->switched = c->eng_have && c->eng_in != at;
-			raw_set_copy(&l->rs, &c->stage);
+			if (kind && c->gap_kind != 1)
+				c->gap_kind = kind;
+			raw_set_copy(&l->last, &c->stage);
 			l->have = 1;
 			l->session = in->session;
-			c->cur_in = at;
+			c->cur_src = at;
 		} else {
-			c->gap |= s->gap || !c->have_src || c->src != src;
+			int kind = !c->have_src ? 2 : s->gap || c->src != src ? 1 : 0;
+			c->gap |= kind != 0;
+			if (kind && c->gap_kind != 1)
+				c->gap_kind = kind;
 		}
 		c->src = src;
 		c->have_src = 1;
@@ -579,7 +598,7 @@ step_done(struct replay *r, int got)
 		r->in[i].stepped = 0;
 	for (size_t i = 0; got && i < r->ncat; i++)
 		if (r->cat[i]->present) {
-			r->cat[i]->eng_in = r->cat[i]->cur_in;
+			r->cat[i]->eng_src = r->cat[i]->cur_src;
 			r->cat[i]->eng_have = 1;
 		}
 	return got;
@@ -595,7 +614,7 @@ replay_next(struct replay *r)
 		r->cat[i]->present = 0;
 		r->cat[i]->gap = 0;
 		r->cat[i]->has_prev = 0;
-		r->cat[i]->switched = 0;
+		r->cat[i]->gap_kind = 0;
 	}
 	if (!r->started) {
 		r->started = 1;
@@ -623,17 +642,23 @@ replay_next(struct replay *r)
 
 int
 replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap,
-	    const struct raw_set **prev, int *switched)
+	    const struct raw_set **prev, size_t *source)
 {
 	struct cat *c = r->cat[i];
 
 	if (!c->present)
 		return 0;
 	raw_set_copy(out, &c->stage);
-	*gap = c->gap;
+	*gap = c->gap ? (c->gap_kind ? c->gap_kind : 1) : 0;
 	*prev = c->has_prev ? &c->prevbuf : NULL;
-	*switched = c->switched;
+	*source = c->cur_src;
 	return 1;
+}
+
+size_t
+replay_nsources(const struct replay *r, size_t i)
+{
+	return r->cat[i]->nsrcs ? r->cat[i]->nsrcs : 1;
 }
 
 void
@@ -783,17 +808,16 @@ replay_close(struct replay *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nin; i++) {
+	for (size_t i = 0; i < r->nin; i++)
 		gclog_reader_close(r->in[i].rd);
-		for (size_t k = 0; r->in[i].last && k < r->ncat; k++)
-			raw_set_free(&r->in[i].last[k].rs);
-		free(r->in[i].last);
-	}
 	free(r->in);
 	for (size_t i = 0; i < r->ncat; i++) {
 		struct cat *c = r->cat[i];
 		raw_set_free(&c->stage);
 		raw_set_free(&c->prevbuf);
+		for (size_t k = 0; k < c->nsrcs; k++)
+			raw_set_free(&c->srcs[k].last);
+		free(c->srcs);
 		for (size_t k = 0; k < c->nseed; k++)
 			free(c->seed[k]);
 		free(c->seed);
@@ -864,7 +888,7 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
 			if (ev == GCLOG_SAMPLE) {
 				int64_t w = gclog_reader_sample(rd)->wall_ns;
-				seed_sets(r, gclog_reader_sample(rd));
+				seed_sets(r, i, gclog_reader_sample(rd));
 				if (!nsamples || w < oldest)
 					oldest = w;
 				if (!nsamples || w > newest)
@@ -903,12 +927,11 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 		*status = EXIT_RUNTIME;
 		goto fail;
 	}
-	for (size_t i = 0; i < r->ncat; i++)
-		raw_set_init(&r->cat[i]->prevbuf, r->cat[i]->set);
-	for (size_t i = 0; n > 1 && i < n; i++) {
-		r->in[i].last = xcalloc(r->ncat ? r->ncat : 1, sizeof(*r->in[i].last));
-		for (size_t k = 0; k < r->ncat; k++)
-			raw_set_init(&r->in[i].last[k].rs, r->cat[k]->set);
+	for (size_t i = 0; i < r->ncat; i++) {
+		struct cat *c = r->cat[i];
+		raw_set_init(&c->prevbuf, c->set);
+		for (size_t k = 0; c->nsrcs > 1 && k < c->nsrcs; k++)
+			raw_set_init(&c->srcs[k].last, c->set);
 	}
 	return r;
 fail:
@@ -919,12 +942,25 @@ fail:
 /* The instances of each set's first read in any log: a replay knows every
  * row up front (csv and tsv columns, the table's header). */
 static void
-seed_sets(struct replay *r, const struct gclog_sample *s)
+seed_sets(struct replay *r, size_t input, const struct gclog_sample *s)
 {
 	for (size_t k = 0; k < s->nsets; k++) {
 		const struct raw_set *rs = s->sets[k].rs;
 		struct cat *c = cat_find(r, rs->set->name, NULL);
-		if (!c || c->seed)
+		if (!c)
+			continue;
+		/* the sources of its reads */
+		size_t at = 0;
+		while (at < c->nsrcs && !(c->srcs[at].input == input && c->srcs[at].id == s->sets[k].set))
+			at++;
+		if (at == c->nsrcs) {
+			c->srcs = xrealloc(c->srcs, (c->nsrcs + 1) * sizeof(*c->srcs));
+			memset(&c->srcs[at], 0, sizeof(c->srcs[at]));
+			c->srcs[at].input = input;
+			c->srcs[at].id = s->sets[k].set;
+			c->nsrcs++;
+		}
+		if (c->seed)
 			continue;
 		c->seed = xcalloc(rs->ninstances ? rs->ninstances : 1, sizeof(char *));
 		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
