@@ -27,7 +27,29 @@ ifndef NO_MICROHTTPD
 MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null)
 ifneq ($(MHD_LIBS),)
 override CFLAGS += -DHAVE_MICROHTTPD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-override LDLIBS += $(MHD_LIBS)
+# serve.c loads libmicrohttpd (and libcrypt, GnuTLS) when --serve starts
+# (dynlib.h), so it is not linked; GnuTLS' header verifies --tls-client-ca
+ifneq ($(shell $(PKG_CONFIG) --exists gnutls && echo yes),)
+override CFLAGS += -DHAVE_GNUTLS $(shell $(PKG_CONFIG) --cflags gnutls)
+endif
+endif
+endif
+
+# ncursesw for --tui, when installed (NO_NCURSES=1 builds without it); its
+# cflags go to the screen's files only (tui.c is the only one with curses)
+ifndef NO_NCURSES
+NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+ifneq ($(NCURSES_LIBS),)
+NCURSES_CFLAGS := -DHAVE_NCURSESW $(shell $(PKG_CONFIG) --cflags ncursesw)
+override LDLIBS += $(NCURSES_LIBS)
+endif
+endif
+
+# libpcap for the Network Capture set, when its header is installed (NO_PCAP=1
+# builds without it); loaded with dlopen when a capture runs (dynlib.h)
+ifndef NO_PCAP
+ifeq ($(shell $(PKG_CONFIG) --exists libpcap 2>/dev/null && echo yes),yes)
+override CFLAGS += -DHAVE_PCAP
 endif
 endif
 
@@ -41,7 +63,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit cli asan bench bench-build fuzz-short install uninstall deps run clean format lint fuzz
+.PHONY: all check unit cli tui asan bench bench-build fuzz-short install uninstall deps run clean format lint fuzz
 
 all: getcounter
 
@@ -55,6 +77,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+$(BUILD)/src/output/tui.o: src/output/tui.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) -c -o $@ $<
+
 # tests/unit/series.c: the fixture-series helper the provider tests share
 $(BUILD)/tests/series.o: tests/unit/series.c tests/unit/series.h
 	@mkdir -p $(dir $@)
@@ -65,7 +91,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(BUILD)/tests/series.o
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/tests/series.o $(LIB_OBJ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
-check: unit cli bench-build fuzz-short
+check: unit cli tui bench-build fuzz-short
 
 # A short run of the log reader's fuzz target (issue 5); skipped, saying
 # so, without clang. make fuzz runs every target for longer.
@@ -81,6 +107,10 @@ unit: $(TESTS)
 
 cli: $(BUILD)/getcounter
 	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/cli/run.sh
+
+# the --tui screen driven in tmux (tests/tui/run.sh; skips without tmux)
+tui: $(BUILD)/getcounter
+	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/tui/run.sh
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
@@ -114,7 +144,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/getcounter $(DESTDIR)$(MANDIR)/man1/getcounter.1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/getcounter $(DESTDIR)$(ZSHCOMPDIR)/_getcounter \
 	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
-	rm -rf $(DESTDIR)$(SAMPLEDIR)
+	for f in samples/*.txt samples/*.gcl; do rm -f "$(DESTDIR)$(SAMPLEDIR)/$${f#samples/}"; done
+	rmdir $(DESTDIR)$(SAMPLEDIR) $(DESTDIR)$(dir $(SAMPLEDIR:/=)) 2>/dev/null || true
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 
@@ -141,4 +172,6 @@ lint:
 clean:
 	rm -rf build build-asan getcounter
 
--include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d)
+# the headers each object and each unit test was built from (a test binary and
+# series.o are rebuilt when a header they include changes)
+-include $(OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(BUILD)/tests/series.d $(TESTS:=.d)

@@ -23,7 +23,9 @@
 _getcounter_long=(--counter --counter-file --interval --samples --continuous --format --output
 	--yes --precision --utc --list-set --instances --root --verbose --help --version
 	--log --input --begin --end --every --summary --max-size --circular --append
-	--serve --serve-max-requests)
+	--serve --serve-max-requests --tls-cert --tls-key --tls-client-ca --basic-auth
+	--prometheus-rules --tui --ascii --no-color
+	--pcap --local-mac --capture-filter --snaplen --capture-buffer --promisc --user)
 _getcounter_short=(-c -i -n -f -o -y -l -q -x -v -h -V)
 _getcounter_windows=(-Counter -SampleInterval -MaxSamples -Continuous -ListSet -si -sc -cf -qx -?)
 _getcounter_formats=(table list csv tsv json gcl BIN)
@@ -268,7 +270,8 @@ _getcounter()
 			_gc_head=$opt= _gc_val=${_gc_val#*=}
 			_getcounter_gcl "$_gc_val"
 			;;
-		--output | --counter-file | --root)
+		--output | --counter-file | --root | --tls-cert | --tls-key | --tls-client-ca | \
+			--basic-auth)
 			[[ $opt == --root ]] && w=-d || w=-f
 			_gc_head=$opt= _gc_val=${_gc_val#*=}
 			compopt -o filenames 2>/dev/null
@@ -280,7 +283,8 @@ _getcounter()
 
 	case $prev in
 	-f | --format) _getcounter_reply "${_getcounter_formats[@]}"; return 0 ;;
-	-o | --output | --counter-file | --root)
+	-o | --output | --counter-file | --root | --pcap | --tls-cert | --tls-key | --tls-client-ca | \
+		--basic-auth)
 		[[ $prev == --root ]] && w=-d || w=-f
 		_gc_head=""
 		compopt -o filenames 2>/dev/null
@@ -290,9 +294,11 @@ _getcounter()
 	--log | --input) _gc_head=""; _getcounter_gcl "$_gc_val"; return 0 ;;
 	-c | --counter) _getcounter_paths ""; return 0 ;;
 	-i | -n | --interval | --samples | --precision | --begin | --end | --every | --max-size | \
-		--serve | --serve-max-requests)
+		--serve | --serve-max-requests | --local-mac | --capture-filter | --snaplen | \
+		--capture-buffer)
 		return 0
 		;;
+	--user) mapfile -t COMPREPLY < <(compgen -u -- "$_gc_val"); return 0 ;;
 	esac
 	case ${prev,,} in
 	-f) _getcounter_reply "${_getcounter_formats[@]}"; return 0 ;;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture.h"
 #include "util.h"
 
 enum cli_mode { MODE_SAMPLE, MODE_LIST_SETS, MODE_LIST_PATHS, MODE_HELP, MODE_VERSION };
@@ -48,6 +49,19 @@ struct config {
 	/* --serve: a Prometheus endpoint (serve.h) */
 	const char *serve;             /* [ADDR:]PORT, or NULL */
 	unsigned serve_max_requests;   /* 0: the default, 8 */
+	/* --tui: the live screen (tui.h) */
+	int tui;
+	int ascii;    /* --ascii: no braille */
+	int no_color; /* --no-color */
+	/* Network Capture (capture.h): --pcap files, --local-mac,
+	 * --capture-filter, --snaplen, --capture-buffer, --promisc, --user */
+	char **pcaps;
+	size_t npcaps;
+	struct capture_opts capture;
+	const char *tls_cert, *tls_key; /* --tls-cert, --tls-key: https */
+	const char *tls_client_ca;     /* --tls-client-ca: require client certificates */
+	const char *basic_auth;        /* --basic-auth FILE of user:bcrypt lines */
+	int prometheus_rules;          /* --prometheus-rules: print recording rules */
 };
 
 /* Parse argv into cfg. Returns 0, or -1 with err naming the bad option or

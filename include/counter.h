@@ -72,11 +72,28 @@ enum field_bound {
 	FB_IF_BYTES, /* speed (Mbit/s) x 1e6 / 8 x dt x 1.1, when known */
 };
 
+/* How --serve exposes a raw field (issue 9): the name is
+ * getcounter_<set>_<stem>[_<unit>][_total], "_total" iff the field's kind
+ * is not FK_GAUGE; the value is raw x scale, in base units. */
+struct prom_desc {
+	const char *stem;  /* "received"; NULL: not exported */
+	const char *unit;  /* base unit: "bytes", "seconds", "hertz" or "" */
+	double scale;      /* raw -> unit; 0 means 1; PROM_TICKS: / USER_HZ */
+	const char *label; /* "mode=user": a label of the field's own, or NULL */
+};
+
+#define PROM_TICKS (-1.0)
+/* For a field_desc row: its Prometheus stem, unit and scale (and label). */
+#define PROM(s, u, k) .prom = { .stem = (s), .unit = (u), .scale = (k) }
+#define PROM_L(s, u, k, l) .prom = { .stem = (s), .unit = (u), .scale = (k), .label = (l) }
+#define NO_PROM .prom = { .stem = NULL }
+
 struct field_desc {
 	const char *name;
 	uint8_t width; /* enum field_width */
 	uint8_t kind;  /* enum field_kind */
 	uint8_t bound; /* enum field_bound */
+	struct prom_desc prom;
 };
 
 /* One signed term of a numerator or denominator; sign 0 ends the list. */
@@ -135,6 +152,12 @@ struct counter_set {
 	uint8_t inflight_field; /* FIELD_REF for FB_DISK_MS, or 0 */
 	uint8_t speed_field;    /* FIELD_REF (Mbit/s) for FB_IF_BYTES, or 0 */
 	uint8_t duplex_field;   /* FIELD_REF (1 = full) for UTILIZATION, or 0 */
+	/* --serve: the Prometheus labels of an instance name, split at '/'
+	 * ("device", "irq/cpu"), then after ';' one label whose value the
+	 * provider's label_value gives ("mountpoint;device"); NULL for a
+	 * single-instance set. A multi-instance set without labels is not
+	 * exported. */
+	const char *prom_labels;
 };
 
 /* The counter named name in set (case-insensitive), or NULL. */

@@ -16,23 +16,36 @@
 
 /* The 17 diskstats fields, for a field_desc table indexed by F_*. */
 #define DISK_FIELD_DESCS \
-	[F_READS] = { "reads", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_READS_MERGED] = { "reads merged", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_SECTORS_READ] = { "sectors read", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_MS_READING] = { "ms reading", FW_32, FK_COUNTER, FB_DISK_MS }, \
-	[F_WRITES] = { "writes", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_WRITES_MERGED] = { "writes merged", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_SECTORS_WRITTEN] = { "sectors written", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_MS_WRITING] = { "ms writing", FW_32, FK_COUNTER, FB_DISK_MS }, \
-	[F_INFLIGHT] = { "I/Os in progress", FW_32, FK_GAUGE, FB_NONE }, \
-	[F_IO_TICKS] = { "io_ticks", FW_32, FK_COUNTER, FB_IO_TICKS }, \
-	[F_TIME_IN_QUEUE] = { "time_in_queue", FW_32, FK_COUNTER, FB_DISK_MS }, \
-	[F_DISCARDS] = { "discards", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_DISCARDS_MERGED] = { "discards merged", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_SECTORS_DISCARDED] = { "sectors discarded", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_MS_DISCARDING] = { "ms discarding", FW_32, FK_COUNTER, FB_DISK_MS }, \
-	[F_FLUSHES] = { "flushes", FW_ULONG, FK_COUNTER, FB_NONE }, \
-	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS },
+	[F_READS] = { "reads", FW_ULONG, FK_COUNTER, FB_NONE, PROM("reads", "", 0) }, \
+	[F_READS_MERGED] = { "reads merged", FW_ULONG, FK_COUNTER, FB_NONE, \
+			     PROM("merged_reads", "", 0) }, \
+	[F_SECTORS_READ] = { "sectors read", FW_ULONG, FK_COUNTER, FB_NONE, \
+			     PROM("read", "bytes", 512) }, \
+	[F_MS_READING] = { "ms reading", FW_32, FK_COUNTER, FB_DISK_MS, \
+			   PROM("read_time", "seconds", 1e-3) }, \
+	[F_WRITES] = { "writes", FW_ULONG, FK_COUNTER, FB_NONE, PROM("writes", "", 0) }, \
+	[F_WRITES_MERGED] = { "writes merged", FW_ULONG, FK_COUNTER, FB_NONE, \
+			      PROM("merged_writes", "", 0) }, \
+	[F_SECTORS_WRITTEN] = { "sectors written", FW_ULONG, FK_COUNTER, FB_NONE, \
+				PROM("written", "bytes", 512) }, \
+	[F_MS_WRITING] = { "ms writing", FW_32, FK_COUNTER, FB_DISK_MS, \
+			   PROM("write_time", "seconds", 1e-3) }, \
+	[F_INFLIGHT] = { "I/Os in progress", FW_32, FK_GAUGE, FB_NONE, \
+			 PROM("io_in_progress", "", 0) }, \
+	[F_IO_TICKS] = { "io_ticks", FW_32, FK_COUNTER, FB_IO_TICKS, \
+			 PROM("io_time", "seconds", 1e-3) }, \
+	[F_TIME_IN_QUEUE] = { "time_in_queue", FW_32, FK_COUNTER, FB_DISK_MS, \
+			      PROM("io_time_weighted", "seconds", 1e-3) }, \
+	[F_DISCARDS] = { "discards", FW_ULONG, FK_COUNTER, FB_NONE, PROM("discards", "", 0) }, \
+	[F_DISCARDS_MERGED] = { "discards merged", FW_ULONG, FK_COUNTER, FB_NONE, \
+				PROM("merged_discards", "", 0) }, \
+	[F_SECTORS_DISCARDED] = { "sectors discarded", FW_ULONG, FK_COUNTER, FB_NONE, \
+				  PROM("discarded", "bytes", 512) }, \
+	[F_MS_DISCARDING] = { "ms discarding", FW_32, FK_COUNTER, FB_DISK_MS, \
+			      PROM("discard_time", "seconds", 1e-3) }, \
+	[F_FLUSHES] = { "flushes", FW_ULONG, FK_COUNTER, FB_NONE, PROM("flushes", "", 0) }, \
+	[F_MS_FLUSHING] = { "ms flushing", FW_32, FK_COUNTER, FB_DISK_MS, \
+			    PROM("flush_time", "seconds", 1e-3) },
 
 /* The block counters, for a counter_desc table. */
 #define DISK_BLOCK_COUNTERS \

@@ -34,6 +34,10 @@ int engine_step(struct engine *e, size_t read_index, int snapshot, const struct 
 
 void engine_close(struct engine *e);
 
+/* The counter paths e resolved (as given, else the defaults or what a
+ * replayed log was watching); borrowed, valid while e is open. */
+const char *const *engine_paths(const struct engine *e, size_t *n);
+
 /* Record every read of e to the gcl log on fd (borrowed; name for
  * messages), as cfg says (--max-size, --circular, --append). only: the log
  * is the run's only output, so a full log ends the run. 0, or -1 with err. */

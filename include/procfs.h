@@ -75,6 +75,13 @@ int procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out);
  * close-on-exec; the caller closes it), or -1. To list a directory, use
  * procfs_list, which allocates nothing (opendir's DIR is a malloc). */
 int procfs_open_dir(struct procfs *fs, const char *relpath);
+/* A descriptor kept open outside procfs (cpuidle's attributes) counts
+ * against the same budget as procfs's own files: take one before keeping
+ * it (0, or -1 when the budget is spent: open it per read instead), give
+ * it back when it is closed. Two budgets of their own summed past the
+ * process's limit (512 CPUs: 4,096 cpuidle files beside 19,000 others). */
+int procfs_fd_take(struct procfs *fs);
+void procfs_fd_give(struct procfs *fs);
 /* access / readlink relative to the current root. */
 int procfs_exists(struct procfs *fs, const char *relpath);
 long procfs_readlink(struct procfs *fs, const char *relpath, char *buf, size_t n);

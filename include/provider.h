@@ -18,11 +18,26 @@ struct provider_ctx {
 	uint64_t needed;   /* bit f: some requested counter needs field f */
 };
 
+struct capture_opts;
+
+/* What the run asks of a provider that opens only what is asked (Network
+ * Capture): given to open_request. */
+struct provider_request {
+	const char *const *instances; /* the paths' instance patterns ("eth0", "*") */
+	size_t ninstances;
+	const struct capture_opts *capture; /* Network Capture's options */
+	int listing; /* -l / -q: describe the set, open no device */
+};
+
 struct provider {
 	const struct counter_set *set;
 	/* Prepare to read; ctx stays valid until close. Returns the
 	 * provider's state, or NULL with err filled. */
 	void *(*open)(const struct provider_ctx *ctx, struct err *err);
+	/* Optional, instead of open: the same, with what the run asks (req,
+	 * valid during the call). */
+	void *(*open_request)(const struct provider_ctx *ctx, const struct provider_request *req,
+			      struct err *err);
 	/* Read every instance into out (already raw_set_begin'd). Returns
 	 * 0, or -1 with err filled when the set cannot be read at all. */
 	int (*read)(void *state, struct raw_set *out, struct err *err);
@@ -46,6 +61,20 @@ struct provider {
 	 * records it, so that a replay matches rows as rows_match did: a row
 	 * "P/C" is instance "X/C"'s when P is listed. */
 	size_t (*instance_key)(void *state, const char *instance, char *buf, size_t n);
+	/* Optional, for a source that keeps its own clock (Network Capture):
+	 * called instead of sleeping until the monotonic deadline_ns, doing
+	 * the source's work meanwhile (a live capture dispatches frames). 0,
+	 * or -1 with err. */
+	int (*wait)(void *state, uint64_t deadline_ns, struct err *err);
+	/* Optional, with wait: after a read, the wall and monotonic times that
+	 * read stands for (a capture file: its bucket's end). 0; 2 when the
+	 * engine's own times stand; 1 when the source has ended (a file read
+	 * out: the run ends); -1 with err when it failed (the run ends). */
+	int (*stamp)(void *state, int64_t *wall_ns, uint64_t *mono_ns, struct err *err);
+	/* Optional, for --serve: the value of the set's extra label (after
+	 * ';' in prom_labels: "mountpoint;device") for instance, after a
+	 * read, written to buf (size n); the length, 0 for none. */
+	size_t (*label_value)(void *state, const char *instance, char *buf, size_t n);
 };
 
 /* Every provider, in the order sets are listed. */

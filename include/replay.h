@@ -79,6 +79,8 @@ int replay_summary(const char *const *files, size_t n, FILE *out, struct err *er
 
 /* Nonzero when s is a --begin/--end time (ISO 8601 or M/D/YYYY H:MM:SS). */
 int replay_time_valid(const char *s);
+/* s as a --begin/--end time in UTC nanoseconds: 0, or -1. */
+int replay_parse_time(const char *s, int64_t *ns);
 
 /* Report the damage and torn tails found so far on stderr (once each). */
 void replay_report(struct replay *r);

@@ -45,6 +45,21 @@ enum opt_id {
 	O_APPEND,
 	O_SERVE,
 	O_SERVE_MAX_REQUESTS,
+	O_TUI,
+	O_ASCII,
+	O_NO_COLOR,
+	O_PCAP,
+	O_LOCAL_MAC,
+	O_CAPTURE_FILTER,
+	O_SNAPLEN,
+	O_CAPTURE_BUFFER,
+	O_PROMISC,
+	O_USER,
+	O_TLS_CERT,
+	O_TLS_KEY,
+	O_TLS_CLIENT_CA,
+	O_BASIC_AUTH,
+	O_PROMETHEUS_RULES,
 };
 
 struct option_spec {
@@ -85,6 +100,21 @@ static const struct option_spec options[] = {
 	{ O_APPEND, 0, "append", { 0 }, 0 },
 	{ O_SERVE, 0, "serve", { 0 }, 1 },
 	{ O_SERVE_MAX_REQUESTS, 0, "serve-max-requests", { 0 }, 1 },
+	{ O_TUI, 0, "tui", { 0 }, 0 },
+	{ O_ASCII, 0, "ascii", { 0 }, 0 },
+	{ O_NO_COLOR, 0, "no-color", { 0 }, 0 },
+	{ O_PCAP, 0, "pcap", { 0 }, 1 },
+	{ O_LOCAL_MAC, 0, "local-mac", { 0 }, 1 },
+	{ O_CAPTURE_FILTER, 0, "capture-filter", { 0 }, 1 },
+	{ O_SNAPLEN, 0, "snaplen", { 0 }, 1 },
+	{ O_CAPTURE_BUFFER, 0, "capture-buffer", { 0 }, 1 },
+	{ O_PROMISC, 0, "promisc", { 0 }, 0 },
+	{ O_USER, 0, "user", { 0 }, 1 },
+	{ O_TLS_CERT, 0, "tls-cert", { 0 }, 1 },
+	{ O_TLS_KEY, 0, "tls-key", { 0 }, 1 },
+	{ O_TLS_CLIENT_CA, 0, "tls-client-ca", { 0 }, 1 },
+	{ O_BASIC_AUTH, 0, "basic-auth", { 0 }, 1 },
+	{ O_PROMETHEUS_RULES, 0, "prometheus-rules", { 0 }, 0 },
 };
 
 void
@@ -116,6 +146,27 @@ cli_usage(FILE *out)
 	      "      --serve [ADDR:]PORT  serve the raw fields of PATHS (default all sets) to\n"
 	      "                           Prometheus at /metrics; PORT alone binds 127.0.0.1\n"
 	      "      --serve-max-requests N  concurrent scrapes before 503 (default 8)\n"
+	      "      --tui                the live screen: graph, histogram and report of PATHS;\n"
+	      "                           records with --log, replays --input (? lists the keys)\n"
+	      "      --ascii              with --tui: an ASCII graph instead of braille\n"
+	      "      --no-color           with --tui: no colour (also when NO_COLOR is set)\n"
+	      "      --pcap FILE          count \\Network Capture(file:FILE) from a pcap or pcapng\n"
+	      "                           file, one sample per interval of its time (repeatable)\n"
+	      "      --local-mac MAC      with --pcap: Ethernet frames from MAC count as sent\n"
+	      "      --capture-filter BPF only frames matching the filter (tcpdump syntax)\n"
+	      "      --snaplen N          bytes kept of each live frame (default 128)\n"
+	      "      --capture-buffer SIZE  live capture buffer (default 8M; K, M, G suffixes)\n"
+	      "      --promisc            capture promiscuously: other hosts' frames count too\n"
+	      "      --user NAME          run as NAME once capture is open (root: default\n"
+	      "                           SUDO_UID); every capability is dropped\n"
+	      "      --tls-cert FILE      with --serve: serve https with this PEM certificate\n"
+	      "      --tls-key FILE       with --tls-cert: its PEM private key\n"
+	      "      --tls-client-ca FILE with --tls-cert: require client certificates signed by\n"
+	      "                           this CA\n"
+	      "      --basic-auth FILE    with --serve: require a user:bcrypt-hash line's password\n"
+	      "                           (htpasswd -nBC 10 USER)\n"
+	      "      --prometheus-rules   print Prometheus recording rules deriving the counters\n"
+	      "                           of PATHS (default all) from the --serve series\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
@@ -170,6 +221,9 @@ config_free(struct config *cfg)
 	for (size_t i = 0; i < cfg->ninputs; i++)
 		free(cfg->inputs[i]);
 	free(cfg->inputs);
+	for (size_t i = 0; i < cfg->npcaps; i++)
+		free(cfg->pcaps[i]);
+	free(cfg->pcaps);
 	free(cfg->paths);
 	free(cfg->patterns);
 	free(cfg->roots);
@@ -355,6 +409,18 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 				    "--input logs");
 	if (cfg->serve_max_requests && !cfg->serve)
 		return err_set(err, "--serve-max-requests goes with --serve");
+	if ((cfg->tls_cert || cfg->tls_key || cfg->tls_client_ca || cfg->basic_auth) &&
+	    !cfg->serve)
+		return err_set(err, "%s goes with --serve",
+			       cfg->tls_cert ? "--tls-cert" : cfg->tls_key ? "--tls-key" :
+			       cfg->tls_client_ca ? "--tls-client-ca" : "--basic-auth");
+	if (!cfg->tls_cert != !cfg->tls_key)
+		return err_set(err, "--tls-cert and --tls-key go together");
+	if (cfg->tls_client_ca && !cfg->tls_cert)
+		return err_set(err, "--tls-client-ca needs --tls-cert and --tls-key");
+	if (cfg->prometheus_rules && (cfg->serve || cfg->ninputs))
+		return err_set(err, "--prometheus-rules prints a file and exits: it goes with "
+				    "neither --serve nor --input");
 	if (cfg->ninputs && cfg->interval_given)
 		return err_set(err, "-i has no meaning with --input: a log keeps its own times "
 				    "(--every N keeps every Nth sample)");
@@ -380,6 +446,12 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 	if (cfg->log_file && config_logs_to_output(cfg))
 		return err_set(err, "--log records beside a display: with -f gcl or -o FILE.gcl the "
 				    "output is already the log");
+	if ((cfg->ascii || cfg->no_color) && !cfg->tui)
+		return err_set(err, "%s goes with --tui", cfg->ascii ? "--ascii" : "--no-color");
+	if (cfg->tui && (cfg->format || cfg->output_file || cfg->serve || cfg->summary))
+		return err_set(err, "--tui is the display: %s does not apply to it (--log FILE "
+				    "records beside it)", cfg->format ? "-f" : cfg->output_file ? "-o" :
+				    cfg->serve ? "--serve" : "--summary");
 	if (cfg->summary && (cfg->mode == MODE_LIST_SETS || cfg->mode == MODE_LIST_PATHS))
 		return err_set(err, "--summary and -l/-q both list a log: give one");
 	return 0;
@@ -534,6 +606,68 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 			return err_set(err, "%s '%s' is too large", name, arg);
 		cfg->serve_max_requests = (unsigned)v;
 		break;
+	case O_TUI:
+		cfg->tui = 1;
+		break;
+	case O_ASCII:
+		cfg->ascii = 1;
+		break;
+	case O_NO_COLOR:
+		cfg->no_color = 1;
+		break;
+	case O_PCAP:
+		if (*arg == '\0')
+			return err_set(err, "%s needs a file name", name);
+		push(&cfg->pcaps, &cfg->npcaps, arg);
+		break;
+	case O_LOCAL_MAC:
+		if (capture_parse_mac(arg, cfg->capture.local_mac) < 0)
+			return err_set(err, "%s '%s' is not a MAC address (02:00:00:00:00:01)", name,
+				       arg);
+		cfg->capture.has_local_mac = 1;
+		break;
+	case O_CAPTURE_FILTER:
+		cfg->capture.filter = arg;
+		break;
+	case O_SNAPLEN:
+		if (parse_count(name, arg, 14, &v, err) < 0)
+			return -1;
+		if (v > 262144)
+			return err_set(err, "%s '%s' is too large: at most 262144", name, arg);
+		cfg->capture.snaplen = (unsigned)v;
+		break;
+	case O_CAPTURE_BUFFER: {
+		uint64_t b;
+		if (parse_size(name, arg, &b, err) < 0)
+			return -1;
+		if (b < 65536 || b > (1u << 30))
+			return err_set(err, "%s '%s' is out of range: 64K to 1G", name, arg);
+		cfg->capture.buffer = (unsigned)b;
+		break;
+	}
+	case O_PROMISC:
+		cfg->capture.promisc = 1;
+		break;
+	case O_USER:
+		if (*arg == '\0')
+			return err_set(err, "%s needs a user name", name);
+		cfg->capture.user = arg;
+		break;
+	case O_TLS_CERT:
+		cfg->tls_cert = arg;
+		break;
+	case O_TLS_KEY:
+		cfg->tls_key = arg;
+		break;
+	case O_TLS_CLIENT_CA:
+		cfg->tls_client_ca = arg;
+		break;
+	case O_BASIC_AUTH:
+		cfg->basic_auth = arg;
+		break;
+	case O_PROMETHEUS_RULES:
+		cfg->prometheus_rules = 1;
+		break;
 	}
 	return 0;
 }
@@ -627,6 +761,19 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 	}
 	if (cli_check_log_options(cfg, err) < 0)
 		goto out;
+	cfg->capture.files = (const char *const *)cfg->pcaps;
+	cfg->capture.nfiles = cfg->npcaps;
+	cfg->capture.interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
+	if (cfg->npcaps && (cfg->ninputs || cfg->nroots || cfg->continuous || cfg->serve)) {
+		err_set(err, "--pcap is the source: it does not go with %s",
+			cfg->ninputs ? "--input" : cfg->nroots ? "--root" :
+			cfg->continuous ? "--continuous (a file ends)" : "--serve");
+		goto out;
+	}
+	if (!cfg->npcaps && cfg->capture.has_local_mac) {
+		err_set(err, "--local-mac goes with --pcap (live capture knows the direction)");
+		goto out;
+	}
 	if (cfg->continuous && cfg->samples_given) {
 		err_set(err, "--continuous and --samples contradict each other: give one");
 		goto out;

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "replay.h"
 #include "serve.h"
+#include "tui.h"
 
 /* The format a file name implies (".csv"), or NULL. */
 static const char *
@@ -245,6 +246,10 @@ run_serve(struct config *cfg)
 		.roots = (const char *const *)cfg->roots,
 		.nroots = cfg->nroots,
 		.max_requests = cfg->serve_max_requests,
+		.tls_cert = cfg->tls_cert,
+		.tls_key = cfg->tls_key,
+		.tls_client_ca = cfg->tls_client_ca,
+		.basic_auth = cfg->basic_auth,
 	};
 	int rc = serve_run(&o);
 
@@ -302,6 +307,13 @@ main(int argc, char **argv)
 	}
 	if (cfg.serve)
 		return run_serve(&cfg);
+	if (cfg.prometheus_rules) {
+		rc = serve_rules(stdout, (const char *const *)cfg.paths, cfg.npaths, &err);
+		if (rc == EXIT_USAGE)
+			fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
+		return finish_output(&cfg, stdout, rc);
+	}
 	if (cfg.summary) {
 		out = open_output(&cfg, &rc, &err);
 		if (out)
@@ -319,6 +331,17 @@ main(int argc, char **argv)
 			fprintf(stderr, "getcounter: %s\n", err.msg);
 		config_free(&cfg);
 		return rc;
+	}
+	if (cfg.tui && !tui_built_in()) {
+		fprintf(stderr, "getcounter: --tui is not built in: install libncurses-dev and "
+				"rebuild\n");
+		config_free(&cfg);
+		return EXIT_RUNTIME;
+	}
+	if (cfg.tui && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "getcounter: --tui needs a terminal on standard output\n");
+		config_free(&cfg);
+		return EXIT_USAGE;
 	}
 	format = cfg.format;
 	if (!format && cfg.output_file)
@@ -362,7 +385,10 @@ main(int argc, char **argv)
 		}
 		log_fd = fd;
 	}
-	rc = engine_run(e, output, out, &err);
+	if (cfg.tui)
+		rc = tui_run(&e, &cfg, log_fd, &err);
+	else
+		rc = engine_run(e, output, out, &err);
 	if (rc != EXIT_OK)
 		fprintf(stderr, "getcounter: %s\n", err.msg);
 	rc = finish_output(&cfg, out, rc);

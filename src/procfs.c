@@ -425,6 +425,22 @@ procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out)
 }
 
 int
+procfs_fd_take(struct procfs *fs)
+{
+	if (fs->nopen >= fs->max_open)
+		return -1;
+	fs->nopen++;
+	return 0;
+}
+
+void
+procfs_fd_give(struct procfs *fs)
+{
+	if (fs->nopen)
+		fs->nopen--;
+}
+
+int
 procfs_open_dir(struct procfs *fs, const char *relpath)
 {
 	if (fs->rootfd < 0)

@@ -1,10 +1,12 @@
 /*
  * prom.c - the Prometheus text 0.0.4 / OpenMetrics 1.0.0 exposition of a raw
  * sample (issue 9). Raw fields are exported, not derived counters; one rule
- * names them: getcounter_<set>_<stem>_<unit>[_total], "_total" iff a
- * counter, base units only. The per-field metadata is the table below,
- * keyed by set and field name (zero rows = not exported).
+ * names them: getcounter_<set>_<stem>[_<unit>][_total], "_total" iff the
+ * field is not a gauge, base units only. Each field's stem, unit and scale
+ * are in its provider's field table (struct prom_desc); the instance labels
+ * are the set's prom_labels. Nothing here knows a set by name.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,104 +15,54 @@
 #include "prom.h"
 #include "util.h"
 
-#define KB 1024.0
-#define SECTOR 512.0
-#define MS 0.001
+#define MAX_LABELS 2
 
-/* The exported fields. Processor's time fields share one name and differ
- * by the mode label. */
-static const struct prom_field table[] = {
-	{ "Processor", "user", "time", "seconds", PROM_SCALE_TICKS, 1, "user",
-	  "CPU time spent in each mode." },
-	{ "Processor", "nice", "time", "seconds", PROM_SCALE_TICKS, 1, "nice", NULL },
-	{ "Processor", "system", "time", "seconds", PROM_SCALE_TICKS, 1, "system", NULL },
-	{ "Processor", "idle", "time", "seconds", PROM_SCALE_TICKS, 1, "idle", NULL },
-	{ "Processor", "iowait", "time", "seconds", PROM_SCALE_TICKS, 1, "iowait", NULL },
-	{ "Processor", "irq", "time", "seconds", PROM_SCALE_TICKS, 1, "irq", NULL },
-	{ "Processor", "softirq", "time", "seconds", PROM_SCALE_TICKS, 1, "softirq", NULL },
-	{ "Processor", "steal", "time", "seconds", PROM_SCALE_TICKS, 1, "steal", NULL },
-	{ "Processor", "guest", "guest_time", "seconds", PROM_SCALE_TICKS, 1, "guest",
-	  "CPU time spent running guests, also counted in user and nice." },
-	{ "Processor", "guest_nice", "guest_time", "seconds", PROM_SCALE_TICKS, 1, "guest_nice",
-	  NULL },
-	{ "Memory", "MemFree", "free", "bytes", KB, 0, NULL, "Memory not used at all." },
-	{ "Memory", "MemAvailable", "available", "bytes", KB, 0, NULL,
-	  "Memory available to new work without swapping." },
-	{ "Memory", "Buffers", "buffers", "bytes", KB, 0, NULL, "Memory in block buffers." },
-	{ "Memory", "Cached", "cached", "bytes", KB, 0, NULL, "Memory in the page cache." },
-	{ "Memory", "SwapTotal", "swap_size", "bytes", KB, 0, NULL, "Size of all swap space." },
-	{ "Memory", "SwapFree", "swap_free", "bytes", KB, 0, NULL, "Unused swap space." },
-	{ "Memory", "CommitLimit", "commit_limit", "bytes", KB, 0, NULL,
-	  "Memory that can be committed without overcommit." },
-	{ "Memory", "Committed_AS", "committed", "bytes", KB, 0, NULL,
-	  "Memory committed to all processes." },
-	{ "Memory", "pgfault", "page_faults", "", 0, 1, NULL, "Page faults, minor and major." },
-	{ "Memory", "pgmajfault", "major_page_faults", "", 0, 1, NULL,
-	  "Page faults that needed a read from disk." },
-	{ "Network Adapter", "rx_bytes", "received", "bytes", 0, 1, NULL,
-	  "Bytes received by the interface." },
-	{ "Network Adapter", "tx_bytes", "sent", "bytes", 0, 1, NULL,
-	  "Bytes sent by the interface." },
-	{ "Network Adapter", "rx_packets", "received_packets", "", 0, 1, NULL,
-	  "Packets received by the interface." },
-	{ "Network Adapter", "tx_packets", "sent_packets", "", 0, 1, NULL,
-	  "Packets sent by the interface." },
-	{ "Network Adapter", "rx_errors", "receive_errors", "", 0, 1, NULL,
-	  "Received packets with errors." },
-	{ "Network Adapter", "tx_errors", "send_errors", "", 0, 1, NULL,
-	  "Packets that could not be sent because of errors." },
-	{ "Network Adapter", "rx_dropped", "receive_dropped", "", 0, 1, NULL,
-	  "Received packets dropped." },
-	{ "Network Adapter", "tx_dropped", "send_dropped", "", 0, 1, NULL,
-	  "Outgoing packets dropped." },
-	{ "PhysicalDisk", "reads", "reads", "", 0, 1, NULL, "Read requests completed." },
-	{ "PhysicalDisk", "writes", "writes", "", 0, 1, NULL, "Write requests completed." },
-	{ "PhysicalDisk", "sectors read", "read", "bytes", SECTOR, 1, NULL, "Bytes read." },
-	{ "PhysicalDisk", "sectors written", "written", "bytes", SECTOR, 1, NULL,
-	  "Bytes written." },
-	{ "PhysicalDisk", "ms reading", "read_time", "seconds", MS, 1, NULL,
-	  "Time spent on reads, summed over requests." },
-	{ "PhysicalDisk", "ms writing", "write_time", "seconds", MS, 1, NULL,
-	  "Time spent on writes, summed over requests." },
-	{ "PhysicalDisk", "I/Os in progress", "io_in_progress", "", 0, 0, NULL,
-	  "Requests in flight now." },
-	{ "PhysicalDisk", "io_ticks", "io_time", "seconds", MS, 1, NULL,
-	  "Time the device had requests in flight." },
-	{ "PhysicalDisk", "time_in_queue", "io_time_weighted", "seconds", MS, 1, NULL,
-	  "Time spent on requests, weighted by requests in flight." },
-};
-
-static const char *const labels_cpu[] = { "cpu", NULL };
-static const char *const labels_device[] = { "device", NULL };
-static const char *const labels_none[] = { NULL };
-
-/* Look up the table row of field fname of set sname. */
-const struct prom_field *
-prom_field_find(const char *sname, const char *fname)
+/* Nonzero when field f of cs is exported. */
+static int
+field_exported(const struct counter_set *cs, size_t f)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (!strcmp(table[i].set, sname) && !strcmp(table[i].field, fname))
-			return &table[i];
-	return NULL;
+	return cs->fields[f].prom.stem != NULL;
 }
 
-/* The whole table. */
-const struct prom_field *
-prom_fields(size_t *n)
+int
+prom_set_exported(const struct counter_set *cs)
 {
-	*n = sizeof(table) / sizeof(table[0]);
-	return table;
+	if (cs->multi_instance && !cs->prom_labels)
+		return 0;
+	for (size_t f = 0; f < cs->nfields; f++)
+		if (field_exported(cs, f))
+			return 1;
+	return 0;
 }
 
-/* The instance labels a set declares. */
-const char *const *
-prom_set_labels(const char *sname)
+/* Split cs->prom_labels ("irq/cpu") into names; returns how many. */
+static size_t
+set_labels(const struct counter_set *cs, char names[MAX_LABELS][32])
 {
-	if (!strcmp(sname, "Processor"))
-		return labels_cpu;
-	if (!strcmp(sname, "Network Adapter") || !strcmp(sname, "PhysicalDisk"))
-		return labels_device;
-	return labels_none;
+	const char *p = cs->prom_labels;
+	size_t k = 0;
+
+	while (p && *p && *p != ';' && k < MAX_LABELS) {
+		size_t len = strcspn(p, "/;");
+
+		if (len >= 32)
+			len = 31;
+		memcpy(names[k], p, len);
+		names[k++][len] = 0;
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	return k;
+}
+
+/* The extra label's name (after ';' in prom_labels), or NULL. */
+static const char *
+extra_label(const struct counter_set *cs)
+{
+	const char *semi = cs->prom_labels ? strchr(cs->prom_labels, ';') : NULL;
+
+	return semi && semi[1] ? semi + 1 : NULL;
 }
 
 /* snake_case a set name: a lower/upper step or a space becomes "_". */
@@ -144,15 +96,18 @@ prom_set_name(char *buf, size_t n, const char *set)
 
 /* getcounter_<set>_<stem>[_<unit>][_total]. */
 int
-prom_name(char *buf, size_t n, const struct prom_field *pf, int family)
+prom_name(char *buf, size_t n, const struct counter_set *cs, size_t f, int family)
 {
-	char set[64];
+	const struct field_desc *fd = &cs->fields[f];
+	char set[96];
 	int len;
 
-	if (prom_set_name(set, sizeof(set), pf->set) < 0)
+	if (!fd->prom.stem || prom_set_name(set, sizeof(set), cs->name) < 0)
 		return -1;
-	len = snprintf(buf, n, "getcounter_%s_%s%s%s%s", set, pf->stem, *pf->unit ? "_" : "",
-		       pf->unit, pf->counter && !family ? "_total" : "");
+	len = snprintf(buf, n, "getcounter_%s_%s%s%s%s", set, fd->prom.stem,
+		       fd->prom.unit && *fd->prom.unit ? "_" : "",
+		       fd->prom.unit ? fd->prom.unit : "",
+		       fd->kind != FK_GAUGE && !family ? "_total" : "");
 	return len < 0 || (size_t)len >= n ? -1 : len;
 }
 
@@ -245,20 +200,30 @@ buf_str(struct prom_buf *b, const char *s)
 	prom_buf_puts(b, s, strlen(s));
 }
 
+/* Append v[0..len) as a label value, escaping \, " and newline. */
+static void
+escape_n(struct prom_buf *b, const char *v, size_t len)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const char *esc = v[i] == '\\' ? "\\\\" : v[i] == '"' ? "\\\"" :
+				  v[i] == '\n' ? "\\n" : NULL;
+
+		if (!esc)
+			continue;
+		prom_buf_puts(b, v + run, i - run);
+		prom_buf_puts(b, esc, 2);
+		run = i + 1;
+	}
+	prom_buf_puts(b, v + run, len - run);
+}
+
 /* Append a label value, escaping \, " and newline. */
 void
 prom_buf_escape(struct prom_buf *b, const char *v)
 {
-	for (; *v; v++) {
-		if (*v == '\\')
-			prom_buf_puts(b, "\\\\", 2);
-		else if (*v == '"')
-			prom_buf_puts(b, "\\\"", 2);
-		else if (*v == '\n')
-			prom_buf_puts(b, "\\n", 2);
-		else
-			prom_buf_puts(b, v, 1);
-	}
+	escape_n(b, v, strlen(v));
 }
 
 /* Unwrap 32-bit counters, hold CPU times that step back. */
@@ -281,7 +246,7 @@ prom_unwrap(struct prom_series *s, uint64_t v, int bits, int kind)
 		return s->high;
 	}
 	if (kind == FK_COUNTER && bits == 32 && v < s->last && v <= 0xffffffffu &&
-	    s->last <= 0xffffffffu)
+	    s->last <= 0xffffffffu && ((uint64_t)1 << 32) - s->last + v < ((uint64_t)1 << 31))
 		s->high += (uint64_t)1 << 32;
 	else if (kind == FK_COUNTER && v < s->last)
 		s->high = 0; /* a real reset: let the value drop */
@@ -289,6 +254,150 @@ prom_unwrap(struct prom_series *s, uint64_t v, int bits, int kind)
 	out = v + s->high;
 	return out;
 }
+
+/* ---- unwrap state per series -------------------------------------------- */
+
+struct track_inst {
+	char *name;
+	uint64_t seen;    /* the call that last saw it */
+	uint64_t identity;
+	uint64_t sum_t;   /* the CPU time fields' sum at the last read */
+	uint64_t mono_ns; /* when */
+	struct prom_series *s; /* nfields */
+};
+
+struct prom_track {
+	const struct counter_set *cs;
+	struct track_inst *inst;
+	size_t n, cap;
+	uint64_t calls;
+	/* per call: the values to print, ninstances x nfields, reused */
+	uint64_t *values;
+	size_t values_cap;
+};
+
+struct prom_track *
+prom_track_new(const struct counter_set *cs)
+{
+	struct prom_track *t = xcalloc(1, sizeof(*t));
+
+	t->cs = cs;
+	return t;
+}
+
+void
+prom_track_free(struct prom_track *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->inst[i].name);
+		free(t->inst[i].s);
+	}
+	free(t->inst);
+	free(t->values);
+	free(t);
+}
+
+/* The state of instance name (the hint-th slot first: instances usually
+ * come in the same order), made when new. */
+static struct track_inst *
+track_find(struct prom_track *t, size_t hint, const char *name)
+{
+	struct track_inst *ti;
+
+	if (hint < t->n && !strcmp(t->inst[hint].name, name))
+		return &t->inst[hint];
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->inst[i].name, name))
+			return &t->inst[i];
+	xgrow((void **)&t->inst, &t->cap, t->n + 1, sizeof(*t->inst));
+	ti = &t->inst[t->n++];
+	memset(ti, 0, sizeof(*ti));
+	ti->name = xstrdup(name);
+	ti->s = xcalloc(t->cs->nfields, sizeof(*ti->s));
+	return ti;
+}
+
+/* Forget the instances the last call did not see, once they are many
+ * (interfaces come and go), so the state stays the size of the set. */
+static void
+track_prune(struct prom_track *t, size_t ninstances)
+{
+	size_t k = 0;
+
+	if (t->n <= 2 * ninstances + 16)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->inst[i].seen == t->calls) {
+			t->inst[k++] = t->inst[i];
+			continue;
+		}
+		free(t->inst[i].name);
+		free(t->inst[i].s);
+	}
+	t->n = k;
+}
+
+/* The width in bits a decrease of field fd is judged with, given value v
+ * and the previous value last. */
+static int
+field_bits(const struct field_desc *fd, uint8_t ulong_bits, uint64_t last, uint64_t v)
+{
+	switch (fd->width) {
+	case FW_32:
+		return 32;
+	case FW_32IN64:
+		return last <= 0xffffffffu && v <= 0xffffffffu ? 32 : 64;
+	case FW_ULONG:
+		return ulong_bits == 32 ? 32 : 64;
+	default:
+		return 64;
+	}
+}
+
+/* Unwrap every present field of ri into out[0..nfields). The instance starts
+ * afresh when its identity changed, or (a CPU) when the sum of its time
+ * fields fell by more than 1 % of dt x USER_HZ: a real reset. */
+static void
+track_instance(struct track_inst *ti, const struct raw_instance *ri, const struct raw_set *rs,
+	       const struct prom_fmt *fmt, uint64_t *out)
+{
+	const struct counter_set *cs = rs->set;
+	uint64_t sum_t = 0;
+	int has_cpu = 0, fresh = ti->identity != ri->identity;
+
+	for (size_t f = 0; f < cs->nfields; f++)
+		if (cs->fields[f].kind == FK_CPU_TIME && (ri->present >> f & 1)) {
+			sum_t += ri->values[f];
+			has_cpu = 1;
+		}
+	if (has_cpu && ti->mono_ns && rs->mono_ns > ti->mono_ns) {
+		double slack = (double)(rs->mono_ns - ti->mono_ns) * 1e-9 *
+			       (fmt->user_hz ? fmt->user_hz : 100) * 0.01;
+
+		if ((double)sum_t + slack < (double)ti->sum_t)
+			fresh = 1;
+	}
+	if (fresh)
+		memset(ti->s, 0, cs->nfields * sizeof(*ti->s));
+	ti->identity = ri->identity;
+	ti->sum_t = sum_t;
+	ti->mono_ns = rs->mono_ns;
+	for (size_t f = 0; f < cs->nfields; f++) {
+		const struct field_desc *fd = &cs->fields[f];
+		uint64_t v = ri->values[f];
+
+		if (!(ri->present >> f & 1) || !fd->prom.stem || fd->kind == FK_GAUGE) {
+			out[f] = v;
+			continue;
+		}
+		out[f] = prom_unwrap(&ti->s[f], v, field_bits(fd, fmt->ulong_bits, ti->s[f].last, v),
+				     fd->kind);
+	}
+}
+
+/* ---- formatting ---------------------------------------------------------- */
 
 /* The shortest of %.15g / %.17g that reads back as d. */
 static int
@@ -301,108 +410,200 @@ fmt_double(char *num, size_t n, double d)
 	return len;
 }
 
-/* Append a value in base units. */
-static void
-put_value(struct prom_buf *b, const struct prom_field *pf, uint64_t v, uint32_t user_hz)
+/* Nonzero when scale k is a whole number >= 1, so raw x k stays exact. */
+static int
+whole_scale(double k)
 {
-	char num[40];
+	return k >= 1 && k < 1e9 && floor(k) == k;
+}
+
+/* Append raw value v of field fd in base units. */
+static void
+put_value(struct prom_buf *b, const struct field_desc *fd, uint64_t v, uint32_t user_hz)
+{
+	double k = fd->prom.scale;
+	char num[48];
 	int len;
 
-	if (pf->scale == 0 || pf->scale == 1)
-		len = snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
-	else if (pf->scale == PROM_SCALE_TICKS)
+	if (k == 0 || k == 1 || (whole_scale(k) && v <= UINT64_MAX / (uint64_t)k))
+		len = snprintf(num, sizeof(num), "%llu",
+			       (unsigned long long)(k > 1 ? v * (uint64_t)k : v));
+	else if (k == PROM_TICKS)
 		len = fmt_double(num, sizeof(num), (double)v / (user_hz ? user_hz : 100));
 	else
-		len = fmt_double(num, sizeof(num), (double)v * pf->scale);
+		len = fmt_double(num, sizeof(num), (double)v * k);
 	prom_buf_puts(b, num, (size_t)len);
 }
 
-/* Append {labels} for instance name under the set's labels and pf's mode. */
+/* Append name="value" (value of length len), after a comma when not first. */
 static void
-put_labels(struct prom_buf *b, const char *const *labels, const char *inst,
-	   const struct prom_field *pf)
+put_label(struct prom_buf *b, int first, const char *name, const char *v, size_t len)
 {
-	int any = 0;
-
-	if (labels[0]) {
-		buf_str(b, "{");
-		buf_str(b, labels[0]);
-		buf_str(b, "=\"");
-		prom_buf_escape(b, inst);
-		buf_str(b, "\"");
-		any = 1;
-	}
-	if (pf->mode) {
-		buf_str(b, any ? "," : "{");
-		buf_str(b, "mode=\"");
-		prom_buf_escape(b, pf->mode);
-		buf_str(b, "\"");
-		any = 1;
-	}
-	if (any)
-		buf_str(b, "}");
+	buf_str(b, first ? "{" : ",");
+	buf_str(b, name);
+	prom_buf_puts(b, "=\"", 2);
+	escape_n(b, v, len);
+	prom_buf_puts(b, "\"", 1);
 }
 
-/* Every family, in table order, with its samples. */
+/* Append {labels} of instance inst and of the field's own label; returns
+ * -1 for an instance that is not exported (a _Total). */
+static int
+put_labels(struct prom_buf *b, char names[MAX_LABELS][32], size_t nlabels, const char *inst,
+	   const struct field_desc *fd, const char *extra, const char *extra_value)
+{
+	const char *sep = nlabels > 1 ? strrchr(inst, '/') : NULL;
+	size_t first_len = sep ? (size_t)(sep - inst) : strlen(inst);
+	int any = 0;
+
+	if (nlabels && first_len == 6 && !strncmp(inst, "_Total", 6))
+		return -1;
+	if (nlabels) {
+		put_label(b, 1, names[0], inst, first_len);
+		any = 1;
+		/* "ERR/_Total", a system-wide row: no second label */
+		if (sep && strcmp(sep + 1, "_Total"))
+			put_label(b, 0, names[1], sep + 1, strlen(sep + 1));
+		if (extra && extra_value && *extra_value)
+			put_label(b, 0, extra, extra_value, strlen(extra_value));
+	}
+	if (fd->prom.label) {
+		const char *eq = strchr(fd->prom.label, '=');
+		char lname[32];
+		size_t ln = eq ? (size_t)(eq - fd->prom.label) : 0;
+
+		if (eq && ln < sizeof(lname)) {
+			memcpy(lname, fd->prom.label, ln);
+			lname[ln] = 0;
+			put_label(b, !any, lname, eq + 1, strlen(eq + 1));
+			any = 1;
+		}
+	}
+	if (any)
+		prom_buf_puts(b, "}", 1);
+	return 0;
+}
+
+/* Nonzero when fields a and b of cs share one metric family. */
+static int
+same_family(const struct counter_set *cs, size_t a, size_t b)
+{
+	const struct prom_desc *pa = &cs->fields[a].prom, *pb = &cs->fields[b].prom;
+
+	return !strcmp(pa->stem, pb->stem) && !strcmp(pa->unit, pb->unit) &&
+	       (cs->fields[a].kind == FK_GAUGE) == (cs->fields[b].kind == FK_GAUGE);
+}
+
+/* # HELP, # TYPE (and # UNIT) of the family of field f. */
+static void
+put_family(struct prom_buf *b, const struct counter_set *cs, size_t f, int om)
+{
+	const struct field_desc *fd = &cs->fields[f];
+	char name[160], help[320];
+
+	prom_name(name, sizeof(name), cs, f, om);
+	if (fd->prom.label) {
+		size_t ln = strcspn(fd->prom.label, "=");
+
+		snprintf(help, sizeof(help), "%s: raw fields by %.*s (%s, ...)%s%s.", cs->name,
+			 (int)ln, fd->prom.label, fd->name, *fd->prom.unit ? ", in " : "",
+			 fd->prom.unit);
+	} else {
+		snprintf(help, sizeof(help), "%s: raw field %s%s%s.", cs->name, fd->name,
+			 *fd->prom.unit ? ", in " : "", fd->prom.unit);
+	}
+	buf_str(b, "# HELP ");
+	buf_str(b, name);
+	buf_str(b, " ");
+	buf_str(b, help);
+	buf_str(b, "\n# TYPE ");
+	buf_str(b, name);
+	buf_str(b, fd->kind == FK_GAUGE ? " gauge\n" : " counter\n");
+	if (om && *fd->prom.unit) {
+		buf_str(b, "# UNIT ");
+		buf_str(b, name);
+		buf_str(b, " ");
+		buf_str(b, fd->prom.unit);
+		buf_str(b, "\n");
+	}
+}
+
+/* Forget a family's HELP and TYPE (written from mark on) when it got no
+ * sample. */
+static void
+drop_empty_family(struct prom_buf *b, size_t mark, int empty)
+{
+	if (mark != (size_t)-1 && empty && mark <= b->len) {
+		b->len = mark;
+		if (b->p)
+			b->p[mark] = 0;
+	}
+}
+
 size_t
-prom_format_set(struct prom_buf *b, const struct raw_set *rs, uint32_t user_hz, int openmetrics,
-		int (*keep)(void *arg, const char *inst), void *arg)
+prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track *t,
+		const struct prom_fmt *fmt)
 {
 	const struct counter_set *cs = rs->set;
-	const char *const *labels = prom_set_labels(cs->name);
-	const struct prom_field *prev = NULL;
-	size_t nsamples = 0;
-	char name[128];
+	char names[MAX_LABELS][32], name[160], extra_value[128];
+	const char *extra = extra_label(cs);
+	size_t nlabels, nsamples = 0, nf = cs->nfields, prev = (size_t)-1;
+	const uint64_t *vals = NULL;
+	size_t family_mark = (size_t)-1, family_samples = 0;
 
-	if (!rs->valid || !strcmp(cs->name, "Processor Information"))
+	if (!rs->valid || !prom_set_exported(cs))
 		return 0;
-	for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++) {
-		const struct prom_field *pf = &table[t];
-		size_t f;
+	nlabels = set_labels(cs, names);
+	if (t) {
+		xgrow((void **)&t->values, &t->values_cap, rs->ninstances * nf + 1,
+		      sizeof(*t->values));
+		t->calls++;
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			struct track_inst *ti = track_find(t, i, rs->inst[i].name);
 
-		if (strcmp(pf->set, cs->name))
-			continue;
-		for (f = 0; f < cs->nfields; f++)
-			if (!strcmp(cs->fields[f].name, pf->field))
-				break;
-		if (f == cs->nfields)
-			continue;
-		if (!prev || strcmp(prev->stem, pf->stem)) {
-			prom_name(name, sizeof(name), pf, openmetrics);
-			if (pf->help) {
-				buf_str(b, "# HELP ");
-				buf_str(b, name);
-				buf_str(b, " ");
-				buf_str(b, pf->help);
-				buf_str(b, "\n");
-			}
-			buf_str(b, "# TYPE ");
-			buf_str(b, name);
-			buf_str(b, pf->counter ? " counter\n" : " gauge\n");
-			if (openmetrics && *pf->unit) {
-				buf_str(b, "# UNIT ");
-				buf_str(b, name);
-				buf_str(b, " ");
-				buf_str(b, pf->unit);
-				buf_str(b, "\n");
-			}
+			ti->seen = t->calls;
+			track_instance(ti, &rs->inst[i], rs, fmt, t->values + i * nf);
 		}
-		prev = pf;
-		prom_name(name, sizeof(name), pf, 0);
+		vals = t->values;
+		track_prune(t, rs->ninstances);
+	}
+	for (size_t f = 0; f < nf; f++) {
+		const struct field_desc *fd = &cs->fields[f];
+		size_t len;
+
+		if (!fd->prom.stem || !(fmt->fields >> f & 1))
+			continue;
+		if (prev == (size_t)-1 || !same_family(cs, prev, f)) {
+			drop_empty_family(b, family_mark, nsamples == family_samples);
+			family_mark = b->len;
+			family_samples = nsamples;
+			put_family(b, cs, f, fmt->openmetrics);
+		}
+		prev = f;
+		prom_name(name, sizeof(name), cs, f, 0);
+		len = strlen(name);
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
+			size_t mark = b->len;
 
-			if (!(ri->present & ((uint64_t)1 << f)) || !strcmp(ri->name, "_Total") ||
-			    (keep && !keep(arg, ri->name)))
+			if (!(ri->present >> f & 1) || (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
 				continue;
-			buf_str(b, name);
-			put_labels(b, labels, ri->name, pf);
-			buf_str(b, " ");
-			put_value(b, pf, ri->values[f], user_hz);
-			buf_str(b, "\n");
+			prom_buf_puts(b, name, len);
+			extra_value[0] = 0;
+			if (extra && fmt->label_value)
+				fmt->label_value(fmt->arg, ri->name, extra_value, sizeof(extra_value));
+			if (put_labels(b, names, nlabels, ri->name, fd, extra, extra_value) < 0) {
+				b->len = mark;
+				b->p[mark] = 0;
+				continue;
+			}
+			prom_buf_puts(b, " ", 1);
+			put_value(b, fd, vals ? vals[i * nf + f] : ri->values[f], fmt->user_hz);
+			prom_buf_puts(b, "\n", 1);
 			nsamples++;
 		}
 	}
+	drop_empty_family(b, family_mark, nsamples == family_samples);
 	return nsamples;
 }
 
@@ -435,10 +636,13 @@ parse_quoted(const char *p, char *out, size_t n)
 
 /* Invert one sample line. */
 int
-prom_parse_sample(const char *line, const struct prom_field **pf, char *inst, size_t n,
+prom_parse_sample(const char *line, const struct counter_set *const *sets, size_t nsets,
+		  const struct counter_set **csp, size_t *field, char *inst, size_t n,
 		  uint64_t *raw, uint32_t user_hz)
 {
-	char name[128], mode[256] = "", lname[32], val[256];
+	char name[160], lname[32], val[256];
+	char lnames[8][32], lvals[8][256];
+	size_t nl = 0;
 	const char *p = line;
 	size_t len = strcspn(p, "{ ");
 	double v;
@@ -448,23 +652,19 @@ prom_parse_sample(const char *line, const struct prom_field **pf, char *inst, si
 	memcpy(name, p, len);
 	name[len] = 0;
 	p += len;
-	inst[0] = 0;
 	if (*p == '{') {
 		p++;
 		while (*p && *p != '}') {
 			size_t ln = strcspn(p, "=");
 
-			if (ln >= sizeof(lname) || !p[ln])
+			if (ln >= sizeof(lname) || !p[ln] || nl == 8)
 				return -1;
-			memcpy(lname, p, ln);
-			lname[ln] = 0;
+			memcpy(lnames[nl], p, ln);
+			lnames[nl][ln] = 0;
 			p = parse_quoted(p + ln + 1, val, sizeof(val));
 			if (!p)
 				return -1;
-			if (!strcmp(lname, "mode"))
-				memcpy(mode, val, sizeof(mode));
-			else if (snprintf(inst, n, "%s", val) >= (int)n)
-				return -1;
+			memcpy(lvals[nl++], val, sizeof(val));
 			if (*p == ',')
 				p++;
 		}
@@ -472,20 +672,56 @@ prom_parse_sample(const char *line, const struct prom_field **pf, char *inst, si
 			return -1;
 	}
 	v = strtod(skip_ws(p), NULL);
-	for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++) {
-		char tn[128];
+	for (size_t s = 0; s < nsets; s++) {
+		const struct counter_set *cs = sets[s];
+		char names[MAX_LABELS][32];
+		size_t nlabels;
 
-		if (prom_name(tn, sizeof(tn), &table[t], 0) < 0 || strcmp(tn, name))
+		if (!prom_set_exported(cs))
 			continue;
-		if (table[t].mode && strcmp(table[t].mode, mode))
-			continue;
-		*pf = &table[t];
-		if (table[t].scale == PROM_SCALE_TICKS)
-			v *= user_hz ? user_hz : 100;
-		else if (table[t].scale != 0)
-			v /= table[t].scale;
-		*raw = (uint64_t)(v + 0.5);
-		return 0;
+		nlabels = set_labels(cs, names);
+		for (size_t f = 0; f < cs->nfields; f++) {
+			const struct field_desc *fd = &cs->fields[f];
+			const char *parts[MAX_LABELS] = { NULL, NULL };
+			char tn[160];
+			int ok = 1;
+
+			if (prom_name(tn, sizeof(tn), cs, f, 0) < 0 || strcmp(tn, name))
+				continue;
+			for (size_t k = 0; k < nl && ok; k++) {
+				size_t j;
+
+				for (j = 0; j < nlabels; j++)
+					if (!strcmp(lnames[k], names[j]))
+						break;
+				if (j < nlabels)
+					parts[j] = lvals[k];
+				else if (extra_label(cs) && !strcmp(lnames[k], extra_label(cs)))
+					continue; /* a detail, not part of the instance */
+				else if (fd->prom.label)
+					ok = !strncmp(fd->prom.label, lnames[k], strlen(lnames[k])) &&
+					     fd->prom.label[strlen(lnames[k])] == '=' &&
+					     !strcmp(fd->prom.label + strlen(lnames[k]) + 1, lvals[k]);
+				else
+					ok = 0;
+			}
+			if (!ok || (nlabels && !parts[0]))
+				continue;
+			if (!nlabels)
+				inst[0] = 0;
+			else if (nlabels == 1)
+				snprintf(inst, n, "%s", parts[0]);
+			else
+				snprintf(inst, n, "%s/%s", parts[0], parts[1] ? parts[1] : "_Total");
+			*csp = cs;
+			*field = f;
+			if (fd->prom.scale == PROM_TICKS)
+				v *= user_hz ? user_hz : 100;
+			else if (fd->prom.scale != 0)
+				v /= fd->prom.scale;
+			*raw = (uint64_t)(v + 0.5);
+			return 0;
+		}
 	}
 	return -1;
 }

@@ -55,22 +55,34 @@ enum {
 
 /* The time and usage fields of C-state k. */
 #define CSTATE_FIELD_DESCS(k)                                                      \
-	[F_C1_TIME + (k) - 1] = { "c" #k "_time", FW_64, FK_COUNTER, FB_NONE },    \
-	[F_C1_USAGE + (k) - 1] = { "c" #k "_usage", FW_64, FK_COUNTER, FB_NONE }
+	[F_C1_TIME + (k) - 1] = { "c" #k "_time", FW_64, FK_COUNTER, FB_NONE, NO_PROM },    \
+	[F_C1_USAGE + (k) - 1] = { "c" #k "_usage", FW_64, FK_COUNTER, FB_NONE, NO_PROM }
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_USER] = { "user", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_NICE] = { "nice", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_SYSTEM] = { "system", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_IDLE] = { "idle", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_IOWAIT] = { "iowait", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_IRQ] = { "irq", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_SOFTIRQ] = { "softirq", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_STEAL] = { "steal", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE },
-	[F_GUEST_NICE] = { "guest_nice", FW_64, FK_CPU_EXTRA, FB_NONE },
-	[F_CUR_FREQ] = { "scaling_cur_freq", FW_64, FK_GAUGE, FB_NONE },
-	[F_MAX_FREQ] = { "cpuinfo_max_freq", FW_64, FK_GAUGE, FB_NONE },
+	[F_USER] = { "user", FW_64, FK_CPU_TIME, FB_NONE,
+		     PROM_L("time", "seconds", PROM_TICKS, "mode=user") },
+	[F_NICE] = { "nice", FW_64, FK_CPU_TIME, FB_NONE,
+		     PROM_L("time", "seconds", PROM_TICKS, "mode=nice") },
+	[F_SYSTEM] = { "system", FW_64, FK_CPU_TIME, FB_NONE,
+		       PROM_L("time", "seconds", PROM_TICKS, "mode=system") },
+	[F_IDLE] = { "idle", FW_64, FK_CPU_TIME, FB_NONE,
+		     PROM_L("time", "seconds", PROM_TICKS, "mode=idle") },
+	[F_IOWAIT] = { "iowait", FW_64, FK_CPU_TIME, FB_NONE,
+		       PROM_L("time", "seconds", PROM_TICKS, "mode=iowait") },
+	[F_IRQ] = { "irq", FW_64, FK_CPU_TIME, FB_NONE,
+		    PROM_L("time", "seconds", PROM_TICKS, "mode=irq") },
+	[F_SOFTIRQ] = { "softirq", FW_64, FK_CPU_TIME, FB_NONE,
+			PROM_L("time", "seconds", PROM_TICKS, "mode=softirq") },
+	[F_STEAL] = { "steal", FW_64, FK_CPU_TIME, FB_NONE,
+		      PROM_L("time", "seconds", PROM_TICKS, "mode=steal") },
+	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE,
+		      PROM_L("guest_time", "seconds", PROM_TICKS, "mode=user") },
+	[F_GUEST_NICE] = { "guest_nice", FW_64, FK_CPU_EXTRA, FB_NONE,
+			   PROM_L("guest_time", "seconds", PROM_TICKS, "mode=nice") },
+	[F_CUR_FREQ] = { "scaling_cur_freq", FW_64, FK_GAUGE, FB_NONE,
+			 PROM("frequency", "hertz", 1e3) },
+	[F_MAX_FREQ] = { "cpuinfo_max_freq", FW_64, FK_GAUGE, FB_NONE,
+			 PROM("max_frequency", "hertz", 1e3) },
 	CSTATE_FIELD_DESCS(1),
 	CSTATE_FIELD_DESCS(2),
 	CSTATE_FIELD_DESCS(3),
@@ -311,6 +323,7 @@ const struct counter_set cpu_processor_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "cpu",
 };
 
 const struct counter_set cpu_information_set = {

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cpuidle.h"
@@ -47,7 +46,6 @@ struct cpuidle_reader {
 	struct cpuidle_want want;
 	int live;
 	int base;    /* sys/devices/system/cpu of the current root, or -1 */
-	size_t kept, budget; /* descriptors kept open, and at most */
 	size_t ncpus; /* length of cpus[] */
 	struct idle_cpu **cpus;
 	struct cpuidle_cpu none; /* what a CPU out of range reads as */
@@ -110,11 +108,10 @@ attr_open(struct cpuidle_reader *r, unsigned cpu, unsigned k, enum attr a)
 	fd = openat(r->base, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EMFILE || errno == ENFILE ? FD_REOPEN : FD_NONE;
-	if (r->kept >= r->budget) {
+	if (procfs_fd_take(r->fs) < 0) {
 		close(fd);
 		return FD_REOPEN;
 	}
-	r->kept++;
 	return fd;
 }
 
@@ -169,7 +166,7 @@ fd_close(struct cpuidle_reader *r, int *fd)
 {
 	if (*fd >= 0) {
 		close(*fd);
-		r->kept--;
+		procfs_fd_give(r->fs);
 	}
 	*fd = FD_NONE;
 }
@@ -245,14 +242,10 @@ struct cpuidle_reader *
 cpuidle_reader_new(struct procfs *fs, const struct cpuidle_want *want)
 {
 	struct cpuidle_reader *r = xcalloc(1, sizeof(*r));
-	struct rlimit rl;
 
 	r->fs = fs;
 	r->want = *want;
 	r->live = procfs_is_live(fs);
-	r->budget = 256;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
-		r->budget = rl.rlim_cur == RLIM_INFINITY ? SIZE_MAX : (size_t)rl.rlim_cur / 4;
 	base_open(r);
 	return r;
 }
@@ -381,8 +374,8 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_TIME] = { "time", FW_64, FK_COUNTER, FB_NONE },
-	[F_USAGE] = { "usage", FW_64, FK_COUNTER, FB_NONE },
+	[F_TIME] = { "time", FW_64, FK_COUNTER, FB_NONE, PROM("time", "seconds", 1e-6) },
+	[F_USAGE] = { "usage", FW_64, FK_COUNTER, FB_NONE, PROM("transitions", "", 0) },
 };
 
 static const struct counter_desc counters[] = {
@@ -416,6 +409,7 @@ static const struct counter_set idle_state_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "cpu/state",
 };
 
 struct idle_state {

@@ -58,6 +58,7 @@ static const struct counter_set set = {
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
 	.inflight_field = FIELD_REF(F_INFLIGHT),
+	.prom_labels = "device",
 };
 
 /* The fields whose wrap bound needs I/Os in progress. */

@@ -37,7 +37,7 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	/* The kernel keeps each per-CPU count in an unsigned int. */
-	[F_COUNT] = { "count", FW_32, FK_COUNTER, FB_NONE },
+	[F_COUNT] = { "count", FW_32, FK_COUNTER, FB_NONE, PROM("interrupts", "", 0) },
 };
 
 static const struct counter_desc counters[] = {
@@ -61,6 +61,7 @@ static const struct counter_set interrupt_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "irq/cpu",
 };
 
 /* A blank between the file's columns. */

@@ -60,12 +60,12 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	DISK_FIELD_DESCS
-	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE },
-	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE },
-	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE },
-	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE },
-	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE },
-	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE },
+	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE, PROM("fragment_size", "bytes", 0) },
+	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE, PROM("size_fragments", "", 0) },
+	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE, PROM("free_fragments", "", 0) },
+	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE, PROM("available_fragments", "", 0) },
+	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE, PROM("inodes", "", 0) },
+	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE, PROM("available_inodes", "", 0) },
 };
 
 /* Where each statvfs field comes from in a statvfs result. */
@@ -118,6 +118,7 @@ static const struct counter_set set = {
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
 	.inflight_field = FIELD_REF(F_INFLIGHT),
+	.prom_labels = "mountpoint;device",
 };
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -473,6 +474,7 @@ struct ld_mount {
 	uint64_t ds_read; /* the read number ds holds, 0 for none */
 	uint64_t ds[DS_NFIELDS];
 	uint64_t sv[SV_NFIELDS];
+	char dev[32]; /* its diskstats name ("sda1"), --serve's device label */
 };
 
 /* A diskstats line, while the mounts are resolved (points into the buffer). */
@@ -803,6 +805,14 @@ rebuild(struct ld_state *st, const char *mi, size_t len)
 		}
 	}
 	merge_order(st, first_pass);
+	for (size_t i = 0; i < st->nlines; i++) {
+		const struct ld_line *l = &st->lines[i];
+		long m = mount_by_devt(st, devt_of(l->major, l->minor));
+		if (m >= 0 && l->name_len < sizeof(st->mounts[m].dev)) {
+			memcpy(st->mounts[m].dev, l->name, l->name_len);
+			st->mounts[m].dev[l->name_len] = 0;
+		}
+	}
 	if (!st->nmounts || !procfs_exists(st->fs, "sys/class/block"))
 		return; /* no diskseq to mix in */
 	for (size_t i = 0; i < st->nlines; i++) {
@@ -1059,9 +1069,21 @@ ldisk_close(void *state)
 	free(st);
 }
 
+/* --serve: the device label of a mount point ("sda1"). */
+static size_t
+ldisk_label_value(void *state, const char *instance, char *buf, size_t n)
+{
+	const struct ld_state *st = state;
+	long m = mount_by_name(st, instance, strlen(instance));
+	int k = m >= 0 && st->mounts[m].dev[0] ? snprintf(buf, n, "%s", st->mounts[m].dev) : 0;
+
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
 const struct provider provider_logicaldisk = {
 	.set = &set,
 	.open = ldisk_open,
 	.read = ldisk_read,
 	.close = ldisk_close,
+	.label_value = ldisk_label_value,
 };

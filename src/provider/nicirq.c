@@ -40,7 +40,7 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_CPU] = { "cpu", FW_64, FK_GAUGE, FB_NONE },
+	[F_CPU] = { "cpu", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 static const struct counter_desc counters[] = {

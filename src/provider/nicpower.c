@@ -31,10 +31,13 @@
 #define RESCAN_NS 1000000000ull
 
 static const struct field_desc fields[NP_NFIELDS] = {
-	[NP_POWER_STATE] = { "power_state", FW_64, FK_GAUGE, FB_NONE },
-	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE },
-	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE },
-	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE },
+	[NP_POWER_STATE] = { "power_state", FW_64, FK_GAUGE, FB_NONE, PROM("power_state", "", 0) },
+	[NP_SUSPENDED_TIME] = { "runtime_suspended_time", FW_64, FK_COUNTER, FB_NONE,
+				PROM("suspended_time", "seconds", 1e-3) },
+	[NP_ACTIVE_TIME] = { "runtime_active_time", FW_64, FK_COUNTER, FB_NONE,
+			     PROM("active_time", "seconds", 1e-3) },
+	[NP_RUNTIME_STATUS] = { "runtime_status", FW_64, FK_GAUGE, FB_NONE,
+				PROM("runtime_status", "", 0) },
 };
 
 /* The attribute file of each field, under the device directory. */
@@ -95,6 +98,7 @@ static const struct counter_set set = {
 	.nfields = NP_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "device",
 };
 
 /* One interface with a device, as the last discovery found it. */

@@ -23,8 +23,10 @@ enum {
 };
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_SOME] = { "some_total", FW_64, FK_COUNTER, FB_NONE },
-	[F_FULL] = { "full_total", FW_64, FK_COUNTER, FB_NONE },
+	[F_SOME] = { "some_total", FW_64, FK_COUNTER, FB_NONE,
+		     PROM("some_stall_time", "seconds", 1e-6) },
+	[F_FULL] = { "full_total", FW_64, FK_COUNTER, FB_NONE,
+		     PROM("full_stall_time", "seconds", 1e-6) },
 };
 
 static const struct counter_desc counters[] = {
@@ -57,6 +59,7 @@ static const struct counter_set pressure_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "resource",
 };
 
 /* The resources, in instance order, and the lines each can supply. */

@@ -28,6 +28,7 @@ extern const struct provider provider_ipv4;
 extern const struct provider provider_ipv6;
 extern const struct provider provider_icmp;
 extern const struct provider provider_icmpv6;
+extern const struct provider provider_network_capture;
 
 const struct provider *const providers[] = {
 	&provider_processor,
@@ -52,6 +53,7 @@ const struct provider *const providers[] = {
 	&provider_ipv6,
 	&provider_icmp,
 	&provider_icmpv6,
+	&provider_network_capture,
 };
 
 const size_t nproviders = ARRAY_SIZE(providers);

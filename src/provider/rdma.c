@@ -66,22 +66,36 @@
 #define NL_MAX_PORTS 256  /* per-port counts kept for ports below this */
 
 static const struct field_desc fields[RD_NFIELDS] = {
-	[RD_CM_TX_REQ] = { "cm_tx_msgs/req", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_TX_REP] = { "cm_tx_msgs/rep", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_TX_REJ] = { "cm_tx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_CM_RX_REJ] = { "cm_rx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE },
-	[RD_LOCAL_ACK_TIMEOUT_ERR] = { "local_ack_timeout_err", FW_64, FK_COUNTER, FB_NONE },
-	[RD_RNR_NAK_RETRY_ERR] = { "rnr_nak_retry_err", FW_64, FK_COUNTER, FB_NONE },
-	[RD_ACTIVE_CONNECTIONS] = { "active_connections", FW_64, FK_GAUGE, FB_NONE },
-	[RD_REQ_CQE_ERROR] = { "req_cqe_error", FW_64, FK_COUNTER, FB_NONE },
-	[RD_RESP_CQE_ERROR] = { "resp_cqe_error", FW_64, FK_COUNTER, FB_NONE },
+	[RD_CM_TX_REQ] = { "cm_tx_msgs/req", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_requests", "", 0) },
+	[RD_CM_TX_REP] = { "cm_tx_msgs/rep", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_replies", "", 0) },
+	[RD_CM_TX_REJ] = { "cm_tx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_sent_rejects", "", 0) },
+	[RD_CM_RX_REJ] = { "cm_rx_msgs/rej", FW_ULONG, FK_COUNTER, FB_NONE,
+			   PROM("cm_received_rejects", "", 0) },
+	[RD_LOCAL_ACK_TIMEOUT_ERR] = { "local_ack_timeout_err", FW_64, FK_COUNTER, FB_NONE,
+				       PROM("local_ack_timeout_errors", "", 0) },
+	[RD_RNR_NAK_RETRY_ERR] = { "rnr_nak_retry_err", FW_64, FK_COUNTER, FB_NONE,
+				   PROM("rnr_nak_retry_errors", "", 0) },
+	[RD_ACTIVE_CONNECTIONS] = { "active_connections", FW_64, FK_GAUGE, FB_NONE,
+				    PROM("active_connections", "", 0) },
+	[RD_REQ_CQE_ERROR] = { "req_cqe_error", FW_64, FK_COUNTER, FB_NONE,
+			       PROM("requester_cqe_errors", "", 0) },
+	[RD_RESP_CQE_ERROR] = { "resp_cqe_error", FW_64, FK_COUNTER, FB_NONE,
+				PROM("responder_cqe_errors", "", 0) },
 	/* 64-bit, or legacy 32-bit counters that saturate (never wrap): a
 	 * decrease is a reset either way. */
-	[RD_PORT_RCV_DATA] = { "port_rcv_data", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_XMIT_DATA] = { "port_xmit_data", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_RCV_PACKETS] = { "port_rcv_packets", FW_64, FK_COUNTER, FB_NONE },
-	[RD_PORT_XMIT_PACKETS] = { "port_xmit_packets", FW_64, FK_COUNTER, FB_NONE },
-	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE },
+	[RD_PORT_RCV_DATA] = { "port_rcv_data", FW_64, FK_COUNTER, FB_NONE,
+			       PROM("received", "bytes", 4) },
+	[RD_PORT_XMIT_DATA] = { "port_xmit_data", FW_64, FK_COUNTER, FB_NONE,
+				PROM("sent", "bytes", 4) },
+	[RD_PORT_RCV_PACKETS] = { "port_rcv_packets", FW_64, FK_COUNTER, FB_NONE,
+				  PROM("received_frames", "", 0) },
+	[RD_PORT_XMIT_PACKETS] = { "port_xmit_packets", FW_64, FK_COUNTER, FB_NONE,
+				   PROM("sent_frames", "", 0) },
+	[RD_MISSING_MASK] = { "missing_counter_mask", FW_64, FK_GAUGE, FB_NONE,
+			      PROM("missing_source_mask", "", 0) },
 };
 
 enum source_kind { SRC_NONE, SRC_PORT, SRC_HW, SRC_CM };
@@ -226,6 +240,7 @@ static const struct counter_set set = {
 	.nfields = RD_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "device/port",
 };
 
 /* One port as the last discovery found it. */

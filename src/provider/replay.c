@@ -999,6 +999,13 @@ replay_time_valid(const char *s)
 	return parse_time(s, &ns) == 0;
 }
 
+/* A --begin/--end time as UTC nanoseconds (the TUI's `g`). */
+int
+replay_parse_time(const char *s, int64_t *ns)
+{
+	return parse_time(s, ns);
+}
+
 void
 replay_report(struct replay *r)
 {

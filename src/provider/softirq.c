@@ -22,7 +22,7 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	/* kstat_softirqs_cpu(): an unsigned int per CPU. */
-	[F_COUNT] = { "count", FW_32, FK_COUNTER, FB_NONE },
+	[F_COUNT] = { "count", FW_32, FK_COUNTER, FB_NONE, PROM("softirqs", "", 0) },
 };
 
 static const struct counter_desc counters[] = {
@@ -45,6 +45,7 @@ static const struct counter_set softirq_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "type/cpu",
 };
 
 /* Open: /proc/softirqs (shared with Per Processor Network Activity), only

@@ -51,14 +51,19 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	/* Every softnet_stat column and softirq count is 32 bits wide. */
-	[F_PROCESSED] = { "processed", FW_32, FK_COUNTER, FB_NONE },
-	[F_DROPPED] = { "dropped", FW_32, FK_COUNTER, FB_NONE },
-	[F_TIME_SQUEEZE] = { "time_squeeze", FW_32, FK_COUNTER, FB_NONE },
-	[F_RECEIVED_RPS] = { "received_rps", FW_32, FK_COUNTER, FB_NONE },
-	[F_FLOW_LIMIT_COUNT] = { "flow_limit_count", FW_32, FK_COUNTER, FB_NONE },
-	[F_BACKLOG_LEN] = { "backlog_len", FW_32, FK_GAUGE, FB_NONE },
-	[F_NET_RX] = { "NET_RX", FW_32, FK_COUNTER, FB_NONE },
-	[F_NET_TX] = { "NET_TX", FW_32, FK_COUNTER, FB_NONE },
+	[F_PROCESSED] = { "processed", FW_32, FK_COUNTER, FB_NONE,
+			  PROM("processed_packets", "", 0) },
+	[F_DROPPED] = { "dropped", FW_32, FK_COUNTER, FB_NONE, PROM("dropped_packets", "", 0) },
+	[F_TIME_SQUEEZE] = { "time_squeeze", FW_32, FK_COUNTER, FB_NONE,
+			     PROM("time_squeezes", "", 0) },
+	[F_RECEIVED_RPS] = { "received_rps", FW_32, FK_COUNTER, FB_NONE,
+			     PROM("received_rps_ipis", "", 0) },
+	[F_FLOW_LIMIT_COUNT] = { "flow_limit_count", FW_32, FK_COUNTER, FB_NONE,
+				 PROM("flow_limit_drops", "", 0) },
+	[F_BACKLOG_LEN] = { "backlog_len", FW_32, FK_GAUGE, FB_NONE,
+			    PROM("backlog_length", "", 0) },
+	[F_NET_RX] = { "NET_RX", FW_32, FK_COUNTER, FB_NONE, PROM("net_rx_softirqs", "", 0) },
+	[F_NET_TX] = { "NET_TX", FW_32, FK_COUNTER, FB_NONE, PROM("net_tx_softirqs", "", 0) },
 };
 
 /* The softnet_stat column behind each of its fields. */
@@ -157,6 +162,7 @@ static const struct counter_set softnet_set = {
 	.nfields = F_NFIELDS,
 	.counters = counters,
 	.ncounters = ARRAY_SIZE(counters),
+	.prom_labels = "cpu",
 };
 
 /* The value of hex digit c, or -1. */

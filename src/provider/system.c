@@ -31,15 +31,18 @@ enum {
 #define UPTIME_FIELDS BIT(F_UPTIME)
 
 static const struct field_desc fields[F_NFIELDS] = {
-	[F_CTXT] = { "ctxt", FW_64, FK_COUNTER, FB_NONE },
-	[F_PROCESSES] = { "processes", FW_ULONG, FK_COUNTER, FB_NONE },
-	[F_PROCS_RUNNING] = { "procs_running", FW_64, FK_GAUGE, FB_NONE },
-	[F_PROCS_BLOCKED] = { "procs_blocked", FW_64, FK_GAUGE, FB_NONE },
-	[F_THREADS] = { "threads", FW_64, FK_GAUGE, FB_NONE },
-	[F_UPTIME] = { "uptime_centis", FW_64, FK_GAUGE, FB_NONE },
-	[F_LOAD1] = { "load1_centis", FW_64, FK_GAUGE, FB_NONE },
-	[F_LOAD5] = { "load5_centis", FW_64, FK_GAUGE, FB_NONE },
-	[F_LOAD15] = { "load15_centis", FW_64, FK_GAUGE, FB_NONE },
+	[F_CTXT] = { "ctxt", FW_64, FK_COUNTER, FB_NONE, PROM("context_switches", "", 0) },
+	[F_PROCESSES] = { "processes", FW_ULONG, FK_COUNTER, FB_NONE,
+			  PROM("processes_created", "", 0) },
+	[F_PROCS_RUNNING] = { "procs_running", FW_64, FK_GAUGE, FB_NONE,
+			      PROM("processes_running", "", 0) },
+	[F_PROCS_BLOCKED] = { "procs_blocked", FW_64, FK_GAUGE, FB_NONE,
+			      PROM("processes_blocked", "", 0) },
+	[F_THREADS] = { "threads", FW_64, FK_GAUGE, FB_NONE, PROM("threads", "", 0) },
+	[F_UPTIME] = { "uptime_centis", FW_64, FK_GAUGE, FB_NONE, PROM("uptime", "seconds", 1e-2) },
+	[F_LOAD1] = { "load1_centis", FW_64, FK_GAUGE, FB_NONE, PROM("load1", "", 1e-2) },
+	[F_LOAD5] = { "load5_centis", FW_64, FK_GAUGE, FB_NONE, PROM("load5", "", 1e-2) },
+	[F_LOAD15] = { "load15_centis", FW_64, FK_GAUGE, FB_NONE, PROM("load15", "", 1e-2) },
 };
 
 static const struct counter_desc counters[] = {

@@ -199,7 +199,7 @@ tab 'getcounter -maxs' 'getcounter -MaxSamples '
 tab 'getcounter -listS' 'getcounter -ListSet '
 tab 'getcounter --max-s' 'getcounter --max-size '
 has 'getcounter -' ${(f)"$(<$TMP/options)"}
-is 'getcounter --c' --counter --counter-file --continuous --circular
+is 'getcounter --c' --counter --counter-file --continuous --circular --capture-filter --capture-buffer
 # -f values
 is 'getcounter -f ' table list csv tsv json gcl BIN
 is 'getcounter --format ' table list csv tsv json gcl BIN
@@ -229,8 +229,8 @@ tab "getcounter --log $FILES/logs/d" "getcounter --log $FILES/logs/day1.gcl "
 tab 'getcounter -l PhysicalD' 'getcounter -l PhysicalDisk '
 is 'getcounter -l Phy' 'Physical Network Interface Card Activity' PhysicalDisk
 tab 'getcounter -q Mem' 'getcounter -q Memory '
-tab 'getcounter -ListSet Netw' 'getcounter -ListSet Network\ Adapter '
-tab "getcounter -q 'Netw" "getcounter -q 'Network Adapter' "
+tab 'getcounter -ListSet Network\ A' 'getcounter -ListSet Network\ Adapter '
+tab "getcounter -q 'Network A" "getcounter -q 'Network Adapter' "
 tab "getcounter -qx 'proc" "getcounter -qx 'Processor"
 
 # counter paths: sets first, then instances, then counters
@@ -405,8 +405,8 @@ if command -v fish >/dev/null 2>&1; then
 	f_is 'getcounter -l PhysicalD' PhysicalDisk
 	f_is 'getcounter -l Phy' 'Physical Network Interface Card Activity' PhysicalDisk
 	f_is 'getcounter -q Mem' Memory
-	f_is 'getcounter -ListSet Netw' 'Network Adapter'
-	f_is "getcounter -q 'Netw" 'Network Adapter'
+	f_is 'getcounter -ListSet Network\ A' 'Network Adapter'
+	f_is "getcounter -q 'Network A" 'Network Adapter'
 
 	# counter paths: sets first, then instances, then counters
 	f_has "getcounter '\\Mem" '\Memory\Available MBytes'

@@ -170,8 +170,8 @@ is "getcounter --output=$FILES/af" "$FILES/afile"
 is 'getcounter -l PhysicalD' PhysicalDisk
 is 'getcounter -l Phy' 'Physical\ Network\ Interface\ Card\ Activity' PhysicalDisk
 is 'getcounter -q Mem' Memory
-is 'getcounter -ListSet Netw' 'Network\ Adapter'
-is "getcounter -q 'Netw" 'Network Adapter'
+is 'getcounter -ListSet Network\ A' 'Network\ Adapter'
+is "getcounter -q 'Network A" 'Network Adapter'
 
 # counter paths: sets first, then instances, then counters
 all "getcounter '\\Mem" '\Memory\'

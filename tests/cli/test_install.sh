@@ -85,12 +85,27 @@ if command -v man >/dev/null 2>&1; then
 	grep -q 'getcounter' "$tmp/page.txt" || fail "man -l printed: $(head "$tmp/page.txt")"
 	grep -q 'EXIT STATUS' "$tmp/page.txt" || fail "man -l: no EXIT STATUS section"
 	[ ! -s "$tmp/man.err" ] || fail "man -l warned: $(cat "$tmp/man.err")"
+	MANWIDTH=80 man -l "$page5" >"$tmp/page5.txt" 2>"$tmp/man.err" ||
+		fail "man -l gclog.5: $(cat "$tmp/man.err")"
+	grep -q 'KEYFRAME' "$tmp/page5.txt" || fail "man -l gclog.5 printed: $(head "$tmp/page5.txt")"
+	[ ! -s "$tmp/man.err" ] || fail "man -l gclog.5 warned: $(cat "$tmp/man.err")"
 else
 	echo "man is not installed: not rendering the installed page"
 fi
 
-# make uninstall removes the five files.
+# make uninstall removes exactly what make install put there: a file of the
+# user's own beside the samples stays (and so does its directory), and the
+# samples' directories go once they are empty.
+echo mine >"$sdir/mine.txt"
+mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
+left=$(cd "$dest" && find . -type f)
+[ "$left" = ./usr/local/share/getcounter/samples/mine.txt ] ||
+	fail "make uninstall left or removed the wrong files: '$left'"
+rm "$sdir/mine.txt"
+mk install >"$tmp/log" 2>&1 || fail "make install (again) failed: $(tail -20 "$tmp/log")"
 mk uninstall >"$tmp/log" 2>&1 || fail "make uninstall failed: $(tail -20 "$tmp/log")"
 left=$(find "$dest" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
+[ ! -d "$dest/usr/local/share/getcounter" ] ||
+	fail "make uninstall left the empty directory share/getcounter"
 echo ok

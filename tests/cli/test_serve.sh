@@ -42,8 +42,10 @@ stop() {
 	set -e
 	[ "$rc" -eq 0 ] || fail "the server exited $rc on SIGTERM"
 }
+# the version and the read durations vary: golden files hold VERSION and D
 unversion() {
-	sed 's/^getcounter_build_info{version="[^"]*"}/getcounter_build_info{version="VERSION"}/'
+	sed 's/^getcounter_build_info{version="[^"]*"}/getcounter_build_info{version="VERSION"}/
+	     s/^\(getcounter_scrape_set_duration_seconds{[^}]*}\) .*/\1 D/'
 }
 
 probe=$("$G" --serve "probe:x:y" 2>&1 || true)
@@ -58,7 +60,8 @@ case $errout in *"--serve"*) ;; *) fail "--serve --input: $errout" ;; esac
 # --- golden text and OpenMetrics, then a fresh read ----------------------------
 start a --root "$F/t0" --root "$F/t1" --serve 0
 case $url in http://127.0.0.1:*/metrics) ;; *) fail "URL $url" ;; esac
-curl -sf -H 'Accept: */*' "$url" | unversion >"$tmp/t0.txt"
+curl -sf -H 'Accept: */*' "$url" >"$tmp/t0.raw"
+unversion <"$tmp/t0.raw" >"$tmp/t0.txt"
 diff -u "$golden/cli-basic-t0.txt" "$tmp/t0.txt" || fail "text exposition differs from golden"
 # second scrape reads t1: cpu 0 user 1100 ticks / 100 = 11 s
 curl -sf -D "$tmp/h1" "$url" >"$tmp/t1.txt"
@@ -79,7 +82,7 @@ diff -u "$golden/cli-basic-t0.om" "$tmp/t0.om" || fail "OpenMetrics differs from
 curl -sf -H 'Accept: application/openmetrics-text;q=0' "$url" | grep -q '^# EOF' &&
 	fail "q=0 got OpenMetrics"
 # every name is well formed, no _Total instance, no instance/job labels
-grep -v '^#' "$tmp/t0.txt" | grep -Ev '^[a-z_][a-z0-9_]*(\{[^}]*\})? [-0-9.e+]+$' &&
+grep -v '^#' "$tmp/t0.txt" | grep -Ev '^[a-z_][a-z0-9_]*(\{[^}]*\})? ([-0-9.e+]+|D)$' &&
 	fail "a malformed sample line"
 grep -q '_Total' "$tmp/t0.txt" && fail "a _Total series"
 grep -Eq '[{,](instance|job)=' "$tmp/t0.txt" && fail "an instance or job label"
@@ -122,6 +125,18 @@ grep -Evx '200|503' "$tmp/codes" && fail "an answer other than 200 or 503"
 kill -0 "$pid" || fail "the server died under load"
 stop "$pid"
 
+# --- [::1]:PORT binds IPv6 loopback (where the machine has IPv6) -----------------
+if [ -e /proc/net/if_inet6 ] && grep -q '^0*1 ' /proc/net/if_inet6 2>/dev/null; then
+	start v6 --root "$F/t0" --serve '[::1]:0'
+	case $url in http://\[::1\]:*/metrics) ;; *) fail "IPv6 URL $url" ;; esac
+	[ "$(curl -sg -o /dev/null -w '%{http_code}' "$url")" = 200 ] || fail "no answer on [::1]"
+	stop "$pid"
+fi
+expect_exit 2 "$G" --serve '::1:9100'
+case $errout in *"brackets"*) ;; *) fail "bare IPv6: $errout" ;; esac
+expect_exit 2 "$G" --serve 70000
+case $errout in *"0 to 65535"*) ;; *) fail "port 70000: $errout" ;; esac
+
 # --- paths select sets and instances ------------------------------------------------
 start sel --root "$F/t0" --serve 127.0.0.1:0 '\Network Adapter(eth*)\*' '\Memory\Available Bytes'
 curl -sf "$url" >"$tmp/sel.txt"
@@ -133,7 +148,7 @@ stop "$pid"
 
 # --- promtool check metrics: the fixture and the live machine ----------------------
 if command -v promtool >/dev/null 2>&1; then
-	promtool check metrics <"$tmp/t0.txt" >"$tmp/pt" 2>&1 ||
+	promtool check metrics <"$tmp/t0.raw" >"$tmp/pt" 2>&1 ||
 		fail "promtool check metrics (--root): $(cat "$tmp/pt")"
 	start live --serve 0
 	curl -sf "$url" >"$tmp/live.txt"
@@ -145,6 +160,97 @@ if command -v promtool >/dev/null 2>&1; then
 else
 	echo "promtool is not installed: not checking the exposition with it"
 fi
+
+# --- every fixture tree: promtool clean, and the sets it holds are there ------
+if command -v promtool >/dev/null 2>&1; then
+	for root in "$repo"/tests/fixtures/*/t0; do
+		fx=$(basename "$(dirname "$root")")
+		start "fx-$fx" --root "$root" --serve 0
+		curl -sf "$url" >"$tmp/fx.txt" || fail "$fx: the scrape failed"
+		promtool check metrics <"$tmp/fx.txt" >"$tmp/pt" 2>&1 ||
+			fail "promtool check metrics ($fx): $(cat "$tmp/pt")"
+		stop "$pid"
+		cat "$tmp/fx.txt" >>"$tmp/all.txt"
+	done
+	# each set of the issue has series in some fixture
+	for m in processor_time_seconds_total memory_available_bytes system_context_switches_total \
+		physical_disk_read_bytes_total logical_disk_read_bytes_total \
+		network_adapter_received_bytes_total pressure_some_stall_time_seconds_total \
+		interrupt_interrupts_total softirq_softirqs_total \
+		per_processor_network_activity_processed_packets_total \
+		physical_network_interface_card_activity_active_time_seconds_total \
+		rdma_activity_received_bytes_total tcp_retransmitted_segments_total \
+		udpv4_received_datagrams_total udpv6_received_datagrams_total \
+		ipv4_received_datagrams_total ipv6_received_datagrams_total \
+		icmp_received_messages_total icmpv6_received_messages_total \
+		processor_idle_state_time_seconds_total; do
+		grep -q "^getcounter_$m[{ ]" "$tmp/all.txt" || fail "no getcounter_$m in any fixture"
+	done
+	# LogicalDisk: the mount point and its device (ldisk-basic: /home is on
+	# dm-0, whose diskstats line says 11001 reads)
+	grep -qx 'getcounter_logical_disk_reads_total{mountpoint="/home",device="dm-0"} 11001' \
+		"$tmp/all.txt" || fail "LogicalDisk /home is not labelled device dm-0"
+	grep -q '^getcounter_processor_information' "$tmp/all.txt" && fail "Processor Information served"
+	grep -q '_Total' "$tmp/all.txt" && fail "a _Total series in a fixture"
+	grep -Eq '[{,](instance|job)=' "$tmp/all.txt" && fail "an instance or job label"
+fi
+
+# --- the scrape deadline: a set that misses it is left out, the scrape is 200 ---
+start dl --root "$F/t0" --serve 0
+code=$(curl -s -o "$tmp/dl.txt" -w '%{http_code}' -H 'X-Prometheus-Scrape-Timeout-Seconds: 0.000001' "$url")
+[ "$code" = 200 ] || fail "a scrape past its deadline got $code"
+grep -qx 'getcounter_scrape_set_success{set="processor"} 0' "$tmp/dl.txt" ||
+	fail "a set past the deadline is not success 0"
+grep -q '^getcounter_processor_time' "$tmp/dl.txt" && fail "a set past the deadline was served"
+grep -q '^getcounter_build_info' "$tmp/dl.txt" || fail "no build_info past the deadline"
+curl -sf -H 'X-Prometheus-Scrape-Timeout-Seconds: 10' "$url" >"$tmp/dl2.txt"
+grep -qx 'getcounter_scrape_set_success{set="processor"} 1' "$tmp/dl2.txt" ||
+	fail "a set read in time is not success 1"
+grep -Eq '^getcounter_scrape_set_duration_seconds\{set="processor"\} [0-9.]+$' "$tmp/dl2.txt" ||
+	fail "no read duration of processor"
+stop "$pid"
+
+# --- --prometheus-rules: promtool accepts them; paths select -------------------
+"$G" --prometheus-rules >"$tmp/rules.yml"
+grep -q "record: getcounter:physical_disk:avg_disk_sec_per_read" "$tmp/rules.yml" ||
+	fail "no Avg. Disk sec/Read rule"
+# Avg. Disk sec/Read: read time over reads, 0 without reads (as derive)
+grep -qF "expr: '((rate(getcounter_physical_disk_read_time_seconds_total[1m])) / ((rate(getcounter_physical_disk_reads_total[1m])) > 0)) or ((rate(getcounter_physical_disk_reads_total[1m])) * 0)'" \
+	"$tmp/rules.yml" || fail "Avg. Disk sec/Read is not read time over reads"
+# Available MBytes: bytes / 2^20 = bytes x 9.5367431640625e-07
+grep -qF "expr: '9.5367431640625e-07 * (getcounter_memory_available_bytes)'" "$tmp/rules.yml" ||
+	fail "Available MBytes is not bytes / 2^20"
+grep -q 'processor_information' "$tmp/rules.yml" && fail "rules for Processor Information"
+"$G" --prometheus-rules '\TCP\Segments Retransmitted/sec' >"$tmp/tcp.yml"
+[ "$(grep -c 'record:' "$tmp/tcp.yml")" -eq 1 ] || fail "a path did not select one rule"
+expect_exit 2 "$G" --prometheus-rules '\NoSuchSet\x'
+case $errout in *"no counter set named 'NoSuchSet'"*) ;; *) fail "bad set: $errout" ;; esac
+expect_exit 2 "$G" --prometheus-rules --serve 0
+if command -v promtool >/dev/null 2>&1; then
+	promtool check rules "$tmp/rules.yml" >"$tmp/pt" 2>&1 ||
+		fail "promtool check rules: $(cat "$tmp/pt")"
+	promtool check rules "$tmp/tcp.yml" >"$tmp/pt" 2>&1 ||
+		fail "promtool check rules (TCP): $(cat "$tmp/pt")"
+fi
+
+# --- SIGINT with scrapes in flight: they finish, exit 0 ---------------------------
+start int --root "$F/t0" --serve 0
+: >"$tmp/codes2"
+k=0
+while [ $k -lt 16 ]; do
+	curl -s -o /dev/null -w '%{http_code}\n' "$url" >>"$tmp/codes2" &
+	k=$((k + 1))
+done
+sleep 0.05
+kill -INT "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "the server exited $rc on SIGINT"
+wait
+# accepted scrapes answered (200 or 503); later connections were refused (000)
+grep -Evx '200|503|000' "$tmp/codes2" && fail "a scrape cut short on SIGINT"
 
 # --- --serve-max-requests 1 under load: some 503 (up to 3 bursts of 32) -------------
 start one --serve 0 --serve-max-requests 1

@@ -19,20 +19,20 @@ enum { F_A, F_B, F_C32, F_MS, F_INFLIGHT, F_TICKS, F_BYTES, F_SPEED, F_DUPLEX, F
        F_GUEST, F_G, F_TX, NF };
 
 static const struct field_desc fields[NF] = {
-	[F_A] = { "a", FW_64, FK_COUNTER, FB_NONE },
-	[F_B] = { "b", FW_64, FK_COUNTER, FB_NONE },
-	[F_C32] = { "c32", FW_32, FK_COUNTER, FB_NONE },
-	[F_MS] = { "ms", FW_32, FK_COUNTER, FB_DISK_MS },
-	[F_INFLIGHT] = { "inflight", FW_64, FK_GAUGE, FB_NONE },
-	[F_TICKS] = { "ticks", FW_32, FK_COUNTER, FB_IO_TICKS },
-	[F_BYTES] = { "bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
-	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE },
-	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE },
-	[F_U] = { "user", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_I] = { "idle", FW_64, FK_CPU_TIME, FB_NONE },
-	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE },
-	[F_G] = { "gauge", FW_64, FK_GAUGE, FB_NONE },
-	[F_TX] = { "tx", FW_32IN64, FK_COUNTER, FB_IF_BYTES },
+	[F_A] = { "a", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_B] = { "b", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_C32] = { "c32", FW_32, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_MS] = { "ms", FW_32, FK_COUNTER, FB_DISK_MS, NO_PROM },
+	[F_INFLIGHT] = { "inflight", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_TICKS] = { "ticks", FW_32, FK_COUNTER, FB_IO_TICKS, NO_PROM },
+	[F_BYTES] = { "bytes", FW_32IN64, FK_COUNTER, FB_IF_BYTES, NO_PROM },
+	[F_SPEED] = { "speed", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_DUPLEX] = { "duplex", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_U] = { "user", FW_64, FK_CPU_TIME, FB_NONE, NO_PROM },
+	[F_I] = { "idle", FW_64, FK_CPU_TIME, FB_NONE, NO_PROM },
+	[F_GUEST] = { "guest", FW_64, FK_CPU_EXTRA, FB_NONE, NO_PROM },
+	[F_G] = { "gauge", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_TX] = { "tx", FW_32IN64, FK_COUNTER, FB_IF_BYTES, NO_PROM },
 };
 
 enum { C_RAW, C_DELTA, C_RATE, C_FRAC, C_SFRAC, C_AVGT, C_AVGB, C_TIMER, C_TINV, C_QLEN,
@@ -353,7 +353,7 @@ test_wrap(void **state)
 	/* ulong on a 32-bit kernel wraps like a 32-bit field */
 	struct derive_env e32 = env2;
 	e32.ulong_bits = 32;
-	static const struct field_desc ulf[1] = { { "u", FW_ULONG, FK_COUNTER, FB_NONE } };
+	static const struct field_desc ulf[1] = { { "u", FW_ULONG, FK_COUNTER, FB_NONE, NO_PROM } };
 	struct counter_set ul = set;
 	ul.fields = ulf;
 	ul.nfields = 1;

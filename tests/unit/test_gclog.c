@@ -38,9 +38,9 @@ enum { REC_SESSION = 1, REC_SCHEMA, REC_INSTANCE, REC_KEYFRAME, REC_SAMPLE, REC_
 enum { TA, TB, TC };
 
 static const struct field_desc t_fields[] = {
-	[TA] = { "a", FW_64, FK_COUNTER, FB_NONE },
-	[TB] = { "b", FW_32, FK_COUNTER, FB_NONE },
-	[TC] = { "c", FW_64, FK_GAUGE, FB_NONE },
+	[TA] = { "a", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[TB] = { "b", FW_32, FK_COUNTER, FB_NONE, NO_PROM },
+	[TC] = { "c", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 static const struct counter_desc t_counters[] = {
@@ -70,8 +70,8 @@ static const struct counter_set t_set = {
 enum { OX, OY };
 
 static const struct field_desc o_fields[] = {
-	[OX] = { "x", FW_ULONG, FK_COUNTER, FB_NONE },
-	[OY] = { "y", FW_64, FK_GAUGE, FB_NONE },
+	[OX] = { "x", FW_ULONG, FK_COUNTER, FB_NONE, NO_PROM },
+	[OY] = { "y", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 static const struct counter_desc o_counters[] = {

@@ -33,8 +33,8 @@ extern const struct output output_json;
 enum { F_BYTES, F_QUEUE, NF };
 
 static const struct field_desc fields[NF] = {
-	[F_BYTES] = { "bytes", FW_64, FK_COUNTER, FB_NONE },
-	[F_QUEUE] = { "queue", FW_64, FK_GAUGE, FB_NONE },
+	[F_BYTES] = { "bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_QUEUE] = { "queue", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
 
 enum { C_BYTES, C_QUEUE, NC };

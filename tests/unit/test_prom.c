@@ -15,35 +15,85 @@
 
 #include "prom.h"
 #include "provider.h"
+#include "util.h"
 
-/* Every name matches ^[a-z_][a-z0-9_]*$, counters end in _total, and the
- * (name, mode) pairs are unique. */
+/* Every exported name matches ^[a-z_][a-z0-9_]*$, counters (and only
+ * they) end in _total, (name, own label) pairs are unique over every set,
+ * and no label is instance or job (Prometheus would rename them). */
 static void
 test_names(void **state)
 {
-	size_t n;
-	const struct prom_field *t = prom_fields(&n);
+	static char names[1024][160];
+	static const char *labels[1024];
 	regex_t re;
-	char names[128][128];
+	size_t n = 0;
 
 	(void)state;
-	assert_true(n <= 128);
 	assert_int_equal(regcomp(&re, "^[a-z_][a-z0-9_]*$", REG_EXTENDED | REG_NOSUB), 0);
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
+	for (size_t p = 0; p < nproviders; p++) {
+		const struct counter_set *cs = providers[p]->set;
 
-		assert_true(prom_name(names[i], sizeof(names[i]), &t[i], 0) > 0);
-		assert_int_equal(regexec(&re, names[i], 0, NULL, 0), 0);
-		len = strlen(names[i]);
-		assert_int_equal(t[i].counter, len > 6 && !strcmp(names[i] + len - 6, "_total"));
-		for (size_t j = 0; j < i; j++) {
-			int same_mode = (!t[i].mode && !t[j].mode) ||
-					(t[i].mode && t[j].mode && !strcmp(t[i].mode, t[j].mode));
+		if (!prom_set_exported(cs))
+			continue;
+		if (cs->prom_labels) {
+			assert_null(strstr(cs->prom_labels, "instance"));
+			assert_null(strstr(cs->prom_labels, "job"));
+		}
+		for (size_t f = 0; f < cs->nfields; f++) {
+			const struct field_desc *fd = &cs->fields[f];
+			size_t len;
 
-			assert_false(!strcmp(names[i], names[j]) && same_mode);
+			if (!fd->prom.stem)
+				continue;
+			assert_true(n < 1024);
+			assert_true(prom_name(names[n], sizeof(names[n]), cs, f, 0) > 0);
+			if (regexec(&re, names[n], 0, NULL, 0))
+				fail_msg("%s: bad name %s", cs->name, names[n]);
+			len = strlen(names[n]);
+			assert_int_equal(fd->kind != FK_GAUGE,
+					 len > 6 && !strcmp(names[n] + len - 6, "_total"));
+			labels[n] = fd->prom.label;
+			/* fields of one family are adjacent (one HELP and TYPE) */
+			for (size_t g = 0; g + 1 < f; g++) {
+				size_t h = f;
+
+				if (!cs->fields[g].prom.stem ||
+				    strcmp(cs->fields[g].prom.stem, fd->prom.stem))
+					continue;
+				while (h-- > 0 && !cs->fields[h].prom.stem)
+					;
+				if (strcmp(cs->fields[h].prom.stem, fd->prom.stem))
+					fail_msg("%s: family %s is split", cs->name, names[n]);
+			}
+			if (fd->prom.label)
+				assert_true(strncmp(fd->prom.label, "instance=", 9) &&
+					    strncmp(fd->prom.label, "job=", 4));
+			for (size_t j = 0; j < n; j++)
+				if (!strcmp(names[n], names[j]) &&
+				    ((!labels[n] && !labels[j]) ||
+				     (labels[n] && labels[j] && !strcmp(labels[n], labels[j]))))
+					fail_msg("%s: %s twice", cs->name, names[n]);
+			n++;
 		}
 	}
+	assert_true(n > 150);
 	regfree(&re);
+}
+
+/* The metric name of field fname of set sname. */
+static const char *
+name_of(const char *sname, const char *fname, int family)
+{
+	static char buf[160];
+	const struct counter_set *cs = provider_find(sname)->set;
+
+	for (size_t f = 0; f < cs->nfields; f++)
+		if (!strcmp(cs->fields[f].name, fname)) {
+			assert_true(prom_name(buf, sizeof(buf), cs, f, family) > 0);
+			return buf;
+		}
+	fail_msg("%s has no field %s", sname, fname);
+	return NULL;
 }
 
 /* The issue's examples come out of the rule. */
@@ -53,42 +103,66 @@ test_examples(void **state)
 	char buf[128];
 
 	(void)state;
-	prom_name(buf, sizeof(buf), prom_field_find("Network Adapter", "rx_bytes"), 0);
-	assert_string_equal(buf, "getcounter_network_adapter_received_bytes_total");
-	prom_name(buf, sizeof(buf), prom_field_find("PhysicalDisk", "ms reading"), 0);
-	assert_string_equal(buf, "getcounter_physical_disk_read_time_seconds_total");
-	prom_name(buf, sizeof(buf), prom_field_find("Processor", "user"), 0);
-	assert_string_equal(buf, "getcounter_processor_time_seconds_total");
-	prom_name(buf, sizeof(buf), prom_field_find("Memory", "MemAvailable"), 0);
-	assert_string_equal(buf, "getcounter_memory_available_bytes");
+	assert_string_equal(name_of("Network Adapter", "rx_bytes", 0),
+			    "getcounter_network_adapter_received_bytes_total");
+	assert_string_equal(name_of("PhysicalDisk", "ms reading", 0),
+			    "getcounter_physical_disk_read_time_seconds_total");
+	assert_string_equal(name_of("Processor", "user", 0),
+			    "getcounter_processor_time_seconds_total");
+	assert_string_equal(name_of("Memory", "MemAvailable", 0),
+			    "getcounter_memory_available_bytes");
+	assert_string_equal(name_of("TCP", "RetransSegs", 0),
+			    "getcounter_tcp_retransmitted_segments_total");
 	/* an OpenMetrics family drops _total */
-	prom_name(buf, sizeof(buf), prom_field_find("Network Adapter", "rx_bytes"), 1);
-	assert_string_equal(buf, "getcounter_network_adapter_received_bytes");
+	assert_string_equal(name_of("Network Adapter", "rx_bytes", 1),
+			    "getcounter_network_adapter_received_bytes");
 	prom_set_name(buf, sizeof(buf), "TCPv4");
 	assert_string_equal(buf, "tcpv4");
-	assert_null(prom_field_find("Network Adapter", "no such"));
+	prom_set_name(buf, sizeof(buf), "Per Processor Network Activity");
+	assert_string_equal(buf, "per_processor_network_activity");
 }
 
-/* Every table row names a real provider's set and one of its fields, so a
- * renamed field cannot silently drop a series. */
+/* Every set with raw fields is exported, except Processor Information (it
+ * repeats Processor), with the labels the issue names. */
 static void
-test_table_matches_providers(void **state)
+test_sets_exported(void **state)
 {
-	size_t n;
-	const struct prom_field *t = prom_fields(&n);
+	static const char *const sets[][2] = {
+		{ "Processor", "cpu" },
+		{ "Processor Idle State", "cpu/state" },
+		{ "Memory", NULL },
+		{ "System", NULL },
+		{ "PhysicalDisk", "device" },
+		{ "LogicalDisk", "mountpoint;device" },
+		{ "Network Adapter", "device" },
+		{ "Pressure", "resource" },
+		{ "Interrupt", "irq/cpu" },
+		{ "Softirq", "type/cpu" },
+		{ "Per Processor Network Activity", "cpu" },
+		{ "Physical Network Interface Card Activity", "device" },
+		{ "RDMA Activity", "device/port" },
+		{ "TCP", NULL },
+		{ "UDPv4", NULL },
+		{ "UDPv6", NULL },
+		{ "IPv4", NULL },
+		{ "IPv6", NULL },
+		{ "ICMP", NULL },
+		{ "ICMPv6", NULL },
+	};
 
 	(void)state;
-	for (size_t i = 0; i < n; i++) {
-		const struct provider *p = provider_find(t[i].set);
-		size_t f;
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
+		const struct provider *p = provider_find(sets[i][0]);
 
 		assert_non_null(p);
-		for (f = 0; f < p->set->nfields; f++)
-			if (!strcmp(p->set->fields[f].name, t[i].field))
-				break;
-		if (f == p->set->nfields)
-			fail_msg("%s: no field %s", t[i].set, t[i].field);
+		if (!prom_set_exported(p->set))
+			fail_msg("%s is not exported", sets[i][0]);
+		if (sets[i][1])
+			assert_string_equal(p->set->prom_labels, sets[i][1]);
+		else
+			assert_null(p->set->prom_labels);
 	}
+	assert_false(prom_set_exported(provider_find("Processor Information")->set));
 }
 
 /* a"b\c and a newline escape as \", \\ and \n. */
@@ -118,7 +192,7 @@ test_accept(void **state)
 	assert_true(prom_accept_openmetrics("text/plain, Application/OpenMetrics-Text; q=0.2"));
 }
 
-/* Unwrap a 32-bit counter, hold a CPU time, pass a 64-bit reset. */
+/* Unwrap a 32-bit counter, hold a CPU time, pass a reset. */
 static void
 test_unwrap(void **state)
 {
@@ -129,6 +203,9 @@ test_unwrap(void **state)
 	/* wraps to 0x10: 0x10 + 2^32 = 0x100000010 */
 	assert_int_equal(prom_unwrap(&s, 0x10, 32, FK_COUNTER), 0x100000010ull);
 	assert_int_equal(prom_unwrap(&s, 0x20, 32, FK_COUNTER), 0x100000020ull);
+	/* 0x20 -> 0x10 would be a wrap of 2^32 - 0x10 >= 2^31: a reset, the
+	 * value drops to 0x10 */
+	assert_int_equal(prom_unwrap(&s, 0x10, 32, FK_COUNTER), 0x10);
 
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(prom_unwrap(&s, 1000, 64, FK_CPU_TIME), 1000);
@@ -142,103 +219,248 @@ test_unwrap(void **state)
 	assert_int_equal(prom_unwrap(&s, 7, 64, FK_COUNTER), 7);
 }
 
-static const struct field_desc nic_fields[] = {
-	{ "rx_bytes", FW_64, FK_COUNTER, FB_NONE },
-	{ "tx_bytes", FW_64, FK_COUNTER, FB_NONE },
-	{ "speed", FW_64, FK_GAUGE, FB_NONE },
-};
-static const struct counter_set nic_set = {
-	.name = "Network Adapter", .multi_instance = 1, .fields = nic_fields, .nfields = 3,
-};
-static const struct field_desc cpu_fields[] = {
-	{ "user", FW_64, FK_CPU_TIME, FB_NONE },
-	{ "system", FW_64, FK_CPU_TIME, FB_NONE },
-};
-static const struct counter_set cpu_set = {
-	.name = "Processor", .multi_instance = 1, .fields = cpu_fields, .nfields = 2,
-};
-
-/* Text exposition of a raw set, then each line parsed back. */
-static void
-test_format_round_trip(void **state)
+/* Format set rs with track t; the text. */
+static const char *
+format(struct prom_buf *b, const struct raw_set *rs, struct prom_track *t)
 {
-	struct raw_set rs, cpu;
-	struct raw_instance *ri;
+	struct prom_fmt fmt = { .user_hz = 100, .ulong_bits = 64, .fields = ~(uint64_t)0 };
+
+	prom_buf_reset(b);
+	prom_format_set(b, rs, t, &fmt);
+	return b->p ? b->p : "";
+}
+
+/* The index of field fname in cs. */
+static unsigned
+field_of(const struct counter_set *cs, const char *fname)
+{
+	for (size_t f = 0; f < cs->nfields; f++)
+		if (!strcmp(cs->fields[f].name, fname))
+			return (unsigned)f;
+	fail_msg("no field %s", fname);
+	return 0;
+}
+
+/* Scrapes keep unwrap state: a 32-bit diskstats ms field wraps and stays
+ * monotonic; a /proc/stat CPU time that steps back is held; a real CPU
+ * reset (the sum of its times falls) lets the value drop. */
+static void
+test_track(void **state)
+{
+	const struct counter_set *disk = provider_find("PhysicalDisk")->set;
+	const struct counter_set *cpu = provider_find("Processor")->set;
+	unsigned ms = field_of(disk, "ms reading"), user = field_of(cpu, "user");
+	unsigned idle = field_of(cpu, "idle");
+	struct prom_track *t = prom_track_new(disk);
 	struct prom_buf b = { 0 };
-	char inst[64], *line, *save = NULL;
-	const struct prom_field *pf;
-	uint64_t raw;
-	int n = 0;
+	struct raw_set rs;
+	struct raw_instance *ri;
 
 	(void)state;
-	raw_set_init(&rs, &nic_set);
+	raw_set_init(&rs, disk);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "sda", 3, 8), ms, 0xFFFFFF00u);
+	/* 0xFFFFFF00 = 4294967040 ms = 4294967.04 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 4294967.04\n"));
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "sda", 3, 8), ms, 0x100);
+	/* wrapped: 0x100 + 2^32 = 4294967552 ms = 4294967.552 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 4294967.552\n"));
+	/* a new identity (another disk under the same name) starts afresh */
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "sda", 3, 9), ms, 0x80);
+	/* 0x80 = 128 ms = 0.128 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 0.128\n"));
+	raw_set_free(&rs);
+	prom_track_free(t);
+
+	t = prom_track_new(cpu);
+	raw_set_init(&rs, cpu);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	rs.mono_ns = 1000000000;
+	ri = raw_set_add(&rs, "0", 1, 0);
+	raw_put(ri, user, 1000);
+	raw_put(ri, idle, 5000);
+	/* 1000 ticks / 100 = 10 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} 10\n"));
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	rs.mono_ns = 2000000000;
+	ri = raw_set_add(&rs, "0", 1, 0);
+	raw_put(ri, user, 990);
+	raw_put(ri, idle, 5100);
+	/* user steps back by 10 ticks while the sum grows: held at 10 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} 10\n"));
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	rs.mono_ns = 3000000000;
+	ri = raw_set_add(&rs, "0", 1, 0);
+	raw_put(ri, user, 20);
+	raw_put(ri, idle, 30);
+	/* the sum fell from 6090 to 50, more than 1 % of 1 s x 100: a real
+	 * reset, the value drops to 20 / 100 = 0.2 s */
+	assert_non_null(strstr(format(&b, &rs, t),
+		"getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} 0.2\n"));
+	raw_set_free(&rs);
+	prom_track_free(t);
+	prom_buf_free(&b);
+}
+
+/* A set with labels, escaping, an absent field, a _Total and ERR/_Total. */
+static void
+test_format(void **state)
+{
+	const struct counter_set *nic = provider_find("Network Adapter")->set;
+	const struct counter_set *irq = provider_find("Interrupt")->set;
+	struct prom_buf b = { 0 };
+	struct raw_set rs;
+	struct raw_instance *ri;
+	unsigned rx = field_of(nic, "rx_bytes");
+	const char *text;
+
+	(void)state;
+	raw_set_init(&rs, nic);
 	raw_set_begin(&rs);
 	rs.valid = 1;
 	ri = raw_set_add(&rs, "eth0", 4, 1);
-	raw_put(ri, 0, 123456789012ull);
-	raw_put(ri, 1, 42);
+	raw_put(ri, rx, 123456789012ull);
 	ri = raw_set_add(&rs, "we\"ird\\", 7, 2);
-	raw_put(ri, 0, 7); /* tx_bytes absent: no series */
+	raw_put(ri, rx, 7);
 	ri = raw_set_add(&rs, "_Total", 6, 0);
-	raw_put(ri, 0, 1);
-	assert_int_equal(prom_format_set(&b, &rs, 100, 0, NULL, NULL), 3);
-	assert_string_equal(b.p,
-		"# HELP getcounter_network_adapter_received_bytes_total Bytes received by the "
-		"interface.\n"
+	raw_put(ri, rx, 1);
+	text = format(&b, &rs, NULL);
+	assert_non_null(strstr(text,
 		"# TYPE getcounter_network_adapter_received_bytes_total counter\n"
 		"getcounter_network_adapter_received_bytes_total{device=\"eth0\"} 123456789012\n"
-		"getcounter_network_adapter_received_bytes_total{device=\"we\\\"ird\\\\\"} 7\n"
-		"# HELP getcounter_network_adapter_sent_bytes_total Bytes sent by the interface.\n"
-		"# TYPE getcounter_network_adapter_sent_bytes_total counter\n"
-		"getcounter_network_adapter_sent_bytes_total{device=\"eth0\"} 42\n");
-	for (line = strtok_r(b.p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#')
-			continue;
-		assert_int_equal(prom_parse_sample(line, &pf, inst, sizeof(inst), &raw, 100), 0);
-		if (n == 0) {
-			assert_string_equal(pf->field, "rx_bytes");
-			assert_string_equal(inst, "eth0");
-			assert_int_equal(raw, 123456789012ull);
-		} else if (n == 1) {
-			assert_string_equal(inst, "we\"ird\\");
-			assert_int_equal(raw, 7);
-		} else {
-			assert_string_equal(pf->field, "tx_bytes");
-			assert_int_equal(raw, 42);
-		}
-		n++;
-	}
-	assert_int_equal(n, 3);
-
-	/* Processor: ticks / USER_HZ 100, labels cpu and mode; OpenMetrics */
-	raw_set_init(&cpu, &cpu_set);
-	raw_set_begin(&cpu);
-	cpu.valid = 1;
-	ri = raw_set_add(&cpu, "0", 1, 0);
-	raw_put(ri, 0, 12345); /* 12345 / 100 = 123.45 s */
-	raw_put(ri, 1, 50);    /* 50 / 100 = 0.5 s */
-	prom_buf_reset(&b);
-	assert_int_equal(prom_format_set(&b, &cpu, 100, 1, NULL, NULL), 2);
-	assert_non_null(strstr(b.p, "# TYPE getcounter_processor_time_seconds counter\n"
-				    "# UNIT getcounter_processor_time_seconds seconds\n"));
-	line = strstr(b.p, "getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} "
-			   "123.45");
-	assert_non_null(line);
-	assert_int_equal(prom_parse_sample(line, &pf, inst, sizeof(inst), &raw, 100), 0);
-	assert_string_equal(pf->field, "user");
-	assert_string_equal(inst, "0");
-	assert_int_equal(raw, 12345);
-	line = strstr(b.p, "getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"system\"} "
-			   "0.5\n");
-	assert_non_null(line);
-	assert_int_equal(prom_parse_sample(line, &pf, inst, sizeof(inst), &raw, 100), 0);
-	assert_string_equal(pf->field, "system");
-	assert_int_equal(raw, 50);
-	assert_int_equal(prom_parse_sample("# EOF", &pf, inst, sizeof(inst), &raw, 100), -1);
-	assert_int_equal(prom_parse_sample("other_metric 1", &pf, inst, sizeof(inst), &raw, 100),
-			 -1);
-	raw_set_free(&cpu);
+		"getcounter_network_adapter_received_bytes_total{device=\"we\\\"ird\\\\\"} 7\n"));
+	assert_null(strstr(text, "_Total"));
+	assert_null(strstr(text, "sent_bytes")); /* absent everywhere: no series */
 	raw_set_free(&rs);
+
+	raw_set_init(&rs, irq);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "24/1", 4, 0), 0, 5);
+	raw_put(raw_set_add(&rs, "ERR/_Total", 10, 0), 0, 3);
+	text = format(&b, &rs, NULL);
+	assert_non_null(strstr(text, "getcounter_interrupt_interrupts_total{irq=\"24\",cpu=\"1\"} 5\n"
+				     "getcounter_interrupt_interrupts_total{irq=\"ERR\"} 3\n"));
+	raw_set_free(&rs);
+	prom_buf_free(&b);
+}
+
+/* A fixed device for every mount point. */
+static size_t
+dev_of(void *arg, const char *inst, char *buf, size_t n)
+{
+	(void)arg;
+	(void)inst;
+	return (size_t)snprintf(buf, n, "sda1");
+}
+
+/* LogicalDisk's extra label: device, beside the mount point; parsing back
+ * ignores it (the instance is the mount point). */
+static void
+test_extra_label(void **state)
+{
+	const struct counter_set *ld = provider_find("LogicalDisk")->set;
+	const struct counter_set *sets[1] = { ld };
+	struct prom_fmt fmt = { .user_hz = 100, .ulong_bits = 64, .fields = ~(uint64_t)0,
+				.label_value = dev_of };
+	struct prom_buf b = { 0 };
+	struct raw_set rs;
+	const struct counter_set *got;
+	size_t f;
+	char inst[64];
+	uint64_t raw;
+	const char *line;
+
+	(void)state;
+	raw_set_init(&rs, ld);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	raw_put(raw_set_add(&rs, "/mnt/my disk", 12, 1), field_of(ld, "reads"), 42);
+	prom_format_set(&b, &rs, NULL, &fmt);
+	line = strstr(b.p, "getcounter_logical_disk_reads_total{mountpoint=\"/mnt/my disk\","
+			   "device=\"sda1\"} 42\n");
+	assert_non_null(line);
+	assert_int_equal(prom_parse_sample(line, sets, 1, &got, &f, inst, sizeof(inst), &raw, 100),
+			 0);
+	assert_string_equal(inst, "/mnt/my disk");
+	assert_int_equal(raw, 42);
+	assert_int_equal(f, field_of(ld, "reads"));
+	raw_set_free(&rs);
+	prom_buf_free(&b);
+}
+
+/* Every exported field of every set, formatted and parsed back into the
+ * same set, field, instance and raw value. */
+static void
+test_round_trip(void **state)
+{
+	const struct counter_set *sets[64];
+	size_t nsets = 0, lines = 0, expect = 0;
+	struct prom_buf b = { 0 };
+
+	(void)state;
+	for (size_t p = 0; p < nproviders && nsets < 64; p++)
+		sets[nsets++] = providers[p]->set;
+	for (size_t k = 0; k < nsets; k++) {
+		const struct counter_set *cs = sets[k];
+		const char *names[2][2] = { { "sda", "eth0" }, { "24/0", "mlx5_0/1" } };
+		int two = cs->prom_labels && strchr(cs->prom_labels, '/');
+		size_t ninst = cs->multi_instance ? 2 : 1;
+		struct prom_fmt fmt = { .user_hz = 250, .ulong_bits = 64, .fields = ~(uint64_t)0 };
+		struct raw_set rs;
+		char *line, *save = NULL;
+
+		if (!prom_set_exported(cs))
+			continue;
+		raw_set_init(&rs, cs);
+		raw_set_begin(&rs);
+	rs.valid = 1;
+		rs.valid = 1;
+		for (size_t i = 0; i < ninst; i++) {
+			const char *name = cs->multi_instance ? names[two][i] : "";
+			struct raw_instance *ri = raw_set_add(&rs, name, strlen(name), i);
+
+			for (size_t f = 0; f < cs->nfields; f++) {
+				raw_put(ri, (unsigned)f, 1000 * (f + 1) + i);
+				expect += cs->fields[f].prom.stem != NULL;
+			}
+		}
+		prom_buf_reset(&b);
+		prom_format_set(&b, &rs, NULL, &fmt);
+		for (line = strtok_r(b.p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			const struct counter_set *got;
+			size_t f, i;
+			char inst[128];
+			uint64_t raw;
+
+			if (line[0] == '#')
+				continue;
+			if (prom_parse_sample(line, sets, nsets, &got, &f, inst, sizeof(inst), &raw,
+					      250) < 0)
+				fail_msg("%s: cannot parse back %s", cs->name, line);
+			assert_ptr_equal(got, cs);
+			i = raw % 1000;
+			assert_int_equal(raw, 1000 * (f + 1) + i);
+			assert_string_equal(inst, cs->multi_instance ? names[two][i] : "");
+			lines++;
+		}
+		raw_set_free(&rs);
+	}
+	assert_int_equal(lines, expect);
+	assert_int_equal(prom_parse_sample("# EOF", sets, nsets, NULL, NULL, NULL, 0, NULL, 100), -1);
 	prom_buf_free(&b);
 }
 
@@ -248,11 +470,14 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_examples),
-		cmocka_unit_test(test_table_matches_providers),
+		cmocka_unit_test(test_sets_exported),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_unwrap),
-		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_track),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_extra_label),
+		cmocka_unit_test(test_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

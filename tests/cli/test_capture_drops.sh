@@ -1,0 +1,55 @@
+#!/bin/sh
+# Network Capture drops: a capture with a 1 MiB buffer is stopped
+# (SIGSTOP) while 20000 frames of 1000 bytes (20 MB) leave a veth, so the
+# kernel must drop most of them; Capture Dropped shows it in every sample,
+# and on the sending end (where the capture sees every frame the socket
+# sent, before any queue) counted + dropped = 20000 exactly.
+set -e
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
+G=$GETCOUNTER
+capture_needs
+
+tmp=$(mktemp -d)
+pids=""
+cleanup() {
+	for p in $pids; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	netns_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+nsa=gcda$$
+nsb=gcdb$$
+netns_add "$nsa"
+netns_add "$nsb"
+netns_veth "$nsa" "$nsb" "10.96.$(($$ % 250))"
+
+ip netns exec "$nsa" "$G" "\\Network Capture($veth_a)\\Frames Sent/sec" \
+	"\\Network Capture($veth_a)\\Capture Dropped" "\\Network Capture($veth_a)\\Interface Dropped" \
+	--capture-buffer 1M -i 1 -n 5 -f csv >"$tmp/d.csv" 2>"$tmp/d.err" &
+p=$!
+pids=$p
+sleep 1.3
+kill -STOP "$p"
+ip netns exec "$nsa" python3 "$(dirname "$0")/capture_send.py" "$veth_a" "$mac_a" "$mac_b" \
+	flood 20000 1000
+kill -CONT "$p"
+wait "$p" || fail "the capture failed: $(cat "$tmp/d.err")"
+pids=""
+
+rows=$(awk 'NR > 1' "$tmp/d.csv" | wc -l)
+[ "$rows" -eq 5 ] || fail "$rows samples, want 5"
+# a value in every sample (RAW: no empty cell)
+if awk -F, 'NR > 1 && ($3 ~ /" "/ || $4 ~ /" "/)' "$tmp/d.csv" | grep -q .; then
+	fail "a sample without drops: $(cat "$tmp/d.csv")"
+fi
+sent=$(csv_total "$tmp/d.csv" "Frames Sent/sec")
+dropped=$(csv_max "$tmp/d.csv" "Capture Dropped")
+[ "$dropped" -gt 0 ] || fail "nothing dropped from a 1 MiB buffer: sent $sent"
+# every frame is either counted or dropped: 20000
+[ $((sent + dropped)) -eq 20000 ] || fail "counted $sent + dropped $dropped != 20000"
+# a veth has no rx_missed or rx_fifo errors
+[ "$(csv_max "$tmp/d.csv" "Interface Dropped")" = 0 ] || fail "interface drops on a veth"
+exit 0

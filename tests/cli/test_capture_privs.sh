@@ -1,0 +1,99 @@
+#!/bin/sh
+# Network Capture and privileges: without CAP_NET_RAW a live capture stops
+# with one line naming the fix (exit 1); as root it opens every handle,
+# then becomes --user (or SUDO_UID/SUDO_GID) and drops every capability
+# with no_new_privs: /proc/PID/status of the running capture shows a
+# non-root Uid, CapEff and CapPrm 0 and NoNewPrivs 1.
+set -e
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
+G=$GETCOUNTER
+capture_needs
+command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (util-linux)"
+nobody=$(id -u nobody 2>/dev/null) || skip "needs a user nobody"
+nogroup=$(id -g nobody)
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	netns_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+nsa=gcqa$$
+nsb=gcqb$$
+netns_add "$nsa"
+netns_add "$nsb"
+netns_veth "$nsa" "$nsb" "10.97.$(($$ % 250))"
+
+# the binary must be reachable by nobody: a copy in a world-readable place
+cp "$G" "$tmp/getcounter"
+chmod 755 "$tmp/getcounter"
+
+# 1. no CAP_NET_RAW: exactly one line, exit 1
+expect_exit 1 ip netns exec "$nsb" setpriv --reuid="$nobody" --regid="$nogroup" \
+	--clear-groups --inh-caps=-all "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec"
+want="capturing on $veth_b needs CAP_NET_RAW: run as root or \`setcap cap_net_raw+ep getcounter\`"
+case $errout in
+*"$want") ;;
+*) fail "no CAP_NET_RAW: '$errout', want '$want'" ;;
+esac
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"
+[ -z "$out" ] || fail "output without CAP_NET_RAW: $out"
+
+# check_dropped PID WHAT: the capture's process is not root and holds no
+# capability
+check_dropped() {
+	st=/proc/$1/status
+	i=0
+	while ! grep -q '^CapEff:[[:space:]]*0*$' "$st" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -r "$st" ] || fail "$2: the capture ended early"
+	uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "$st")
+	[ "$uid" = "$nobody $nobody $nobody $nobody" ] || fail "$2: Uid $uid, want $nobody"
+	gid=$(awk '/^Gid:/ { print $2, $3, $4, $5 }' "$st")
+	[ "$gid" = "$nogroup $nogroup $nogroup $nogroup" ] || fail "$2: Gid $gid"
+	groups=$(awk '/^Groups:/ { $1 = ""; print }' "$st" | tr -d ' ')
+	[ "$groups" = "$nogroup" ] || fail "$2: supplementary groups '$groups'"
+	for c in CapEff CapPrm CapInh CapAmb; do
+		v=$(awk -v c="$c:" '$1 == c { print $2 }' "$st")
+		[ "$v" = 0000000000000000 ] || fail "$2: $c $v, want 0"
+	done
+	nnp=$(awk '/^NoNewPrivs:/ { print $2 }' "$st")
+	[ "$nnp" = 1 ] || fail "$2: NoNewPrivs $nnp"
+}
+
+# 2. root with --user nobody
+ip netns exec "$nsb" "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec" \
+	--user nobody -i 1 -n 3 -f csv >"$tmp/u.csv" 2>"$tmp/u.err" &
+p=$!
+pids="$p"
+check_dropped "$p" "--user nobody"
+ip netns exec "$nsa" python3 "$(dirname "$0")/capture_send.py" "$veth_a" "$mac_a" "$mac_b" mix
+wait "$p" || fail "the capture as nobody failed: $(cat "$tmp/u.err")"
+# it still counts after dropping: 16 frames (capture_lib.sh)
+expect_total "$tmp/u.csv" "Frames Received/sec" 16
+
+# 3. root under sudo: SUDO_UID and SUDO_GID
+SUDO_UID=$nobody SUDO_GID=$nogroup ip netns exec "$nsb" "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/s.err" &
+p=$!
+pids="$p"
+check_dropped "$p" "SUDO_UID"
+wait "$p" || fail "the capture under SUDO_UID failed: $(cat "$tmp/s.err")"
+pids=""
+
+# 4. --user that does not exist: one line, exit 1
+expect_exit 1 ip netns exec "$nsb" "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec" \
+	--user no-such-user-$$
+case $errout in
+*"--user no-such-user-$$: no such user"*) ;;
+*) fail "unknown --user: $errout" ;;
+esac
+exit 0

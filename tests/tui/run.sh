@@ -1,0 +1,24 @@
+#!/bin/sh
+# Runs every tests/tui/test_*.sh against the binary in $GETCOUNTER (each in
+# its own tmux server). A test exits 0 (pass), 77 (skip, saying why) or
+# anything else (fail). Ends with the line "N passed, N failed, N skipped".
+here=$(cd "$(dirname "$0")" && pwd)
+: "${GETCOUNTER:?set GETCOUNTER to the binary}"
+export GETCOUNTER
+export FIXTURES="$here/../fixtures"
+export LC_ALL=C
+export TZ=UTC
+pass=0 fail=0 skip=0
+for t in "$here"/test_*.sh; do
+	name=$(basename "$t" .sh)
+	out=$(sh "$t" 2>&1)
+	rc=$?
+	case $rc in
+	0) pass=$((pass + 1)); echo "PASS $name" ;;
+	77) skip=$((skip + 1)); echo "SKIP $name: $(printf '%s\n' "$out" | tail -1)" ;;
+	*) fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
+	   printf '%s\n' "$out" | tail -40 | sed 's/^/    /' ;;
+	esac
+done
+echo "tui: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,340 @@
+/*
+ * test_capture.c - the Network Capture classifier on hand-built frames:
+ * destination classes by MAC, VLAN tags up to depth 3 (802.1ad, 0x9100,
+ * 802.1Q), IPv4 TCP/UDP/ICMP, IPv6 hop-by-hop then ICMPv6, IPv6 fragment
+ * then UDP, ARP, an unknown ethertype, an 802.3 length, runts and frames
+ * cut by the snap length, SLL and SLL2 packet types, direction by
+ * --local-mac, and the counts capture_count() adds (bytes = wire length).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "capture.h"
+
+static const uint8_t LOCAL[6] = { 0x02, 0, 0, 0, 0, 1 };
+static const uint8_t PEER[6] = { 0x02, 0, 0, 0, 0, 2 };
+static const uint8_t BCAST[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t MCAST[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+
+/* Build an Ethernet header dst, src, then tags (ethertypes) and type at
+ * f; returns the length so far. */
+static size_t
+eth(uint8_t *f, const uint8_t *dst, const uint8_t *src, const uint16_t *tags, size_t ntags,
+    uint16_t type)
+{
+	size_t n = 0;
+
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	n = 12;
+	for (size_t i = 0; i < ntags; i++) {
+		f[n++] = (uint8_t)(tags[i] >> 8);
+		f[n++] = (uint8_t)tags[i];
+		f[n++] = 0x00; /* TCI: VLAN 5 */
+		f[n++] = 0x05;
+	}
+	f[n++] = (uint8_t)(type >> 8);
+	f[n++] = (uint8_t)type;
+	return n;
+}
+
+/* An IPv4 header with protocol proto and destination d at f. */
+static size_t
+ipv4(uint8_t *f, uint8_t proto, const uint8_t d[4])
+{
+	memset(f, 0, 20);
+	f[0] = 0x45;
+	f[9] = proto;
+	memcpy(f + 16, d, 4);
+	return 20;
+}
+
+/* An IPv6 header with next header nh and destination first byte d0. */
+static size_t
+ipv6(uint8_t *f, uint8_t nh, uint8_t d0)
+{
+	memset(f, 0, 40);
+	f[0] = 0x60;
+	f[6] = nh;
+	f[24] = d0;
+	return 40;
+}
+
+static struct capture_frame
+classify(const uint8_t *f, size_t n, int given)
+{
+	struct capture_frame cf;
+
+	capture_classify(CAPTURE_EN10MB, f, (uint32_t)n, given, LOCAL, &cf);
+	return cf;
+}
+
+static void
+test_classes_by_mac(void **state)
+{
+	uint8_t f[128];
+	const uint8_t d[4] = { 10, 0, 0, 2 };
+	size_t n;
+	struct capture_frame cf;
+
+	(void)state;
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	n += ipv4(f + n, 17, d);
+	cf = classify(f, n, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.dir, CAPTURE_TX); /* src is the local MAC */
+	assert_int_equal(cf.dclass, CAPTURE_DIRECTED);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV4);
+	assert_int_equal(cf.l4, CAPTURE_L4_UDP);
+
+	eth(f, BCAST, PEER, NULL, 0, 0x0806);
+	cf = classify(f, 42, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+	assert_int_equal(cf.dclass, CAPTURE_BROADCAST);
+	assert_int_equal(cf.l3, CAPTURE_L3_ARP);
+	assert_int_equal(cf.l4, CAPTURE_L4_NONE);
+
+	n = eth(f, MCAST, PEER, NULL, 0, 0x0800);
+	n += ipv4(f + n, 1, d);
+	cf = classify(f, n, CAPTURE_DIR_OUT); /* a live outbound handle */
+	assert_int_equal(cf.dir, CAPTURE_TX);
+	assert_int_equal(cf.dclass, CAPTURE_MULTICAST);
+	assert_int_equal(cf.l4, CAPTURE_L4_ICMP);
+
+	/* given inbound wins over a local source MAC */
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	cf = classify(f, n, CAPTURE_DIR_IN);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+}
+
+/* 802.1ad, then 0x9100, then 802.1Q: depth 3, then IPv4 TCP. */
+static void
+test_tags_depth3(void **state)
+{
+	uint8_t f[128];
+	const uint16_t tags[3] = { 0x88a8, 0x9100, 0x8100 };
+	const uint8_t d[4] = { 10, 0, 0, 2 };
+	size_t n = eth(f, PEER, PEER, tags, 3, 0x0800);
+	struct capture_frame cf;
+
+	(void)state;
+	assert_int_equal(n, 26); /* 12 + 3 x 4 + 2 */
+	n += ipv4(f + n, 6, d);
+	cf = classify(f, n, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV4);
+	assert_int_equal(cf.l4, CAPTURE_L4_TCP);
+
+	/* cut inside the third tag: the ethertype is unknown, Other */
+	cf = classify(f, 24, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+	assert_int_equal(cf.dclass, CAPTURE_DIRECTED);
+
+	/* cut after the ethertype, before the IPv4 protocol: IPv4, no L4 */
+	cf = classify(f, 26 + 9, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV4);
+	assert_int_equal(cf.l4, CAPTURE_L4_NONE);
+}
+
+static void
+test_ipv6_extension_headers(void **state)
+{
+	uint8_t f[128];
+	size_t n = eth(f, MCAST, PEER, NULL, 0, 0x86dd);
+	struct capture_frame cf;
+
+	(void)state;
+	n += ipv6(f + n, 0, 0xff); /* hop-by-hop first */
+	f[n] = 58;                 /* then ICMPv6 */
+	f[n + 1] = 0;              /* 8 bytes of options */
+	memset(f + n + 2, 1, 6);
+	n += 8;
+	f[n] = 143; /* MLDv2 report */
+	n += 8;
+	cf = classify(f, n, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV6);
+	assert_int_equal(cf.l4, CAPTURE_L4_ICMP);
+	assert_int_equal(cf.dclass, CAPTURE_MULTICAST);
+
+	/* cut inside the hop-by-hop header's first two bytes: no L4 */
+	cf = classify(f, 14 + 40 + 1, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV6);
+	assert_int_equal(cf.l4, CAPTURE_L4_NONE);
+
+	/* destination options (16 bytes), fragment, UDP */
+	n = eth(f, PEER, PEER, NULL, 0, 0x86dd);
+	n += ipv6(f + n, 60, 0x20);
+	f[n] = 44;
+	f[n + 1] = 1; /* (1 + 1) x 8 = 16 bytes */
+	n += 16;
+	f[n] = 17;
+	n += 8;
+	cf = classify(f, n, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l4, CAPTURE_L4_UDP);
+
+	/* no next header (59): IPv6 without L4 */
+	n = eth(f, PEER, PEER, NULL, 0, 0x86dd);
+	n += ipv6(f + n, 59, 0x20);
+	cf = classify(f, n, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV6);
+	assert_int_equal(cf.l4, CAPTURE_L4_NONE);
+}
+
+static void
+test_other_and_runts(void **state)
+{
+	uint8_t f[128];
+	struct capture_frame cf;
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	eth(f, PEER, PEER, NULL, 0, 0x88b5); /* local experimental ethertype */
+	cf = classify(f, 60, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+	eth(f, PEER, PEER, NULL, 0, 46); /* 802.3 length field */
+	cf = classify(f, 60, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+
+	/* caplen 13: the ethertype is not whole */
+	eth(f, BCAST, PEER, NULL, 0, 0x0800);
+	cf = classify(f, 13, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.dclass, CAPTURE_BROADCAST);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+	/* caplen 5: not even the destination MAC: directed, received */
+	cf = classify(f, 5, CAPTURE_DIR_BY_MAC);
+	assert_int_equal(cf.dclass, CAPTURE_DIRECTED);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+	/* caplen 0 */
+	cf = classify(f, 0, CAPTURE_DIR_OUT);
+	assert_int_equal(cf.dir, CAPTURE_TX);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+}
+
+/* SLL: pkttype(2) hatype(2) halen(2) addr(8) protocol(2); SLL2:
+ * protocol(2) reserved(2) ifindex(4) hatype(2) pkttype(1) halen(1)
+ * addr(8). A VLAN tag follows the header (libpcap puts it back). */
+static void
+test_cooked(void **state)
+{
+	uint8_t f[128];
+	const uint8_t bc[4] = { 255, 255, 255, 255 }, mc[4] = { 239, 1, 2, 3 },
+		      uc[4] = { 10, 0, 0, 2 };
+	struct capture_frame cf;
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	f[1] = 2; /* MULTICAST */
+	f[14] = 0x08;
+	ipv4(f + 16, 17, mc);
+	capture_classify(CAPTURE_SLL, f, 36, 0, NULL, &cf);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+	assert_int_equal(cf.dclass, CAPTURE_MULTICAST);
+	assert_int_equal(cf.l4, CAPTURE_L4_UDP);
+
+	f[1] = 4; /* OUTGOING: class from the IPv4 destination */
+	ipv4(f + 16, 17, bc);
+	capture_classify(CAPTURE_SLL, f, 36, 0, NULL, &cf);
+	assert_int_equal(cf.dir, CAPTURE_TX);
+	assert_int_equal(cf.dclass, CAPTURE_BROADCAST);
+
+	memset(f, 0, sizeof(f));
+	f[0] = 0x81; /* SLL2 with an 802.1Q tag after the header */
+	f[10] = 4;
+	f[22] = 0x08; /* the tag's inner ethertype at 20 + 2 */
+	ipv4(f + 24, 6, mc);
+	capture_classify(CAPTURE_SLL2, f, 44, 0, NULL, &cf);
+	assert_int_equal(cf.dir, CAPTURE_TX);
+	assert_int_equal(cf.dclass, CAPTURE_MULTICAST);
+	assert_int_equal(cf.l3, CAPTURE_L3_IPV4);
+	assert_int_equal(cf.l4, CAPTURE_L4_TCP);
+
+	ipv4(f + 24, 6, uc);
+	capture_classify(CAPTURE_SLL2, f, 44, 0, NULL, &cf);
+	assert_int_equal(cf.dclass, CAPTURE_DIRECTED);
+
+	f[10] = 1; /* BROADCAST received */
+	capture_classify(CAPTURE_SLL2, f, 44, 0, NULL, &cf);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+	assert_int_equal(cf.dclass, CAPTURE_BROADCAST);
+
+	f[10] = 3; /* OTHERHOST: received, directed */
+	capture_classify(CAPTURE_SLL2, f, 44, 0, NULL, &cf);
+	assert_int_equal(cf.dir, CAPTURE_RX);
+	assert_int_equal(cf.dclass, CAPTURE_DIRECTED);
+
+	/* an SLL2 runt: too short for the packet type */
+	capture_classify(CAPTURE_SLL2, f, 10, 0, NULL, &cf);
+	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
+}
+
+static void
+test_count(void **state)
+{
+	uint64_t c[CAP_NFIELDS] = { 0 };
+	struct capture_frame rx_bc_arp = { CAPTURE_RX, CAPTURE_BROADCAST, CAPTURE_L3_ARP,
+					   CAPTURE_L4_NONE };
+	struct capture_frame tx_uc_tcp = { CAPTURE_TX, CAPTURE_DIRECTED, CAPTURE_L3_IPV4,
+					   CAPTURE_L4_TCP };
+
+	(void)state;
+	capture_count(c, &rx_bc_arp, 60);
+	capture_count(c, &tx_uc_tcp, 1514);
+	capture_count(c, &tx_uc_tcp, 66);
+	assert_int_equal(c[CAP_RX_FRAMES], 1);
+	assert_int_equal(c[CAP_RX_BYTES], 60);
+	assert_int_equal(c[CAP_RX_BROADCAST_FRAMES], 1);
+	assert_int_equal(c[CAP_RX_BROADCAST_BYTES], 60);
+	assert_int_equal(c[CAP_TX_FRAMES], 2);
+	assert_int_equal(c[CAP_TX_BYTES], 1580); /* 1514 + 66 */
+	assert_int_equal(c[CAP_TX_DIRECTED_BYTES], 1580);
+	assert_int_equal(c[CAP_ARP], 1);
+	assert_int_equal(c[CAP_IPV4], 2);
+	assert_int_equal(c[CAP_TCP], 2);
+	assert_int_equal(c[CAP_OTHER], 0);
+}
+
+/* A cooked header replaces the 14-byte Ethernet one: a 60-byte frame is
+ * 60 - 14 + 16 = 62 in SLL and 60 - 14 + 20 = 66 in SLL2. */
+static void
+test_wire_len(void **state)
+{
+	(void)state;
+	assert_int_equal(capture_wire_len(CAPTURE_EN10MB, 60), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL, 62), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL2, 66), 60);
+	assert_int_equal(capture_wire_len(CAPTURE_SLL2, 10), 10); /* a runt stays */
+}
+
+static void
+test_parse_mac(void **state)
+{
+	uint8_t m[6];
+
+	(void)state;
+	assert_int_equal(capture_parse_mac("02:00:00:AB:cd:01", m), 0);
+	assert_int_equal(m[3], 0xab);
+	assert_int_equal(m[5], 1);
+	assert_int_equal(capture_parse_mac("02-00-00-ab-cd-01", m), 0);
+	assert_int_equal(capture_parse_mac("02:00:00:ab:cd", m), -1);
+	assert_int_equal(capture_parse_mac("02:00:00:ab:cd:011", m), -1);
+	assert_int_equal(capture_parse_mac("g2:00:00:ab:cd:01", m), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classes_by_mac),
+		cmocka_unit_test(test_tags_depth3),
+		cmocka_unit_test(test_ipv6_extension_headers),
+		cmocka_unit_test(test_other_and_runts),
+		cmocka_unit_test(test_cooked),
+		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_wire_len),
+		cmocka_unit_test(test_parse_mac),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

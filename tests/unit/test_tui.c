@@ -1,0 +1,160 @@
+/*
+ * test_tui.c - the history behind getcounter --tui (tui_hist.c): the ring
+ * keeps the last samples, a series is found again by its path after the
+ * engine is reopened, statistics skip values that do not exist, autoscale
+ * picks the largest power of ten under 100, and `g` reads its times.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tui.h"
+
+static const struct counter_set test_set = { .name = "Memory" };
+static const struct counter_desc test_counter = { .name = "Available MBytes", .type = CT_RAW,
+						  .unit = "MB" };
+static const struct counter_desc test_rate = { .name = "Pages/sec", .type = CT_RATE,
+					       .unit = "/s" };
+
+/* A frame of one row: path, value, status, column. */
+static void
+push1(struct tui_hist *h, const struct counter_desc *c, const char *path, uint32_t column,
+      double v, enum value_status st, int64_t wall)
+{
+	struct frame_row r = { .set = &test_set, .counter = c, .path = path, .column = column,
+			       .value = v, .status = (uint8_t)st };
+	struct frame f = { .wall_ns = wall, .index = 1, .nrows = 1, .rows = &r };
+
+	tui_hist_push(h, &f);
+}
+
+static void
+test_ring(void **state)
+{
+	struct tui_hist h;
+	double v = 0;
+
+	(void)state;
+	tui_hist_init(&h, 4, 0);
+	for (int i = 0; i < 6; i++)
+		push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 0, 10.0 * i, ST_OK,
+		      (int64_t)i * 1000000000);
+	assert_int_equal(h.n, 6);
+	/* 4 kept: samples 2..5 */
+	assert_int_equal(tui_hist_first(&h), 2);
+	assert_int_equal(tui_hist_get(&h, 1, 0, &v), TUI_NO_ROW);
+	assert_int_equal(tui_hist_get(&h, 5, 0, &v), TUI_HAS_VALUE | ST_OK);
+	assert_true(v == 50.0);
+	assert_true(tui_hist_wall(&h, 3) == 3000000000);
+	tui_hist_free(&h);
+}
+
+static void
+test_grow_and_reopen(void **state)
+{
+	struct tui_hist h;
+	double v = 0;
+
+	(void)state;
+	tui_hist_init(&h, 2, 1);
+	for (int i = 0; i < 5; i++)
+		push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 7, i, ST_OK, i);
+	/* a growing history keeps every sample */
+	assert_int_equal(tui_hist_first(&h), 0);
+	assert_int_equal(tui_hist_get(&h, 0, 0, &v), TUI_HAS_VALUE | ST_OK);
+	assert_true(v == 0.0);
+	assert_int_equal(tui_hist_get(&h, 4, 0, &v), TUI_HAS_VALUE | ST_OK);
+	assert_true(v == 4.0);
+	/* a reopened engine numbers columns anew: the path finds the series */
+	tui_hist_forget_columns(&h);
+	push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 0, 5, ST_OK, 5);
+	assert_int_equal(h.nseries, 1);
+	/* a new series has no earlier values */
+	push1(&h, &test_rate, "\\\\h\\Memory\\Pages/sec", 1, 3, ST_OK, 6);
+	assert_int_equal(h.nseries, 2);
+	assert_int_equal(tui_hist_get(&h, 6, 1, &v), TUI_HAS_VALUE | ST_OK);
+	assert_int_equal(tui_hist_get(&h, 6, 0, &v), TUI_NO_ROW);
+	assert_int_equal(tui_hist_get(&h, 2, 1, &v), TUI_NO_ROW);
+	assert_string_equal(h.series[1].unit, "/s");
+	tui_hist_free(&h);
+}
+
+static void
+test_stats(void **state)
+{
+	struct tui_hist h;
+	struct tui_stats st;
+
+	(void)state;
+	tui_hist_init(&h, 16, 0);
+	/* 10, RESET (no value), 30, FIRST of a rate (no value), 20 */
+	push1(&h, &test_rate, "p", 0, 10, ST_OK, 1);
+	push1(&h, &test_rate, "p", 0, 999, ST_RESET, 2);
+	push1(&h, &test_rate, "p", 0, 30, ST_OK, 3);
+	push1(&h, &test_rate, "p", 0, 999, ST_FIRST, 4);
+	push1(&h, &test_rate, "p", 0, 20, ST_WRAPPED, 5);
+	tui_hist_stats(&h, 0, 0, 4, &st);
+	/* values 10, 30, 20: n 3, average 60 / 3 = 20, min 10, max 30 */
+	assert_int_equal(st.n, 3);
+	assert_true(st.avg == 20.0);
+	assert_true(st.min == 10.0 && st.max == 30.0);
+	assert_true(st.has_last && st.last == 20.0);
+	assert_int_equal(st.last_st & 0x7f, ST_WRAPPED);
+	/* the window ending at the RESET: its last is no value */
+	tui_hist_stats(&h, 0, 0, 1, &st);
+	assert_false(st.has_last);
+	assert_int_equal(st.last_st, ST_RESET);
+	assert_int_equal(st.n, 1);
+	tui_hist_free(&h);
+}
+
+static void
+test_autoscale(void **state)
+{
+	(void)state;
+	/* 55 x 1 = 55 < 100, 55 x 10 = 550: e = 0 */
+	assert_int_equal(tui_autoscale_exp(55), 0);
+	/* 2100 x 0.01 = 21 < 100, x 0.1 = 210: e = -2 */
+	assert_int_equal(tui_autoscale_exp(2100), -2);
+	/* 5 x 10 = 50 < 100, x 100 = 500: e = 1 */
+	assert_int_equal(tui_autoscale_exp(5), 1);
+	/* exactly 100 is not under 100: x 0.1 */
+	assert_int_equal(tui_autoscale_exp(100), -1);
+	assert_int_equal(tui_autoscale_exp(0), 0);
+	assert_int_equal(tui_autoscale_exp(1e-12), 9);
+}
+
+static void
+test_goto(void **state)
+{
+	int64_t t = 0, now = 1700000000LL * 1000000000LL;
+
+	(void)state;
+	assert_int_equal(tui_parse_goto("+5m", now, &t), 0);
+	assert_true(t == now + 300LL * 1000000000LL);
+	assert_int_equal(tui_parse_goto("-30s", now, &t), 0);
+	assert_true(t == now - 30LL * 1000000000LL);
+	assert_int_equal(tui_parse_goto("+1h", now, &t), 0);
+	assert_true(t == now + 3600LL * 1000000000LL);
+	/* 2023-11-14T22:13:20Z is 1700000000 */
+	assert_int_equal(tui_parse_goto("2023-11-14T22:13:20Z", 0, &t), 0);
+	assert_true(t == now);
+	assert_int_equal(tui_parse_goto("+5x", now, &t), -1);
+	assert_int_equal(tui_parse_goto("soon", now, &t), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_grow_and_reopen),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_autoscale),
+		cmocka_unit_test(test_goto),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
