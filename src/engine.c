@@ -644,7 +644,8 @@ eset_group(struct eset *es)
 			es->members[nm++] = ents[k].idx; /* in instance order: idx breaks ties */
 	}
 	free(ents);
-	qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
+	if (es->ngroups > 1) /* groups is NULL while there are none */
+		qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
 }
 
 static void
