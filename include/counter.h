@@ -123,6 +123,7 @@ struct counter_desc {
 	struct term num[COUNTER_MAX_TERMS];
 	struct term den[COUNTER_MAX_TERMS];
 	uint8_t mul;        /* FIELD_REF of a field scaling N and B, or 0 */
+	uint8_t mul_num_only; /* the multiplier scales N only (cycles per event) */
 	double scale;       /* raw units -> shown units; 0 means 1 */
 	uint8_t total;      /* enum total_rule */
 	uint8_t has_zero_base;

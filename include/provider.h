@@ -75,6 +75,10 @@ struct provider {
 	 * ';' in prom_labels: "mountpoint;device") for instance, after a
 	 * read, written to buf (size n); the length, 0 for none. */
 	size_t (*label_value)(void *state, const char *instance, char *buf, size_t n);
+	/* Optional: after open, a one-line note for the user about this run
+	 * (why some counters are UNSUPPORTED and what to do), which the
+	 * engine prints once to stderr; NULL for none. */
+	const char *(*notice)(void *state);
 };
 
 /* Every provider, in the order sets are listed. */

@@ -207,7 +207,8 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 		mul = (double)cur->values[f];
 	}
 	out->n *= mul;
-	out->b *= mul;
+	if (!c->mul_num_only)
+		out->b *= mul;
 	return 0;
 }
 

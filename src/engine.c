@@ -79,12 +79,12 @@ struct eset {
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
 
 struct row_ref {
-	enum ref_kind kind;
 	size_t idx;
-	size_t rows_first, rows_n; /* a rows counter's rows in item->rows */
-	char *instance; /* owned copy (NULL for single-instance) */
-	char *path;     /* owned */
+	char *instance;   /* owned copy (NULL for single-instance) */
+	const char *path; /* borrowed from the column map (e->cols) */
+	uint32_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	uint32_t column;
+	uint8_t kind;     /* enum ref_kind */
 };
 
 /* One counter of one set with an instance pattern, from a path. */
@@ -182,8 +182,10 @@ hash_str(const char *s)
 	return h;
 }
 
+/* The column of path, given a new one the first time; *key is the map's
+ * copy of path, which lives as long as the engine (rows borrow it). */
 static uint32_t
-column_of(struct column_map *m, const char *path)
+column_of(struct column_map *m, const char *path, const char **key)
 {
 	size_t i;
 
@@ -206,10 +208,13 @@ column_of(struct column_map *m, const char *path)
 		m->cap = ncap;
 	}
 	for (i = hash_str(path) % m->cap; m->keys[i]; i = (i + 1) % m->cap)
-		if (strcmp(m->keys[i], path) == 0)
+		if (strcmp(m->keys[i], path) == 0) {
+			*key = m->keys[i];
 			return m->ids[i];
+		}
 	m->keys[i] = xstrdup(path);
 	m->ids[i] = (uint32_t)m->n++;
+	*key = m->keys[i];
 	return m->ids[i];
 }
 
@@ -644,7 +649,7 @@ eset_group(struct eset *es)
 			es->members[nm++] = ents[k].idx; /* in instance order: idx breaks ties */
 	}
 	free(ents);
-	if (es->ngroups > 1) /* groups is NULL while there are none */
+	if (es->ngroups) /* groups is NULL when there are none: UBSan */
 		qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
 }
 
@@ -902,10 +907,8 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 static void
 item_clear(struct item *it)
 {
-	for (size_t i = 0; i < it->nrefs; i++) {
+	for (size_t i = 0; i < it->nrefs; i++)
 		free(it->refs[i].instance);
-		free(it->refs[i].path);
-	}
 	it->nrefs = 0;
 	it->has_gone = 0;
 }
@@ -914,7 +917,7 @@ static void
 item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	     const char *instance)
 {
-	char buf[1024];
+	char buf[1024], *path = buf;
 	size_t need;
 
 	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
@@ -925,13 +928,14 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	need = path_format(buf, sizeof(buf), e->host, it->es->prov->set->name, instance,
 			   it->c->name);
 	if (need >= sizeof(buf)) {
-		r->path = xmalloc(need + 1);
-		path_format(r->path, need + 1, e->host, it->es->prov->set->name, instance,
+		path = xmalloc(need + 1);
+		path_format(path, need + 1, e->host, it->es->prov->set->name, instance,
 			    it->c->name);
-	} else {
-		r->path = xstrdup(buf);
 	}
-	r->column = column_of(&e->cols, r->path);
+	/* one copy of each path, the column map's, borrowed by every ref */
+	r->column = column_of(&e->cols, path, &r->path);
+	if (path != buf)
+		free(path);
 	if (kind == REF_GONE)
 		it->has_gone = 1;
 }
@@ -1157,6 +1161,10 @@ item_build(struct engine *e, struct item *it)
 	}
 	if (!found && !it->wildcard)
 		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
+	if (it->cap > it->nrefs + it->nrefs / 4 + 4) { /* refs sized to fit */
+		it->cap = it->nrefs ? it->nrefs : 1;
+		it->refs = xrealloc(it->refs, it->cap * sizeof(*it->refs));
+	}
 	item_build_rows(it);
 }
 
@@ -1194,10 +1202,38 @@ group_value(struct engine *e, struct eset *es, const struct counter_desc *c,
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
+	size_t total = 0;
+
 	e->nrows = 0;
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
+	/* The refs first (rebuilt where instances changed), so the frame's
+	 * rows, one per ref, are sized exactly: doubling left up to half of
+	 * the largest array the engine holds unused. */
+	for (size_t k = 0; k < e->nitems; k++) {
+		struct item *it = &e->items[k];
+		struct eset *es = it->es;
+
+		if (es->absent || (it->rows_es && it->rows_es->absent)) {
+			/* csv, tsv, table: its rows without values (below) */
+			if (!e->absent_rows)
+				continue;
+			if (!it->built)
+				item_build(e, it);
+			total += it->nrefs;
+			continue;
+		}
+		if (!it->built || es->changed || it->has_gone)
+			item_build(e, it);
+		else if (it->rows_es && it->rows_es->changed)
+			item_build_rows(it);
+		total += it->nrefs;
+	}
+	if (e->rows_cap < total || e->rows_cap > total + total / 4) {
+		e->rows_cap = total ? total : 1;
+		e->rows = xrealloc(e->rows, e->rows_cap * sizeof(*e->rows));
+	}
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
@@ -1213,9 +1249,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			if (!it->built)
 				item_build(e, it);
 			for (size_t r = 0; r < it->nrefs; r++) {
-				if (e->nrows == e->rows_cap)
-					xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1,
-					      sizeof(*e->rows));
 				struct frame_row *row = &e->rows[e->nrows++];
 				row->set = set;
 				row->counter = it->c;
@@ -1227,10 +1260,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			}
 			continue;
 		}
-		if (!it->built || es->changed || it->has_gone)
-			item_build(e, it);
-		else if (it->rows_es && it->rows_es->changed)
-			item_build_rows(it);
 		for (size_t r = 0; r < it->nrefs; r++) {
 			const struct row_ref *ref = &it->refs[r];
 			struct value v = { 0, ST_NO_INSTANCE };
@@ -1524,6 +1553,10 @@ engine_setup_sets(struct engine *e, struct err *err)
 			err_set(err, "%s: %s", es->prov->set->name, msg);
 			return EXIT_RUNTIME;
 		}
+		/* a listing (-l, -q) prints no notes */
+		const char *note = es->prov->notice ? es->prov->notice(es->state) : NULL;
+		if (note && e->cfg->mode == MODE_SAMPLE)
+			fprintf(stderr, "getcounter: %s\n", note);
 	}
 	return EXIT_OK;
 }

@@ -479,7 +479,7 @@ put_schema(struct gbuf *b, size_t id, const struct counter_set *set,
 		gb_u8(b, c->type);
 		put_terms(b, c->num);
 		put_terms(b, c->den);
-		gb_u8(b, c->mul);
+		gb_u8(b, (uint8_t)(c->mul | (c->mul_num_only ? 0x80 : 0)));
 		gb_f64(b, c->scale);
 		gb_u8(b, c->total);
 		gb_u8(b, c->has_zero_base);
@@ -610,6 +610,8 @@ get_schema(struct cur *c)
 		    get_terms(c, d->num, nf) < 0 || get_terms(c, d->den, nf) < 0)
 			goto bad;
 		d->mul = cu_u8(c);
+		d->mul_num_only = d->mul >> 7; /* bit 7: scales N only */
+		d->mul &= 0x7f;
 		d->scale = cu_f64(c);
 		d->total = cu_u8(c);
 		d->has_zero_base = cu_u8(c);

@@ -879,7 +879,7 @@ serve_run(const struct serve_opts *o)
 	struct MHD_OptionItem opts[8];
 	struct MHD_Daemon *d;
 	char host[256], url[320], *cert = NULL, *key = NULL, *ca = NULL;
-	unsigned port, flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+	unsigned port = 0, flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
 	size_t nopt = 0;
 	sigset_t sigs;
 	int fd, sig = 0, rc = 0;

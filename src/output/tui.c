@@ -29,6 +29,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "engine.h"
 #include "tui.h"
@@ -77,6 +78,7 @@ static const char *const stat_names[] = { "last", "average", "minimum", "maximum
 
 static volatile sig_atomic_t term_requested;
 
+/* SIGTERM, SIGHUP, kill -INT: leave as q does. */
 static void
 on_term(int sig)
 {
@@ -136,26 +138,31 @@ scale_of(const struct tui_series *s)
 	return pow(10, s->scale_exp);
 }
 
+/* "x0.001", "x10", or "x1e-9" past four places. */
 static void
 format_scale(char *buf, size_t n, int e)
 {
-	if (e >= 0)
+	if (e > 4 || e < -4)
+		snprintf(buf, n, "x1e%d", e);
+	else if (e >= 0)
 		snprintf(buf, n, "x%.0f", pow(10, e));
 	else
 		snprintf(buf, n, "x%.*f", -e, pow(10, e));
 }
 
+/* Seconds as "0.2s", "22s", "3m05s" or "1h02m". */
 static void
 format_secs(char *buf, size_t n, double s)
 {
 	if (s < 60)
-		snprintf(buf, n, "%gs", round(s * 10) / 10);
+		snprintf(buf, n, "%.3gs", s);
 	else if (s < 3600)
 		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
 	else
 		snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
+/* A sample's time (as the source stamped it) as YYYY-MM-DD HH:MM:SS. */
 static void
 format_wall(char *buf, size_t n, int64_t wall_ns, int utc)
 {
@@ -169,6 +176,7 @@ format_wall(char *buf, size_t n, int64_t wall_ns, int utc)
 	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* A size in B, KiB, MiB or GiB. */
 static void
 format_bytes(char *buf, size_t n, double b)
 {
@@ -180,6 +188,25 @@ format_bytes(char *buf, size_t n, double b)
 		snprintf(buf, n, "%.1f MiB", b / 1024 / 1024);
 	else
 		snprintf(buf, n, "%.1f GiB", b / 1024 / 1024 / 1024);
+}
+
+/* A legend value in at most 9 columns: as the table prints it, or with
+ * k, M, G, T from 10 million up (24.70G). */
+static void
+format_legend(char *buf, size_t n, double v, int precision)
+{
+	static const char *const suffix[] = { "k", "M", "G", "T", "P" };
+	int k = -1;
+
+	if (fabs(v) < 1e7) {
+		format_value_human(buf, n, v, precision);
+		return;
+	}
+	while (fabs(v) >= 1000 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, n, "%.2f%s", v, suffix[k]);
 }
 
 /* Print s at most w columns wide, control characters as '?', and bytes
@@ -264,6 +291,7 @@ shown_last(const struct tui *t)
 	return last;
 }
 
+/* Columns of the plot: the screen less the y axis and the letter column. */
 static int
 plot_width(void)
 {
@@ -277,6 +305,7 @@ window_samples(const struct tui *t)
 	return (uint64_t)plot_width() * (t->ascii ? 1 : 2);
 }
 
+/* The oldest sample on the screen. */
 static uint64_t
 shown_first(const struct tui *t)
 {
@@ -287,18 +316,21 @@ shown_first(const struct tui *t)
 	return first < tui_hist_first(&t->h) ? tui_hist_first(&t->h) : first;
 }
 
+/* Nonzero when series s is drawn (not removed with d). */
 static int
 series_visible(const struct tui *t, size_t s)
 {
 	return s < t->h.nseries && !t->h.series[s].hidden;
 }
 
+/* The letter of series s: a-z, then A-F. */
 static char
 series_letter(size_t s)
 {
 	return (char)(s < 26 ? 'a' + s : 'A' + (s - 26));
 }
 
+/* Series s's colour, and bold or dim under a highlight. */
 static attr_t
 series_attr(const struct tui *t, size_t s)
 {
@@ -361,6 +393,7 @@ legend_rows(const struct tui *t)
 	return 1 + (n < most ? n : most);
 }
 
+/* The legend: a row per series under a header line. */
 static void
 draw_legend(const struct tui *t, int y0, int rows)
 {
@@ -393,11 +426,11 @@ draw_legend(const struct tui *t, int y0, int rows)
 		tui_hist_stats(&t->h, s, first, last, &st);
 		format_scale(scale, sizeof(scale), se->scale_exp);
 		if (st.has_last)
-			format_value_human(vl, sizeof(vl), st.last, t->cfg->precision);
+			format_legend(vl, sizeof(vl), st.last, t->cfg->precision);
 		if (st.n) {
-			format_value_human(va, sizeof(va), st.avg, t->cfg->precision);
-			format_value_human(vmin, sizeof(vmin), st.min, t->cfg->precision);
-			format_value_human(vmax, sizeof(vmax), st.max, t->cfg->precision);
+			format_legend(va, sizeof(va), st.avg, t->cfg->precision);
+			format_legend(vmin, sizeof(vmin), st.min, t->cfg->precision);
+			format_legend(vmax, sizeof(vmax), st.max, t->cfg->precision);
 		}
 		if (st.last_st != TUI_NO_ROW)
 			status = status_name((enum value_status)(st.last_st & 0x7f));
@@ -455,6 +488,7 @@ y_range(const struct tui *t, double *lo, double *hi)
 		*hi = *lo + 1;
 }
 
+/* A y axis label in four columns. */
 static void
 y_label(char *buf, size_t n, double v)
 {
@@ -464,6 +498,7 @@ y_label(char *buf, size_t n, double v)
 		snprintf(buf, n, "%4.0f", v);
 }
 
+/* The y axis: top, middle and bottom labels and the rule. */
 static void
 draw_axis(const struct tui *t, int y0, int rows)
 {
@@ -484,6 +519,7 @@ draw_axis(const struct tui *t, int y0, int rows)
 /* Braille dot bits: [column 0-1][row 0-3]. */
 static const uint8_t braille_bit[2][4] = { { 0x01, 0x02, 0x04, 0x40 }, { 0x08, 0x10, 0x20, 0x80 } };
 
+/* The graph: a braille dot (or a letter) per sample, gaps where no value. */
 static void
 draw_graph(struct tui *t, int y0, int rows)
 {
@@ -566,15 +602,18 @@ draw_graph(struct tui *t, int y0, int rows)
 					c = '.';
 				mvaddch(y0 + cy, AXIS_W + cx, (chtype)(unsigned char)c);
 			} else {
-				unsigned cp = 0x2800u + t->dots[cell];
-				char u[4] = { (char)(0xe0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3f)),
-					      (char)(0x80 | (cp & 0x3f)), 0 };
-				mvaddstr(y0 + cy, AXIS_W + cx, u);
+				/* the braille cell as a wide character: no UTF-8
+				 * decoding per cell */
+				wchar_t w[2] = { (wchar_t)(0x2800 + t->dots[cell]), 0 };
+				cchar_t cc;
+				setcchar(&cc, w, a, t->color ? (short)(1 + s % 6) : 0, NULL);
+				mvadd_wch(y0 + cy, AXIS_W + cx, &cc);
 			}
 			attroff(a);
 		}
 }
 
+/* The histogram: a bar per series of the chosen statistic. */
 static void
 draw_histogram(const struct tui *t, int y0, int rows)
 {
@@ -631,6 +670,7 @@ draw_histogram(const struct tui *t, int y0, int rows)
 	}
 }
 
+/* The report: every series by set and instance, value, unit, status. */
 static void
 draw_report(const struct tui *t, int y0, int rows)
 {
@@ -675,6 +715,7 @@ draw_report(const struct tui *t, int y0, int rows)
 	}
 }
 
+/* The status line: mode, time, sample, interval, span, REC, statuses. */
 static void
 draw_status(const struct tui *t, int y)
 {
@@ -760,6 +801,7 @@ static const char *const help_lines[] = {
 	"Press any key.",
 };
 
+/* The prompt line, and the listed candidates above it. */
 static void
 draw_prompt(const struct tui *t, int y)
 {
@@ -793,6 +835,7 @@ draw_prompt(const struct tui *t, int y)
 	}
 }
 
+/* Draw the whole screen into curses' buffer and send what changed. */
 static void
 draw(struct tui *t)
 {
@@ -908,6 +951,7 @@ load_all(struct tui *t)
 	return 0;
 }
 
+/* Fire every secs (0: stop). */
 static void
 arm_timer(struct tui *t, double secs)
 {
@@ -1047,6 +1091,7 @@ next_part(const char *rest)
 	return i;
 }
 
+/* Tab: complete the input one part, or (a second Tab) list the parts. */
 static void
 complete(struct tui *t, int list_only)
 {
@@ -1110,6 +1155,7 @@ complete(struct tui *t, int list_only)
 	}
 }
 
+/* Enter at the add prompt: reopen the engine with the path added. */
 static void
 add_counter(struct tui *t)
 {
@@ -1153,6 +1199,7 @@ go_to(struct tui *t, uint64_t i)
 	t->cursor = i >= t->h.n ? t->h.n - 1 : i;
 }
 
+/* Enter at the go-to prompt: the first sample at or after the time. */
 static void
 goto_time(struct tui *t)
 {
@@ -1170,6 +1217,7 @@ goto_time(struct tui *t)
 	go_to(t, i);
 }
 
+/* A key while a prompt is open. */
 static void
 prompt_key(struct tui *t, int ch)
 {
@@ -1212,6 +1260,7 @@ prompt_key(struct tui *t, int ch)
 	}
 }
 
+/* Select the next or previous series still drawn. */
 static void
 select_step(struct tui *t, int dir)
 {
@@ -1230,6 +1279,7 @@ select_step(struct tui *t, int dir)
 	}
 }
 
+/* + and - live: the next shorter or longer interval of the list. */
 static void
 change_interval(struct tui *t, int dir)
 {
@@ -1252,6 +1302,7 @@ change_interval(struct tui *t, int dir)
 		arm_timer(t, t->interval);
 }
 
+/* One key outside a prompt. */
 static void
 key(struct tui *t, int ch)
 {
@@ -1410,6 +1461,7 @@ want_ascii(const struct config *cfg)
 	return term && (strcmp(term, "linux") == 0 || strncmp(term, "vt100", 5) == 0);
 }
 
+/* Wait on the terminal and the timer; read, step, draw. 0, or -1 with err. */
 static int
 loop(struct tui *t)
 {

@@ -126,32 +126,32 @@ pcap_load(struct err *err)
 #define NOT_BUILT "not built in: install libpcap-dev and rebuild"
 
 static const struct field_desc fields[CAP_NFIELDS] = {
-	[CAP_RX_FRAMES] = { "rx_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_BYTES] = { "rx_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_FRAMES] = { "tx_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_BYTES] = { "tx_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_DIRECTED_FRAMES] = { "rx_directed_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_MULTICAST_FRAMES] = { "rx_multicast_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_BROADCAST_FRAMES] = { "rx_broadcast_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_DIRECTED_BYTES] = { "rx_directed_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_MULTICAST_BYTES] = { "rx_multicast_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_RX_BROADCAST_BYTES] = { "rx_broadcast_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_DIRECTED_FRAMES] = { "tx_directed_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_MULTICAST_FRAMES] = { "tx_multicast_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_BROADCAST_FRAMES] = { "tx_broadcast_frames", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_DIRECTED_BYTES] = { "tx_directed_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_MULTICAST_BYTES] = { "tx_multicast_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TX_BROADCAST_BYTES] = { "tx_broadcast_bytes", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_IPV4] = { "ipv4", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_IPV6] = { "ipv6", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_ARP] = { "arp", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_TCP] = { "tcp", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_UDP] = { "udp", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_ICMP] = { "icmp", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_OTHER] = { "other", FW_64, FK_COUNTER, FB_NONE },
+	[CAP_RX_FRAMES] = { "rx_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_BYTES] = { "rx_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_FRAMES] = { "tx_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_BYTES] = { "tx_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_DIRECTED_FRAMES] = { "rx_directed_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_MULTICAST_FRAMES] = { "rx_multicast_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_BROADCAST_FRAMES] = { "rx_broadcast_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_DIRECTED_BYTES] = { "rx_directed_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_MULTICAST_BYTES] = { "rx_multicast_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_RX_BROADCAST_BYTES] = { "rx_broadcast_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_DIRECTED_FRAMES] = { "tx_directed_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_MULTICAST_FRAMES] = { "tx_multicast_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_BROADCAST_FRAMES] = { "tx_broadcast_frames", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_DIRECTED_BYTES] = { "tx_directed_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_MULTICAST_BYTES] = { "tx_multicast_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TX_BROADCAST_BYTES] = { "tx_broadcast_bytes", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_IPV4] = { "ipv4", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_IPV6] = { "ipv6", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_ARP] = { "arp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_TCP] = { "tcp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_UDP] = { "udp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_ICMP] = { "icmp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_OTHER] = { "other", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	/* ps_drop and ps_ifdrop, extended from 32 bits here */
-	[CAP_CAPTURE_DROPPED] = { "ps_drop", FW_64, FK_COUNTER, FB_NONE },
-	[CAP_INTERFACE_DROPPED] = { "ps_ifdrop", FW_64, FK_COUNTER, FB_NONE },
+	[CAP_CAPTURE_DROPPED] = { "ps_drop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[CAP_INTERFACE_DROPPED] = { "ps_ifdrop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 };
 
 #define RATE(nm, f, text)                                                                   \
@@ -360,6 +360,11 @@ const struct provider provider_network_capture = {
 
 #define DEFAULT_SNAPLEN 128
 #define DEFAULT_BUFFER (8u << 20)
+/* Without --capture-buffer, the handles of one run share at most this
+ * much (each at least MIN_SHARED_BUFFER): (*) on a host with hundreds of
+ * veths would otherwise map gigabytes of rings (401 interfaces: 6 GB). */
+#define SHARED_BUFFERS (64u << 20)
+#define MIN_SHARED_BUFFER (1u << 20)
 
 /* One libpcap handle and what its callback needs. */
 struct handle {
@@ -402,6 +407,7 @@ struct capture {
 	const struct capture_opts *opts;
 	uint64_t interval_ns;
 	uint64_t grace_ns;     /* live: one block timeout */
+	unsigned buffer;       /* live: each handle's ring (bytes) */
 	int64_t t0;            /* files: the first frame */
 	uint64_t bucket;       /* files: reads so far */
 	int ended;
@@ -636,7 +642,7 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	pcap_set_snaplen(p, (int)(o->snaplen ? o->snaplen : DEFAULT_SNAPLEN));
 	pcap_set_promisc(p, o->promisc ? 1 : 0);
 	pcap_set_timeout(p, timeout_ms);
-	pcap_set_buffer_size(p, (int)(o->buffer ? o->buffer : DEFAULT_BUFFER));
+	pcap_set_buffer_size(p, (int)c->buffer);
 	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
 	rc = pcap_activate(p);
 	if (rc == PCAP_ERROR_PERM_DENIED || rc == PCAP_ERROR_PROMISC_PERM_DENIED)
@@ -658,6 +664,9 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 		const char *nm = pcap_datalink_val_to_name(pcap_datalink(p));
 		snprintf(s->why, sizeof(s->why), "unsupported link type %s", nm ? nm : "?");
 		s->link = -1;
+		/* said once: the counters of this instance are UNSUPPORTED */
+		fprintf(stderr, "getcounter: capturing on %s: %s (Ethernet only): its counters are "
+				"UNSUPPORTED\n", ifname, s->why);
 		return 0;
 	}
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
@@ -761,6 +770,12 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 		c->grace_ns = 100000000;
 	if (live_names(c, req, err) < 0)
 		return -1;
+	c->buffer = c->opts->buffer ? c->opts->buffer : DEFAULT_BUFFER;
+	if (!c->opts->buffer && c->n * 2 * (uint64_t)DEFAULT_BUFFER > SHARED_BUFFERS) {
+		c->buffer = (unsigned)(SHARED_BUFFERS / (c->n * 2));
+		if (c->buffer < MIN_SHARED_BUFFER)
+			c->buffer = MIN_SHARED_BUFFER;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
 		int any = strcmp(s->name, "any") == 0;
@@ -793,9 +808,16 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 static void
 dispatch(struct capture *c, int all)
 {
-	for (size_t i = 0; i < c->npfd; i++)
-		if (all || (c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
-			pcap_dispatch(c->pfd_h[i]->p, -1, on_frame, (u_char *)(void *)c->pfd_h[i]);
+	for (size_t i = 0; i < c->npfd; i++) {
+		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		/* one call reads one TPACKET_V3 block: read every block that
+		 * is ready (bounded, as the ring refills under load) */
+		for (int k = 0; k < 1024; k++)
+			if (pcap_dispatch(c->pfd_h[i]->p, -1, on_frame,
+					  (u_char *)(void *)c->pfd_h[i]) <= 0)
+				break;
+	}
 }
 
 /* Live: until deadline_ns and one block timeout more, dispatch frames;

@@ -155,14 +155,6 @@ name_hash(const char *s)
 	return h;
 }
 
-/* Append IRQ irq to ni's list. */
-static void
-add_irq(struct ni_if *ni, unsigned irq)
-{
-	xgrow((void **)&ni->irqs, &ni->irqs_cap, ni->nirqs + 1, sizeof(*ni->irqs));
-	ni->irqs[ni->nirqs++] = irq;
-}
-
 /* qsort order of IRQ numbers. */
 static int
 irq_cmp(const void *a, const void *b)
@@ -189,48 +181,70 @@ parse_irq(const char *p, size_t n, unsigned *v)
 	return 0;
 }
 
-/* One entry of a device's msi_irqs/: an IRQ number of ni. */
+/* The IRQ numbers listed so far (nicirq_device_irqs). */
+struct irq_list {
+	unsigned **irqs;
+	size_t *cap, n;
+};
+
+/* One entry of a device's msi_irqs/: an IRQ number. */
 static int
 msi_entry(const char *name, unsigned char type, void *arg)
 {
+	struct irq_list *l = arg;
 	unsigned irq;
 
 	(void)type;
-	if (parse_irq(name, strlen(name), &irq) == 0)
-		add_irq(arg, irq);
+	if (parse_irq(name, strlen(name), &irq) == 0) {
+		xgrow((void **)l->irqs, l->cap, l->n + 1, sizeof(**l->irqs));
+		(*l->irqs)[l->n++] = irq;
+	}
 	return 0;
 }
 
-/* Work out ni's IRQs from its device dev: msi_irqs/, else the rows of this
- * read's /proc/interrupts whose action names name it. */
-static void
-find_irqs(struct ni_state *st, struct ni_if *ni, const struct nicdev *dev)
+size_t
+nicirq_device_irqs(struct procfs *fs, const char *ifname, const struct nicdev *dev,
+		   const struct nicirq_rows *rows, unsigned **irqs, size_t *cap, int *from_msi)
 {
 	struct interrupts_row row;
 	const char *p;
 	unsigned irq;
+	char path[sizeof(dev->dir) + 16];
+	struct irq_list l = { irqs, cap, 0 };
+	size_t n, j = 0;
 
-	ni->nirqs = 0;
-	ni->from_msi = 0;
-	snprintf(st->path, sizeof(st->path), "%s/msi_irqs", dev->dir);
-	procfs_list(st->fs, st->path, msi_entry, ni);
-	if (ni->nirqs) {
-		ni->from_msi = 1;
+	*from_msi = 0;
+	snprintf(path, sizeof(path), "%s/msi_irqs", dev->dir);
+	procfs_list(fs, path, msi_entry, &l);
+	n = l.n;
+	if (n) {
+		*from_msi = 1;
 	} else {
-		p = st->rows;
-		while (p && interrupts_row_next(&p, st->end, st->vals, st->ncols, &row))
+		p = rows->rows;
+		while (p && interrupts_row_next(&p, rows->end, rows->vals, rows->ncols, &row))
 			if (row.numbered && parse_irq(row.name, row.name_len, &irq) == 0 &&
-			    nicirq_action_match(row.actions, row.actions_len, ni->name,
-						dev->virtio))
-				add_irq(ni, irq);
+			    nicirq_action_match(row.actions, row.actions_len, ifname,
+						dev->virtio)) {
+				xgrow((void **)irqs, cap, n + 1, sizeof(**irqs));
+				(*irqs)[n++] = irq;
+			}
 	}
-	if (ni->nirqs > 1)
-		qsort(ni->irqs, ni->nirqs, sizeof(*ni->irqs), irq_cmp);
-	size_t j = 0;
-	for (size_t i = 0; i < ni->nirqs; i++)
-		if (j == 0 || ni->irqs[j - 1] != ni->irqs[i])
-			ni->irqs[j++] = ni->irqs[i];
-	ni->nirqs = j;
+	if (n > 1)
+		qsort(*irqs, n, sizeof(**irqs), irq_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (j == 0 || (*irqs)[j - 1] != (*irqs)[i])
+			(*irqs)[j++] = (*irqs)[i];
+	return j;
+}
+
+/* Work out ni's IRQs from its device dev (nicirq_device_irqs). */
+static void
+find_irqs(struct ni_state *st, struct ni_if *ni, const struct nicdev *dev)
+{
+	struct nicirq_rows rows = { st->rows, st->end, st->vals, st->ncols };
+
+	ni->nirqs = nicirq_device_irqs(st->fs, ni->name, dev, &rows, &ni->irqs, &ni->irqs_cap,
+				       &ni->from_msi);
 }
 
 /* The interface named name (NUL-terminated, shorter than the name field),

@@ -13,6 +13,7 @@ extern const struct provider provider_interrupt;
 extern const struct provider provider_softirq;
 extern const struct provider provider_per_processor_network_activity;
 extern const struct provider provider_per_processor_nic_activity;
+extern const struct provider provider_per_processor_network_activity_cycles;
 extern const struct provider provider_physical_nic_activity;
 extern const struct provider provider_rdma_activity;
 extern const struct provider provider_memory;
@@ -40,6 +41,7 @@ const struct provider *const providers[] = {
 	&provider_network_adapter,
 	&provider_per_processor_network_activity,
 	&provider_per_processor_nic_activity,
+	&provider_per_processor_network_activity_cycles,
 	&provider_physical_nic_activity,
 	&provider_rdma_activity,
 	&provider_physicaldisk,

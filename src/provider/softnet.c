@@ -33,6 +33,7 @@
 
 #include "cpuinfo.h"
 #include "interrupts.h"
+#include "netcycles.h"
 #include "provider.h"
 
 enum {
@@ -44,6 +45,15 @@ enum {
 	F_BACKLOG_LEN,
 	F_NET_RX,
 	F_NET_TX,
+	/* eBPF (COUNTERS.md section 10; include/netcycles.h) */
+	F_NET_RX_NS,
+	F_NET_TX_NS,
+	F_NET_RX_LATENCY_NS,
+	F_NET_RX_LATENCIES,
+	F_NAPI_POLLS,
+	F_NAPI_WORK,
+	F_NAPI_FULL,
+	F_FREQ_HZ,
 	F_NFIELDS,
 };
 
@@ -64,7 +74,23 @@ static const struct field_desc fields[F_NFIELDS] = {
 			    PROM("backlog_length", "", 0) },
 	[F_NET_RX] = { "NET_RX", FW_32, FK_COUNTER, FB_NONE, PROM("net_rx_softirqs", "", 0) },
 	[F_NET_TX] = { "NET_TX", FW_32, FK_COUNTER, FB_NONE, PROM("net_tx_softirqs", "", 0) },
+	/* the eBPF fields are not served to Prometheus: serving them would
+	 * attach the programs for every scrape (NO_PROM) */
+	[F_NET_RX_NS] = { "net_rx_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NET_TX_NS] = { "net_tx_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NET_RX_LATENCY_NS] = { "net_rx_latency_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NET_RX_LATENCIES] = { "net_rx_latencies", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NAPI_POLLS] = { "napi_polls", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NAPI_WORK] = { "napi_work", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_NAPI_FULL] = { "napi_full", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_FREQ_HZ] = { "freq_hz", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
 };
+
+/* The fields only the eBPF programs supply. */
+#define BPF_FIELDS                                                                    \
+	(BIT(F_NET_RX_NS) | BIT(F_NET_TX_NS) | BIT(F_NET_RX_LATENCY_NS) |              \
+	 BIT(F_NET_RX_LATENCIES) | BIT(F_NAPI_POLLS) | BIT(F_NAPI_WORK) | BIT(F_NAPI_FULL) | \
+	 BIT(F_FREQ_HZ))
 
 /* The softnet_stat column behind each of its fields. */
 static const struct {
@@ -150,12 +176,77 @@ static const struct counter_desc counters[] = {
 		.unit = "",
 		.help = "Packets waiting in this processor's input backlog when read.",
 	},
+	{
+		.name = "% NET_RX Time",
+		.type = CT_TIMER,
+		.num = { { F_NET_RX_NS, 1 } },
+		.scale = 1e-9,
+		.total = TOTAL_MEAN,
+		.unit = "%",
+		.help = "Share of the interval this processor spent in the receive softirq "
+			"(NET_RX; eBPF, softirq_entry to softirq_exit).",
+	},
+	{
+		.name = "% NET_TX Time",
+		.type = CT_TIMER,
+		.num = { { F_NET_TX_NS, 1 } },
+		.scale = 1e-9,
+		.total = TOTAL_MEAN,
+		.unit = "%",
+		.help = "Share of the interval this processor spent in the transmit softirq "
+			"(NET_TX; eBPF).",
+	},
+	{
+		.name = "Interrupt DPC Cycles/sec",
+		.type = CT_RATE,
+		.num = { { F_NET_RX_NS, 1 } },
+		.mul = FIELD_REF(F_FREQ_HZ),
+		.scale = 1e-9,
+		.unit = "/s",
+		.help = "Nominal processor cycles per second in the receive softirq (its "
+			"time x the processor's nominal frequency; eBPF).",
+	},
+	{
+		.name = "Interrupt DPC Latency",
+		.type = CT_AVG_TIMER,
+		.num = { { F_NET_RX_LATENCY_NS, 1 } },
+		.den = { { F_NET_RX_LATENCIES, 1 } },
+		.scale = 1e-9,
+		.unit = "s",
+		.help = "Mean time from the receive softirq being raised to it running on "
+			"this processor (eBPF, softirq_raise to softirq_entry).",
+	},
+	{
+		.name = "NAPI Polls/sec",
+		.type = CT_RATE,
+		.num = { { F_NAPI_POLLS, 1 } },
+		.unit = "/s",
+		.help = "NAPI polls (a driver's or the backlog's) this processor ran per "
+			"second (eBPF, napi_poll).",
+	},
+	{
+		.name = "Avg. Packets per Poll",
+		.type = CT_AVG_BULK,
+		.num = { { F_NAPI_WORK, 1 } },
+		.den = { { F_NAPI_POLLS, 1 } },
+		.unit = "",
+		.help = "Packets handled per NAPI poll over the interval (eBPF).",
+	},
+	{
+		.name = "Polls at Full Budget/sec",
+		.type = CT_RATE,
+		.num = { { F_NAPI_FULL, 1 } },
+		.unit = "/s",
+		.help = "NAPI polls per second that used their whole budget: the processor "
+			"could not keep up with the packets (eBPF).",
+	},
 };
 
 static const struct counter_set softnet_set = {
 	.name = "Per Processor Network Activity",
 	.help = "The receive path of each processor: packets, receive and transmit "
-		"softirqs, drops and squeezes, from softnet_stat and /proc/softirqs.",
+		"softirqs, drops and squeezes, from softnet_stat and /proc/softirqs; time "
+		"in the softirqs, their latency and NAPI polls from eBPF.",
 	.multi_instance = 1,
 	.has_total = 1,
 	.fields = fields,
@@ -274,6 +365,8 @@ struct softnet_state {
 	uint64_t *vals, *rx, *tx; /* a row's counts; NET_RX's and NET_TX's */
 	size_t vals_cap, rx_cap, tx_cap;
 	size_t ncols, nrx, ntx; /* columns; cells of NET_RX and NET_TX (0: none) */
+	int bpf;                /* netcycles acquired (a BPF field is needed) */
+	int bpf_loaded;
 };
 
 /* Open: softnet_stat always (the instances), softirqs when needed. */
@@ -287,6 +380,17 @@ softnet_open(const struct provider_ctx *ctx, struct err *err)
 	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
 	if (ctx->needed & (BIT(F_NET_RX) | BIT(F_NET_TX)))
 		st->softirqs = procfs_file(ctx->fs, "proc/softirqs");
+	if (ctx->needed & BPF_FIELDS) {
+		unsigned hooks = 0;
+		if (ctx->needed & (BIT(F_NET_RX_NS) | BIT(F_NET_TX_NS)))
+			hooks |= NC_HOOK_SOFTIRQ;
+		if (ctx->needed & (BIT(F_NET_RX_LATENCY_NS) | BIT(F_NET_RX_LATENCIES)))
+			hooks |= NC_HOOK_RAISE;
+		if (ctx->needed & (BIT(F_NAPI_POLLS) | BIT(F_NAPI_WORK) | BIT(F_NAPI_FULL)))
+			hooks |= NC_HOOK_NAPI;
+		st->bpf = 1;
+		st->bpf_loaded = netcycles_acquire(ctx->fs, hooks) == 0;
+	}
 	return st;
 }
 
@@ -361,6 +465,26 @@ online_nth(struct pfile *online, struct online_walk *w, size_t k, unsigned *cpu)
 	return 0;
 }
 
+/* CPU cpu's eBPF counts into ri (none when it has none). */
+static void
+put_bpf_fields(struct raw_instance *ri, unsigned cpu)
+{
+	const struct nc_cpu *c = netcycles_cpu(cpu);
+	uint64_t hz;
+
+	if (!c)
+		return;
+	raw_put(ri, F_NET_RX_NS, c->net_rx_ns);
+	raw_put(ri, F_NET_TX_NS, c->net_tx_ns);
+	raw_put(ri, F_NET_RX_LATENCY_NS, c->net_rx_latency_ns);
+	raw_put(ri, F_NET_RX_LATENCIES, c->net_rx_latencies);
+	raw_put(ri, F_NAPI_POLLS, c->napi_polls);
+	raw_put(ri, F_NAPI_WORK, c->napi_work);
+	raw_put(ri, F_NAPI_FULL, c->napi_full);
+	if (netcycles_freq_hz(cpu, &hz) == 0)
+		raw_put(ri, F_FREQ_HZ, hz);
+}
+
 /* Read: one instance per softnet_stat row, named by its CPU. */
 static int
 softnet_read(void *state, struct raw_set *out, struct err *err)
@@ -409,6 +533,8 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 			raw_put(ri, F_NET_RX, st->rx[col]);
 		if (col < st->ntx && st->tx[col] != INTERRUPTS_NO_COUNT)
 			raw_put(ri, F_NET_TX, st->tx[col]);
+		if (st->bpf_loaded)
+			put_bpf_fields(ri, cpu);
 	}
 	return 0;
 }
@@ -422,7 +548,16 @@ softnet_close(void *state)
 	free(st->vals);
 	free(st->rx);
 	free(st->tx);
+	if (st->bpf)
+		netcycles_release();
 	free(st);
+}
+
+static const char *
+softnet_notice(void *state)
+{
+	(void)state;
+	return netcycles_notice();
 }
 
 const struct provider provider_per_processor_network_activity = {
@@ -430,4 +565,5 @@ const struct provider provider_per_processor_network_activity = {
 	.open = softnet_open,
 	.read = softnet_read,
 	.close = softnet_close,
+	.notice = softnet_notice,
 };

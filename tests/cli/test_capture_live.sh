@@ -52,6 +52,14 @@ ip netns exec "$nsa" "$G" "\\Network Capture(any)\\*" -i 1 -n 4 -f csv >"$tmp/an
 	2>"$tmp/anya.err" &
 gaa=$!
 pids="$pids $gab $gaa"
+# a user filter, live: ARP only
+ip netns exec "$nsb" "$G" "\\Network Capture($veth_b)\\*" --capture-filter arp -i 1 -n 4 \
+	-f csv >"$tmp/farp.csv" 2>"$tmp/farp.err" &
+gf=$!
+pids="$pids $gf"
+# any recorded by tcpdump (Linux cooked v2)
+ip netns exec "$nsb" tcpdump -i any -y LINUX_SLL2 -U -w "$tmp/any.pcap" 2>"$tmp/td3.err" &
+pids="$pids $!"
 # the mix lands in the second sample (from 1 s to 2 s)
 sleep 1.4
 ip netns exec "$nsa" python3 "$here/capture_send.py" "$veth_a" "$mac_a" "$mac_b" mix
@@ -59,6 +67,7 @@ wait "$gb" || fail "getcounter on $veth_b failed: $(cat "$tmp/b.err")"
 wait "$ga" || fail "getcounter on $veth_a failed: $(cat "$tmp/a.err")"
 wait "$gab" || fail "getcounter on any in B failed: $(cat "$tmp/anyb.err")"
 wait "$gaa" || fail "getcounter on any in A failed: $(cat "$tmp/anya.err")"
+wait "$gf" || fail "getcounter --capture-filter arp failed: $(cat "$tmp/farp.err")"
 sleep 0.3
 for p in $pids; do kill -INT "$p" 2>/dev/null || true; done
 wait 2>/dev/null || true
@@ -91,6 +100,20 @@ for c in "Frames Received/sec:16" "Directed Frames Received/sec:10" \
 	"TCP Segments/sec:2" "ICMP Messages/sec:4"; do
 	expect_total "$tmp/anyb.csv" "${c%:*}" "${c##*:}"
 done
+# the same from tcpdump's SLL2 file of any
+"$G" --pcap "$tmp/any.pcap" -f csv >"$tmp/anyf.csv" || fail "--pcap any.pcap failed"
+for c in "Frames Received/sec:16" "Directed Frames Received/sec:10" \
+	"Multicast Frames Received/sec:4" "Broadcast Frames Received/sec:2" "Frames Sent/sec:0" \
+	"IPv4 Packets/sec:7" "IPv6 Packets/sec:5" "ARP Packets/sec:2" "Other Frames/sec:2" \
+	"TCP Segments/sec:2" "ICMP Messages/sec:4"; do
+	expect_total "$tmp/anyf.csv" "${c%:*}" "${c##*:}"
+done
+[ "$(csv_total "$tmp/anyf.csv" "Bytes Received/sec")" = \
+	"$(csv_total "$tmp/anyb.csv" "Bytes Received/sec")" ] || fail "any: file and live bytes differ"
+# --capture-filter arp, live: the 2 ARP frames, 2 x 60 = 120 bytes
+expect_total "$tmp/farp.csv" "Frames Received/sec" 2
+expect_total "$tmp/farp.csv" "Bytes Received/sec" 120
+expect_total "$tmp/farp.csv" "IPv4 Packets/sec" 0
 for c in "Frames Sent/sec:16" "Directed Frames Sent/sec:12" "Multicast Frames Sent/sec:4" \
 	"Broadcast Frames Sent/sec:0" "Frames Received/sec:0"; do
 	expect_total "$tmp/anya.csv" "${c%:*}" "${c##*:}"

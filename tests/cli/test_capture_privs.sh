@@ -89,6 +89,18 @@ check_dropped "$p" "SUDO_UID"
 wait "$p" || fail "the capture under SUDO_UID failed: $(cat "$tmp/s.err")"
 pids=""
 
+# 4. a link type other than Ethernet (a tun device: raw IP): one line,
+# and the instance's counters are UNSUPPORTED, not 0
+tun=gct$$
+ip -n "$nsb" tuntap add mode tun name "$tun" || skip "cannot create a tun device"
+ip -n "$nsb" link set "$tun" up
+expect_exit 0 ip netns exec "$nsb" "$G" "\\Network Capture($tun)\\Frames Received/sec" -f json
+case $errout in
+*"capturing on $tun: unsupported link type"*) ;;
+*) fail "tun: no unsupported link type line: '$errout'" ;;
+esac
+printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "tun: not UNSUPPORTED: $out"
+
 # 4. --user that does not exist: one line, exit 1
 expect_exit 1 ip netns exec "$nsb" "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec" \
 	--user no-such-user-$$

@@ -35,15 +35,22 @@ keys a
 type_text '\Nope(x)\y'
 keys Enter
 wait_for "$msg"
+# a wildcard past 32 series: the first ones are shown, and a message
+keys a
+type_text '\Network Adapter(*)\*'
+keys Enter
+wait_for "would make more than 32 series"
 # Esc cancels
 keys a
 type_text '\Mem'
 keys Escape
 wait_gone "add counter:"
-# d removes the selected series (eth1, just added)
+# d removes the selected series (b: eth1, added first)
+keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+keys Down
 keys d
-wait_for "removed"
-screen | grep -q "^b " && fail "eth1 is still in the legend: $(screen)"
+wait_for "removed \\\\fixture\\Network Adapter(eth1)\\Bytes Total/sec"
+screen | grep -q "^b .*(eth1)" && fail "eth1 is still in the legend: $(screen)"
 keys q
 wait_rc 0
 

@@ -70,3 +70,13 @@ rc=$?
 set -e
 [ "$rc" -eq 2 ] || fail "--tui to a file: exit $rc"
 [ "$(wc -l <"$W/err")" -eq 1 ] || fail "not one line: $(cat "$W/err")"
+
+# the options that go with --tui, and what does not go with it (usage: 2)
+for args in "--ascii" "--no-color" "--tui -f csv" "--tui -o x.csv"; do
+	set +e
+	"$GETCOUNTER" $args >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] || fail "$args: exit $rc"
+	[ "$(wc -l <"$W/err")" -eq 1 ] || fail "$args: not one line: $(cat "$W/err")"
+done

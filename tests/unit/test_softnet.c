@@ -341,6 +341,10 @@ test_v3(void **unused)
 	static const char *const unsupported[] = {
 		"Receive Indications/sec", "Avg. Packets per Indication", "Send Softirqs/sec",
 		"DPCs Queued on Other CPUs/sec", "Flow Limit Drops/sec", "Backlog Length",
+		/* eBPF (COUNTERS.md section 10) */
+		"% NET_RX Time", "% NET_TX Time", "Interrupt DPC Cycles/sec",
+		"Interrupt DPC Latency", "NAPI Polls/sec", "Avg. Packets per Poll",
+		"Polls at Full Budget/sec",
 	};
 	struct series s;
 
@@ -475,6 +479,10 @@ test_set_shape(void **unused)
 		"Received Packets/sec", "Receive Indications/sec", "Avg. Packets per Indication",
 		"Send Softirqs/sec", "Dropped Packets/sec", "DPCs Deferred/sec",
 		"DPCs Queued on Other CPUs/sec", "Flow Limit Drops/sec", "Backlog Length",
+		/* eBPF (COUNTERS.md section 10) */
+		"% NET_RX Time", "% NET_TX Time", "Interrupt DPC Cycles/sec",
+		"Interrupt DPC Latency", "NAPI Polls/sec", "Avg. Packets per Poll",
+		"Polls at Full Budget/sec",
 	};
 	const struct counter_set *set = PROV->set;
 
@@ -488,8 +496,14 @@ test_set_shape(void **unused)
 		assert_string_equal(set->counters[i].name, names[i]);
 		assert_non_null(set->counters[i].help);
 	}
+	/* the text sources' fields are 32 bits wide, the eBPF ones 64 */
 	for (size_t f = 0; f < set->nfields; f++)
-		assert_int_equal(set->fields[f].width, FW_32);
+		assert_int_equal(set->fields[f].width,
+				 strstr(set->fields[f].name, "_ns") || strstr(set->fields[f].name, "napi_") ||
+						 strstr(set->fields[f].name, "latencies") ||
+						 strcmp(set->fields[f].name, "freq_hz") == 0
+					 ? FW_64
+					 : FW_32);
 }
 
 int

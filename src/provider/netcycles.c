@@ -1,0 +1,921 @@
+/*
+ * netcycles.c - the eBPF source of COUNTERS.md section 10 (include/
+ * netcycles.h) and the Per Processor Network Activity Cycles set it feeds:
+ * instances "IF/CPU" for every interface of our network namespace (virtual
+ * ones included) and every online CPU, "IF/_Total" from derive
+ * (GROUP_PARENT).
+ *
+ * The loader opens the skeleton of src/bpf/netcycles.bpf.c, sizes its
+ * per-CPU array by libbpf_num_possible_cpus(), loads the tp_btf programs
+ * (the raw_tp ones when those fail), attaches them and maps the array into
+ * our memory: a read is plain loads. Before loading it checks what would
+ * make the kernel refuse (--root, no BTF, no CAP_BPF + CAP_PERFMON), so the
+ * user gets one line naming the cause instead of libbpf's messages, which
+ * are never printed. Links and programs go with the last release (or with
+ * the process: they are file descriptors).
+ *
+ * Raw fields are nanosecond sums and counts; the Cycles counters multiply
+ * by the CPU's nominal frequency (a field, scale 1e-9) in derive. An
+ * interface's IRQs are found as section 6 finds them (nicirq_device_irqs);
+ * one without a device has none, so its interrupt fields are 0, not absent.
+ *
+ * Built without libbpf (NO_BPF=1, or a piece missing), the set still lists
+ * its instances and every counter is UNSUPPORTED, with a line saying so.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpuinfo.h"
+#include "interrupts.h"
+#include "netcycles.h"
+#include "nicdev.h"
+#include "nicirq.h"
+#include "provider.h"
+
+#ifdef HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/capability.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "netcycles.skel.h"
+#endif
+
+#define RESCAN_NS 1000000000ull
+
+/* ---- the loader ------------------------------------------------------ */
+
+static struct {
+	int users;          /* acquires not yet released */
+	int loaded;
+	char reason[256];   /* why not loaded; "" when it is */
+	int notice_given;
+	unsigned ncpus;     /* possible CPUs */
+	uint64_t *freq_hz;  /* per possible CPU; 0 unknown */
+	const char **freq_src;
+	const char *mode;
+	unsigned attached;  /* NC_HOOK_* attached */
+#ifdef HAVE_BPF
+	struct netcycles_bpf *skel;
+	void *map;          /* the mmapped per-CPU array */
+	size_t map_len;
+#endif
+} nc;
+
+uint64_t
+netcycles_tsc_hz(uint16_t time_shift, uint32_t time_mult)
+{
+	if (time_mult == 0 || time_shift > 63)
+		return 0;
+	/* 2^shift x 1e9 / mult, rounded, without overflowing 64 bits */
+	unsigned __int128 num = ((unsigned __int128)1 << time_shift) * 1000000000u;
+	return (uint64_t)((num + time_mult / 2) / time_mult);
+}
+
+uint64_t
+netcycles_cpuinfo_hz(const char *cpuinfo)
+{
+	const char *flags = strstr(cpuinfo, "\nflags"), *mhz = strstr(cpuinfo, "\ncpu MHz");
+	const char *eol;
+	uint64_t whole = 0, frac = 0, scale = 1000000;
+
+	if (strncmp(cpuinfo, "flags", 5) == 0)
+		flags = cpuinfo;
+	if (strncmp(cpuinfo, "cpu MHz", 7) == 0)
+		mhz = cpuinfo;
+	if (!flags || !mhz)
+		return 0;
+	eol = strchr(flags + 1, '\n');
+	if (!eol)
+		eol = flags + strlen(flags);
+	if (!memmem(flags, (size_t)(eol - flags), " constant_tsc", 13) ||
+	    memmem(flags, (size_t)(eol - flags), " aperfmperf", 11))
+		return 0;
+	mhz = strchr(mhz, ':');
+	if (!mhz)
+		return 0;
+	mhz = skip_blanks(mhz + 1);
+	if (parse_u64(&mhz, &whole) < 0 || whole > UINT64_MAX / 1000000 / 2)
+		return 0;
+	if (*mhz == '.')
+		for (mhz++; *mhz >= '0' && *mhz <= '9' && scale > 1; mhz++) {
+			scale /= 10;
+			frac += (uint64_t)(*mhz - '0') * scale;
+		}
+	return whole * 1000000 + frac;
+}
+
+#ifdef HAVE_BPF
+/* The nominal frequency of each possible CPU: cpufreq base_frequency, else
+ * cpuinfo_max_freq (both kHz), else tsc (Hz, 0 unknown). */
+static void
+read_frequencies(struct procfs *fs, uint64_t tsc)
+{
+	char path[96];
+	uint64_t khz;
+
+	nc.freq_hz = xcalloc(nc.ncpus, sizeof(*nc.freq_hz));
+	nc.freq_src = xcalloc(nc.ncpus, sizeof(*nc.freq_src));
+	for (unsigned c = 0; c < nc.ncpus; c++) {
+		nc.freq_src[c] = "";
+		snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%u/cpufreq/base_frequency",
+			 c);
+		if (procfs_read_u64(fs, path, &khz) == 0 && khz) {
+			nc.freq_hz[c] = khz * 1000;
+			nc.freq_src[c] = "cpufreq base_frequency";
+			continue;
+		}
+		snprintf(path, sizeof(path),
+			 "sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq", c);
+		if (procfs_read_u64(fs, path, &khz) == 0 && khz) {
+			nc.freq_hz[c] = khz * 1000;
+			nc.freq_src[c] = "cpufreq cpuinfo_max_freq";
+			continue;
+		}
+		if (tsc) {
+			nc.freq_hz[c] = tsc;
+			nc.freq_src[c] = "the TSC rate";
+		}
+	}
+}
+
+/* libbpf's messages are not for our users (its RLIMIT_MEMLOCK hint is
+ * wrong on current kernels); our own line says what failed. */
+static int
+libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+/* Nonzero when this process may load tracing programs: CAP_BPF and
+ * CAP_PERFMON, or CAP_SYS_ADMIN, effective. */
+static int
+may_load_bpf(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	uint64_t eff;
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return 0;
+	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
+#define HAS_CAP(c) ((eff >> (c)) & 1)
+	return HAS_CAP(CAP_SYS_ADMIN) || (HAS_CAP(CAP_BPF) && HAS_CAP(CAP_PERFMON));
+#undef HAS_CAP
+}
+
+/* The TSC rate the kernel gives perf users (x86: the mmap page's
+ * time_mult and time_shift convert TSC ticks to ns), or 0. */
+static uint64_t
+kernel_tsc_hz(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pg;
+	uint64_t hz = 0;
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	pg = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (pg != MAP_FAILED) {
+		if (pg->cap_user_time)
+			hz = netcycles_tsc_hz(pg->time_shift, pg->time_mult);
+		munmap(pg, (size_t)psz);
+	}
+	close(fd);
+	return hz;
+#else
+	return 0;
+#endif
+}
+
+/* x86 without cpufreq: /proc/cpuinfo's "cpu MHz" is the kernel's cpu_khz
+ * (its calibrated TSC rate), or 0. */
+static uint64_t
+cpuinfo_tsc_hz(struct procfs *fs)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	size_t len;
+	const char *buf = pfile_read(procfs_file(fs, "proc/cpuinfo"), &len, NULL);
+
+	return buf ? netcycles_cpuinfo_hz(buf) : 0;
+#else
+	(void)fs;
+	return 0;
+#endif
+}
+
+/* Let the programs of one kind (tp_btf or raw_tp) load, not the other. */
+static void
+choose_programs(struct netcycles_bpf *skel, int raw)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, skel->obj)
+	{
+		const char *sec = bpf_program__section_name(p);
+		int is_raw = strncmp(sec, "raw_tp/", 7) == 0;
+		bpf_program__set_autoload(p, is_raw == raw);
+	}
+}
+
+/* Attach the loaded programs of hooks not attached yet; their links go
+ * into the skeleton, which detaches them when destroyed. 0, or -1 with
+ * errno and nc.reason set. */
+static int
+attach_hooks(unsigned hooks)
+{
+	struct netcycles_bpf *k = nc.skel;
+	int raw = strcmp(nc.mode, "raw_tp") == 0;
+#define HOOK(bit, name) { bit, raw ? k->progs.raw_##name : k->progs.btf_##name,        \
+			  raw ? &k->links.raw_##name : &k->links.btf_##name }
+	const struct {
+		unsigned hook;
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} table[] = {
+		/* exits before entries, so no exit finds a stale entry time */
+		HOOK(NC_HOOK_SOFTIRQ, softirq_exit),
+		HOOK(NC_HOOK_SOFTIRQ | NC_HOOK_RAISE, softirq_entry),
+		HOOK(NC_HOOK_RAISE, softirq_raise),
+		HOOK(NC_HOOK_NAPI, napi_poll),
+		HOOK(NC_HOOK_IRQ, irq_handler_exit),
+		HOOK(NC_HOOK_IRQ, irq_handler_entry),
+		HOOK(NC_HOOK_RECEIVE, netif_receive_skb),
+		HOOK(NC_HOOK_XMIT | NC_HOOK_START_XMIT, net_dev_xmit),
+		HOOK(NC_HOOK_START_XMIT, net_dev_start_xmit),
+	};
+#undef HOOK
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		if (!(table[i].hook & hooks) || *table[i].link)
+			continue;
+		*table[i].link = bpf_program__attach(table[i].prog);
+		if (!*table[i].link) {
+			int err = errno;
+			snprintf(nc.reason, sizeof(nc.reason),
+				 "eBPF counters UNSUPPORTED: cannot attach %s: %s",
+				 bpf_program__name(table[i].prog), strerror(err));
+			errno = err;
+			return -1;
+		}
+	}
+	nc.attached |= hooks;
+	return 0;
+}
+
+/* Open, size and load the skeleton (tp_btf, else raw_tp), and map the
+ * per-CPU array; nothing is attached yet. 0, or -1 with errno and
+ * nc.reason set. */
+static int
+load_programs(uint32_t netns_ino)
+{
+	int err = 0;
+
+	/* GETCOUNTER_BPF_RAW_TP=1 skips tp_btf: the fallback, for tests */
+	const char *force_raw = getenv("GETCOUNTER_BPF_RAW_TP");
+
+	for (int raw = force_raw && *force_raw == '1'; raw < 2; raw++) {
+		struct netcycles_bpf *skel = netcycles_bpf__open();
+		if (!skel) {
+			err = errno;
+			snprintf(nc.reason, sizeof(nc.reason), "cannot open the BPF object: %s",
+				 strerror(err));
+			break;
+		}
+		skel->rodata->netns_ino = netns_ino;
+		bpf_map__set_max_entries(skel->maps.cpus, nc.ncpus);
+		choose_programs(skel, raw);
+		if (netcycles_bpf__load(skel) == 0) {
+			nc.skel = skel;
+			nc.mode = raw ? "raw_tp" : "tp_btf";
+			break;
+		}
+		err = errno;
+		snprintf(nc.reason, sizeof(nc.reason), "the kernel refused the BPF programs: %s",
+			 strerror(err));
+		netcycles_bpf__destroy(skel);
+	}
+	if (!nc.skel)
+		return -1;
+	nc.map_len = (size_t)nc.ncpus * sizeof(struct nc_cpu);
+	nc.map = mmap(NULL, nc.map_len, PROT_READ, MAP_SHARED, bpf_map__fd(nc.skel->maps.cpus),
+		      0);
+	if (nc.map == MAP_FAILED) {
+		err = errno;
+		snprintf(nc.reason, sizeof(nc.reason), "cannot map the BPF counters: %s",
+			 strerror(err));
+		nc.map = NULL;
+		netcycles_bpf__destroy(nc.skel);
+		nc.skel = NULL;
+		return -1;
+	}
+	nc.reason[0] = '\0';
+	return 0;
+}
+#endif
+
+int
+netcycles_acquire(struct procfs *fs, unsigned hooks)
+{
+	if (nc.users++ > 0) {
+#ifdef HAVE_BPF
+		if (nc.loaded && (hooks & ~nc.attached))
+			return attach_hooks(hooks & ~nc.attached);
+#endif
+		return nc.loaded ? 0 : -1;
+	}
+	nc.loaded = 0;
+	nc.mode = NULL;
+	nc.attached = 0;
+	if (!procfs_is_live(fs)) {
+		snprintf(nc.reason, sizeof(nc.reason),
+			 "eBPF counters are UNSUPPORTED under --root (they need the live kernel)");
+		return -1;
+	}
+#ifndef HAVE_BPF
+	(void)hooks;
+	snprintf(nc.reason, sizeof(nc.reason),
+		 "eBPF counters not built in: install libbpf-dev, clang and bpftool and "
+		 "rebuild");
+	return -1;
+#else
+	struct stat sb;
+	int n;
+
+	libbpf_set_print(libbpf_quiet);
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		snprintf(nc.reason, sizeof(nc.reason),
+			 "eBPF counters UNSUPPORTED: this kernel has no BTF "
+			 "(/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)");
+		return -1;
+	}
+	if (!may_load_bpf()) {
+		snprintf(nc.reason, sizeof(nc.reason),
+			 "eBPF counters UNSUPPORTED: loading BPF programs needs root or "
+			 "CAP_BPF and CAP_PERFMON (run as root or grant cap_bpf,cap_perfmon)");
+		return -1;
+	}
+	n = libbpf_num_possible_cpus();
+	if (n <= 0) {
+		snprintf(nc.reason, sizeof(nc.reason),
+			 "eBPF counters UNSUPPORTED: cannot count the possible CPUs");
+		return -1;
+	}
+	nc.ncpus = (unsigned)n;
+	if (stat("/proc/self/ns/net", &sb) != 0) {
+		snprintf(nc.reason, sizeof(nc.reason),
+			 "eBPF counters UNSUPPORTED: cannot stat /proc/self/ns/net: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (load_programs((uint32_t)sb.st_ino) < 0) {
+		char why[sizeof(nc.reason)];
+		memcpy(why, nc.reason, sizeof(why));
+		snprintf(nc.reason, sizeof(nc.reason), "eBPF counters UNSUPPORTED: %.160s%s", why,
+			 errno == EPERM || errno == EACCES
+				 ? " (run as root or grant cap_bpf,cap_perfmon)"
+				 : "");
+		return -1;
+	}
+	uint64_t tsc = kernel_tsc_hz();
+	read_frequencies(fs, tsc ? tsc : cpuinfo_tsc_hz(fs));
+	nc.loaded = 1;
+	return attach_hooks(hooks);
+#endif
+}
+
+void
+netcycles_release(void)
+{
+	if (nc.users == 0 || --nc.users > 0)
+		return;
+#ifdef HAVE_BPF
+	if (nc.map)
+		munmap(nc.map, nc.map_len);
+	nc.map = NULL;
+	netcycles_bpf__destroy(nc.skel); /* detaches and unloads */
+	nc.skel = NULL;
+#endif
+	free(nc.freq_hz);
+	free(nc.freq_src);
+	nc.freq_hz = NULL;
+	nc.freq_src = NULL;
+	nc.loaded = 0;
+	nc.attached = 0;
+	nc.ncpus = 0;
+}
+
+const struct nc_cpu *
+netcycles_cpu(unsigned cpu)
+{
+#ifdef HAVE_BPF
+	if (nc.loaded && cpu < nc.ncpus)
+		return (const struct nc_cpu *)nc.map + cpu;
+#else
+	(void)cpu;
+#endif
+	return NULL;
+}
+
+int
+netcycles_freq_hz(unsigned cpu, uint64_t *hz)
+{
+	if (!nc.loaded || cpu >= nc.ncpus || !nc.freq_hz[cpu])
+		return -1;
+	*hz = nc.freq_hz[cpu];
+	return 0;
+}
+
+const char *
+netcycles_freq_source(unsigned cpu)
+{
+	return nc.loaded && cpu < nc.ncpus ? nc.freq_src[cpu] : "";
+}
+
+const char *
+netcycles_mode(void)
+{
+	return nc.loaded ? nc.mode : NULL;
+}
+
+const char *
+netcycles_notice(void)
+{
+	if (nc.loaded || !nc.reason[0] || nc.notice_given)
+		return NULL;
+	nc.notice_given = 1;
+	return nc.reason;
+}
+
+void
+netcycles_slot_set(unsigned slot, uint32_t ifindex, const unsigned *irqs, size_t n)
+{
+#ifdef HAVE_BPF
+	if (!nc.loaded || slot >= NC_MAX_IF)
+		return;
+	if (ifindex < NC_MAX_IFINDEX)
+		nc.skel->bss->if_slot[ifindex] = (__u8)(slot + 1);
+	for (size_t i = 0; i < n; i++)
+		if (irqs[i] < NC_MAX_IRQ && !nc.skel->bss->irq_slot[irqs[i]])
+			nc.skel->bss->irq_slot[irqs[i]] = (__u8)(slot + 1);
+#else
+	(void)slot;
+	(void)ifindex;
+	(void)irqs;
+	(void)n;
+#endif
+}
+
+void
+netcycles_slot_clear(unsigned slot, uint32_t ifindex, const unsigned *irqs, size_t n)
+{
+#ifdef HAVE_BPF
+	if (!nc.loaded || slot >= NC_MAX_IF)
+		return;
+	if (ifindex < NC_MAX_IFINDEX && nc.skel->bss->if_slot[ifindex] == slot + 1)
+		nc.skel->bss->if_slot[ifindex] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (irqs[i] < NC_MAX_IRQ && nc.skel->bss->irq_slot[irqs[i]] == slot + 1)
+			nc.skel->bss->irq_slot[irqs[i]] = 0;
+#else
+	(void)slot;
+	(void)ifindex;
+	(void)irqs;
+	(void)n;
+#endif
+}
+
+/* ---- the Per Processor Network Activity Cycles set ------------------- */
+
+enum {
+	F_IRQS,
+	F_IRQ_NS,
+	F_RX_PACKETS,
+	F_TX_PACKETS,
+	F_TX_NS,
+	F_FREQ_HZ,
+	F_NFIELDS,
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+
+static const struct field_desc fields[F_NFIELDS] = {
+	[F_IRQS] = { "irqs", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_IRQ_NS] = { "irq_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_RX_PACKETS] = { "rx_packets", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_TX_PACKETS] = { "tx_packets", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_TX_NS] = { "tx_ns", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_FREQ_HZ] = { "freq_hz", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+};
+
+static const struct counter_desc counters[] = {
+	{
+		.name = "Interrupts/sec",
+		.type = CT_RATE,
+		.num = { { F_IRQS, 1 } },
+		.unit = "/s",
+		.help = "Runs per second of the interface's hard interrupt handlers on this "
+			"processor (eBPF, irq_handler_entry).",
+	},
+	{
+		.name = "% Interrupt Time",
+		.type = CT_TIMER,
+		.num = { { F_IRQ_NS, 1 } },
+		.scale = 1e-9,
+		.total = TOTAL_MEAN,
+		.unit = "%",
+		.help = "Share of the interval this processor spent in the interface's hard "
+			"interrupt handlers.",
+	},
+	{
+		.name = "Interrupt Cycles/sec",
+		.type = CT_RATE,
+		.num = { { F_IRQ_NS, 1 } },
+		.mul = FIELD_REF(F_FREQ_HZ),
+		.scale = 1e-9,
+		.unit = "/s",
+		.help = "Nominal processor cycles per second spent in the interface's hard "
+			"interrupt handlers (time x nominal frequency).",
+	},
+	{
+		.name = "Avg. Interrupt Cycles per Interrupt",
+		.type = CT_AVG_BULK,
+		.num = { { F_IRQ_NS, 1 } },
+		.den = { { F_IRQS, 1 } },
+		.mul = FIELD_REF(F_FREQ_HZ),
+		.mul_num_only = 1,
+		.scale = 1e-9,
+		.unit = "",
+		.help = "Nominal processor cycles per run of the interface's hard interrupt "
+			"handlers over the interval.",
+	},
+	{
+		.name = "Received Packets/sec",
+		.type = CT_RATE,
+		.num = { { F_RX_PACKETS, 1 } },
+		.unit = "/s",
+		.help = "Packets of the interface this processor handed to the stack per "
+			"second (netif_receive_skb; after GRO).",
+	},
+	{
+		.name = "Sent Packets/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_PACKETS, 1 } },
+		.unit = "/s",
+		.help = "Packets this processor handed to the interface's driver per second "
+			"that it accepted (net_dev_xmit).",
+	},
+	{
+		.name = "Send Cycles/sec",
+		.type = CT_RATE,
+		.num = { { F_TX_NS, 1 } },
+		.mul = FIELD_REF(F_FREQ_HZ),
+		.scale = 1e-9,
+		.unit = "/s",
+		.help = "Nominal processor cycles per second in the interface's transmit "
+			"function (net_dev_start_xmit to net_dev_xmit).",
+	},
+	{
+		.name = "Avg. Send Cycles per Packet",
+		.type = CT_AVG_BULK,
+		.num = { { F_TX_NS, 1 } },
+		.den = { { F_TX_PACKETS, 1 } },
+		.mul = FIELD_REF(F_FREQ_HZ),
+		.mul_num_only = 1,
+		.scale = 1e-9,
+		.unit = "",
+		.help = "Nominal processor cycles in the interface's transmit function per "
+			"packet sent over the interval.",
+	},
+};
+
+static const struct counter_set set = {
+	.name = "Per Processor Network Activity Cycles",
+	.help = "Processor time and cycles each network interface costs each processor "
+		"(hard interrupts, sends) and its packets there, from eBPF programs on "
+		"kernel tracepoints; live only, as root or with CAP_BPF and CAP_PERFMON.",
+	.multi_instance = 1,
+	.group = GROUP_PARENT, /* IF/_Total per interface */
+	.fields = fields,
+	.nfields = F_NFIELDS,
+	.counters = counters,
+	.ncounters = ARRAY_SIZE(counters),
+};
+
+/* One interface of our namespace, as the last discovery found it. */
+struct nci_if {
+	char name[64];
+	uint64_t seen;      /* the discovery that last listed it */
+	uint32_t ifindex;
+	uint64_t identity;  /* ifindex, slot and the slot's use count */
+	int slot;           /* -1: none free */
+	unsigned *irqs;
+	size_t nirqs, irqs_cap;
+	int from_msi;
+};
+
+struct nci_state {
+	struct procfs *fs;
+	int acquired, loaded;
+	struct pfile *interrupts; /* for IRQs by action name */
+	struct pfile *online;
+	struct nci_if *ifs;       /* in name order */
+	size_t nifs, cap;
+	uint64_t scans, scanned_ns;
+	uint32_t slot_uses[NC_MAX_IF];
+	uint8_t slot_busy[NC_MAX_IF];
+	unsigned *cpus;           /* this read's online CPUs */
+	size_t ncpus, cpus_cap;
+	uint64_t *vals;           /* /proc/interrupts scratch */
+	size_t vals_cap;
+};
+
+static int
+nci_cmp(const void *a, const void *b)
+{
+	return strverscmp(((const struct nci_if *)a)->name, ((const struct nci_if *)b)->name);
+}
+
+/* The IRQs of interface ni: none without a device; else section 6's. */
+static void
+nci_find_irqs(struct nci_state *st, struct nci_if *ni)
+{
+	struct nicdev dev;
+	struct nicirq_rows rows = { NULL, NULL, NULL, 0 };
+	const char *buf;
+	size_t len;
+
+	ni->nirqs = 0;
+	ni->from_msi = 0;
+	if (nicdev_find(st->fs, ni->name, &dev) < 0)
+		return;
+	if ((buf = pfile_read(st->interrupts, &len, NULL)) != NULL) {
+		const char *p = buf;
+		size_t n = interrupts_header(&p, buf + len, NULL, 0);
+		xgrow((void **)&st->vals, &st->vals_cap, n + 1, sizeof(*st->vals));
+		rows.rows = p;
+		rows.end = buf + len;
+		rows.vals = st->vals;
+		rows.ncols = n;
+	}
+	ni->nirqs = nicirq_device_irqs(st->fs, ni->name, &dev, &rows, &ni->irqs, &ni->irqs_cap,
+				       &ni->from_msi);
+}
+
+/* Give ni a slot (and the BPF tables its ifindex and IRQs), if one is free. */
+static void
+nci_take_slot(struct nci_state *st, struct nci_if *ni)
+{
+	ni->slot = -1;
+	for (unsigned s = 0; s < NC_MAX_IF && st->loaded; s++) {
+		if (st->slot_busy[s])
+			continue;
+		st->slot_busy[s] = 1;
+		st->slot_uses[s]++;
+		ni->slot = (int)s;
+		netcycles_slot_set(s, ni->ifindex, ni->irqs, ni->nirqs);
+		break;
+	}
+	ni->identity = (uint64_t)ni->ifindex << 32 |
+		       (ni->slot >= 0 ? (uint64_t)st->slot_uses[ni->slot] << 8 | (unsigned)ni->slot
+				      : 0xff);
+}
+
+static void
+nci_drop_slot(struct nci_state *st, struct nci_if *ni)
+{
+	if (ni->slot < 0)
+		return;
+	netcycles_slot_clear((unsigned)ni->slot, ni->ifindex, ni->irqs, ni->nirqs);
+	st->slot_busy[ni->slot] = 0;
+	ni->slot = -1;
+}
+
+/* One entry of sys/class/net: a new interface (or one whose ifindex
+ * changed) gets its IRQs and a slot. */
+static int
+nci_entry(const char *name, unsigned char type, void *arg)
+{
+	struct nci_state *st = arg;
+	struct nci_if *ni = NULL;
+	uint64_t ifindex = 0;
+	size_t len = strlen(name);
+	char path[128];
+
+	if (type == DT_REG || len >= sizeof(ni->name))
+		return 0;
+	snprintf(path, sizeof(path), "sys/class/net/%.64s/ifindex", name);
+	if (procfs_read_u64(st->fs, path, &ifindex) < 0 || ifindex > UINT32_MAX)
+		ifindex = 0;
+	for (size_t i = 0; i < st->nifs; i++)
+		if (strcmp(st->ifs[i].name, name) == 0)
+			ni = &st->ifs[i];
+	if (ni && ni->ifindex != ifindex) {
+		nci_drop_slot(st, ni);
+		ni->seen = 0;
+		ni = NULL; /* a new interface under an old name */
+	}
+	if (!ni) {
+		xgrow((void **)&st->ifs, &st->cap, st->nifs + 1, sizeof(*st->ifs));
+		ni = &st->ifs[st->nifs++];
+		memset(ni, 0, sizeof(*ni));
+		memcpy(ni->name, name, len + 1);
+		ni->ifindex = (uint32_t)ifindex;
+		ni->slot = -1;
+		nci_find_irqs(st, ni);
+		nci_take_slot(st, ni);
+	}
+	ni->seen = st->scans;
+	return 0;
+}
+
+/* List sys/class/net: every interface, in name order; a new one (or one
+ * whose ifindex changed) gets its IRQs and a slot, a gone one frees its.
+ * procfs_list reads the kept directory into a reused buffer: a discovery
+ * allocates nothing. */
+static void
+nci_discover(struct nci_state *st)
+{
+	size_t j = 0;
+
+	st->scans++;
+	procfs_list(st->fs, "sys/class/net", nci_entry, st);
+	for (size_t i = 0; i < st->nifs; i++) {
+		if (st->ifs[i].seen == st->scans) {
+			st->ifs[j++] = st->ifs[i];
+		} else {
+			nci_drop_slot(st, &st->ifs[i]);
+			free(st->ifs[i].irqs);
+		}
+	}
+	st->nifs = j;
+	if (st->nifs > 1)
+		qsort(st->ifs, st->nifs, sizeof(*st->ifs), nci_cmp);
+}
+
+/* This read's online CPUs (sys/devices/system/cpu/online; else CPU 0). */
+static void
+nci_read_cpus(struct nci_state *st)
+{
+	struct softnet_cpulist it;
+	const char *list;
+	size_t len;
+	unsigned cpu;
+
+	st->ncpus = 0;
+	list = pfile_read(st->online, &len, NULL);
+	if (list) {
+		softnet_cpulist_begin(&it, list);
+		while (softnet_cpulist_next(&it, &cpu) && cpu <= CPUINFO_MAX_CPU) {
+			xgrow((void **)&st->cpus, &st->cpus_cap, st->ncpus + 1, sizeof(*st->cpus));
+			st->cpus[st->ncpus++] = cpu;
+		}
+	}
+	if (st->ncpus == 0) {
+		xgrow((void **)&st->cpus, &st->cpus_cap, 1, sizeof(*st->cpus));
+		st->cpus[st->ncpus++] = 0;
+	}
+}
+
+static void *
+nci_open(const struct provider_ctx *ctx, struct err *err)
+{
+	struct nci_state *st = xcalloc(1, sizeof(*st));
+
+	(void)err;
+	st->fs = ctx->fs;
+	st->interrupts = procfs_file(ctx->fs, "proc/interrupts");
+	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
+	if (ctx->needed) {
+		unsigned hooks = 0;
+		if (ctx->needed & (BIT(F_IRQS) | BIT(F_IRQ_NS)))
+			hooks |= NC_HOOK_IRQ;
+		if (ctx->needed & BIT(F_RX_PACKETS))
+			hooks |= NC_HOOK_RECEIVE;
+		if (ctx->needed & BIT(F_TX_PACKETS))
+			hooks |= NC_HOOK_XMIT;
+		if (ctx->needed & BIT(F_TX_NS))
+			hooks |= NC_HOOK_XMIT | NC_HOOK_START_XMIT;
+		st->acquired = 1;
+		st->loaded = netcycles_acquire(ctx->fs, hooks) == 0;
+	}
+	return st;
+}
+
+/* One instance per interface per online CPU; the fields from the BPF
+ * counters of the interface's slot, none when not loaded or no slot. */
+static int
+nci_read(void *state, struct raw_set *out, struct err *err)
+{
+	struct nci_state *st = state;
+	char name[96];
+
+	(void)err;
+	if (!procfs_is_live(st->fs) || st->scanned_ns == 0 ||
+	    now_mono_ns() - st->scanned_ns >= RESCAN_NS) {
+		nci_discover(st);
+		st->scanned_ns = now_mono_ns();
+	}
+	nci_read_cpus(st);
+	for (size_t i = 0; i < st->nifs; i++) {
+		const struct nci_if *ni = &st->ifs[i];
+		for (size_t k = 0; k < st->ncpus; k++) {
+			unsigned cpu = st->cpus[k];
+			int n = snprintf(name, sizeof(name), "%s/%u", ni->name, cpu);
+			struct raw_instance *ri = raw_set_add(out, name, (size_t)n, ni->identity);
+			const struct nc_cpu *c = st->loaded ? netcycles_cpu(cpu) : NULL;
+			uint64_t hz;
+
+			if (!c || ni->slot < 0)
+				continue;
+			const struct nc_if *f = &c->ifs[ni->slot];
+			raw_put(ri, F_IRQS, f->irqs);
+			raw_put(ri, F_IRQ_NS, f->irq_ns);
+			raw_put(ri, F_RX_PACKETS, f->rx_packets);
+			raw_put(ri, F_TX_PACKETS, f->tx_packets);
+			raw_put(ri, F_TX_NS, f->tx_ns);
+			if (netcycles_freq_hz(cpu, &hz) == 0)
+				raw_put(ri, F_FREQ_HZ, hz);
+		}
+	}
+	return 0;
+}
+
+/* -l -v / -q -v: how the counters are had here. */
+static size_t
+nci_describe(void *state, const struct counter_desc *c, const char *instance, char *buf,
+	     size_t n)
+{
+	struct nci_state *st = state;
+	const char *mode = netcycles_mode();
+	const char *sep = instance ? strrchr(instance, '/') : NULL;
+	unsigned cpu = sep ? (unsigned)strtoul(sep + 1, NULL, 10) : 0;
+	uint64_t hz = 0;
+	int k;
+
+	(void)c;
+	if (!st->loaded || !mode || n == 0)
+		return 0;
+	if (netcycles_freq_hz(cpu, &hz) == 0)
+		k = snprintf(buf, n, "here eBPF %s; nominal frequency %.0f MHz from %s", mode,
+			     (double)hz / 1e6, netcycles_freq_source(cpu));
+	else
+		k = snprintf(buf, n, "here eBPF %s; no nominal frequency known", mode);
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
+static const char *
+nci_notice(void *state)
+{
+	(void)state;
+	return netcycles_notice();
+}
+
+static void
+nci_close(void *state)
+{
+	struct nci_state *st = state;
+
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nifs; i++) {
+		nci_drop_slot(st, &st->ifs[i]);
+		free(st->ifs[i].irqs);
+	}
+	if (st->acquired)
+		netcycles_release();
+	free(st->ifs);
+	free(st->cpus);
+	free(st->vals);
+	free(st);
+}
+
+const struct provider provider_per_processor_network_activity_cycles = {
+	.set = &set,
+	.open = nci_open,
+	.read = nci_read,
+	.close = nci_close,
+	.describe = nci_describe,
+	.notice = nci_notice,
+};

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Network Capture from files, as an ordinary user: pcap files written here
+# (microsecond and nanosecond magic, one cut at 20 bytes) are cut into
+# buckets of -i from the first frame: one sample per bucket, empty ones 0,
+# each stamped with its bucket's end; a frame exactly on a boundary opens
+# the next bucket; --local-mac decides the direction; and the options'
+# mistakes are one-line errors (exit 2 for usage, 1 for a file).
+set -e
+. "$(dirname "$0")/lib.sh"
+G=$GETCOUNTER
+command -v python3 >/dev/null 2>&1 || skip "needs python3 to write the pcap files"
+if "$G" -l 'Network Capture' | grep -q 'Not built in'; then
+	expect_exit 1 "$G" --pcap /dev/null
+	case $errout in *"not built in: install libpcap-dev and rebuild"*) ;;
+	*) fail "without libpcap: '$errout'" ;; esac
+	skip "Network Capture is not built in (no libpcap-dev): checked the message only"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Frames (time, kind): 1000.0 ARP broadcast from the peer (60 B),
+# 1000.5 UDP peer -> local (134 B), 1001.2 the same, 1003.9 ARP from the
+# peer, 1005.0 UDP local -> peer (134 B): exactly on the 1 s boundary.
+python3 - "$tmp" <<'EOF'
+import struct, sys
+d = sys.argv[1]
+bc, peer, loc = b"\xff" * 6, b"\x02\0\0\0\0\x02", b"\x02\0\0\0\0\x01"
+arp = bc + peer + b"\x08\x06" + bytes(46)
+udp_in = peer[:0] + loc + peer + b"\x08\x00" + bytes([0x45] + [0] * 8 + [17] + [0] * 10) + bytes(100)
+udp_out = peer + loc + b"\x08\x00" + bytes([0x45] + [0] * 8 + [17] + [0] * 10) + bytes(100)
+frames = [(1000, 0, arp), (1000, 500000, udp_in), (1001, 200000, udp_in), (1003, 900000, arp),
+          (1005, 0, udp_out)]
+def write(name, nano, snap):
+    with open(d + "/" + name, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b23c4d if nano else 0xa1b2c3d4, 2, 4, 0, 0, snap, 1))
+        for sec, usec, fr in frames:
+            cap = fr[:snap]
+            f.write(struct.pack("<IIII", sec, usec * 1000 if nano else usec, len(cap), len(fr)) + cap)
+write("us.pcap", False, 65535)
+write("ns.pcap", True, 65535)
+write("cut.pcap", True, 20)
+open(d + "/junk.pcap", "wb").write(b"not a capture file at all")
+EOF
+
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --local-mac 02:00:00:00:00:01 --utc -f csv \
+	'\Network Capture(*)\Frames Received/sec' '\Network Capture(*)\Frames Sent/sec' \
+	'\Network Capture(*)\Bytes Received/sec' '\Network Capture(*)\Broadcast Frames Received/sec'
+printf '%s\n' "$out" | tr -d '\r' >"$tmp/us.csv"
+# buckets [1000,1001) [1001,1002) [1002,1003) [1003,1004) [1004,1005) [1005,1006):
+#   received frames 2, 1, 0, 1, 0, 0; sent 0, 0, 0, 0, 0, 1;
+#   received bytes 60 + 134 = 194, 134, 0, 60, 0, 0; broadcast 1, 0, 0, 1, 0, 0
+cat >"$tmp/want.csv" <<'EOF'
+"01/01/1970 00:16:41.000","2.000000","0.000000","194.000000","1.000000"
+"01/01/1970 00:16:42.000","1.000000","0.000000","134.000000","0.000000"
+"01/01/1970 00:16:43.000","0.000000","0.000000","0.000000","0.000000"
+"01/01/1970 00:16:44.000","1.000000","0.000000","60.000000","1.000000"
+"01/01/1970 00:16:45.000","0.000000","0.000000","0.000000","0.000000"
+"01/01/1970 00:16:46.000","0.000000","1.000000","0.000000","0.000000"
+EOF
+tail -n +2 "$tmp/us.csv" | diff "$tmp/want.csv" - || fail "buckets of us.pcap differ (above)"
+
+# nanosecond and cut files: the same numbers (the bytes are the wire length)
+for f in ns cut; do
+	expect_exit 0 "$G" --pcap "$tmp/$f.pcap" --local-mac 02:00:00:00:00:01 --utc -f csv \
+		'\Network Capture(*)\Frames Received/sec' '\Network Capture(*)\Frames Sent/sec' \
+		'\Network Capture(*)\Bytes Received/sec' '\Network Capture(*)\Broadcast Frames Received/sec'
+	printf '%s\n' "$out" | tr -d '\r' | tail -n +2 | diff "$tmp/want.csv" - ||
+		fail "$f.pcap differs from us.pcap (above)"
+done
+
+# -i 2: [1000,1002) holds 3 frames, 194 + 134 = 328 B: 1.5 frames/s, 164 B/s
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" -i 2 -f csv '\Network Capture(*)\Bytes Received/sec'
+printf '%s\n' "$out" | sed -n 2p | grep -q '"164.000000"' || fail "-i 2: $out"
+# -n cuts the file short
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" -n 2 -f csv '\Network Capture(*)\Frames Received/sec'
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] || fail "-n 2 gave: $out"
+# the instance is file:BASENAME; two files give two instances
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/ns.pcap" -n 1 -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+case $out in *'Network Capture(file:us.pcap)'*'Network Capture(file:ns.pcap)'*) ;;
+*) fail "instances: $out" ;; esac
+# a file has no drops: UNSUPPORTED, not 0
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" -n 1 -f json '\Network Capture(*)\Capture Dropped'
+printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "drops of a file: $out"
+
+# mistakes
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" '\Processor(_Total)\% Processor Time'
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --local-mac 02:00:00:00:01
+case $errout in *"--local-mac '02:00:00:00:01' is not a MAC address"*) ;;
+*) fail "bad MAC: $errout" ;; esac
+expect_exit 2 "$G" --local-mac 02:00:00:00:00:01 '\Network Capture(lo)\Frames Sent/sec'
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --continuous
+expect_exit 2 "$G" --snaplen 5 '\Network Capture(lo)\Frames Sent/sec'
+expect_exit 2 "$G" --capture-buffer 1K '\Network Capture(lo)\Frames Sent/sec'
+expect_exit 1 "$G" --pcap "$tmp/missing.pcap"
+case $errout in *missing.pcap*) ;; *) fail "missing file: $errout" ;; esac
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"
+expect_exit 1 "$G" --pcap "$tmp/junk.pcap"
+expect_exit 1 "$G" --pcap "$tmp/us.pcap" --capture-filter 'no such filter ((('
+case $errout in *"--capture-filter"*) ;; *) fail "bad filter: $errout" ;; esac
+exit 0
