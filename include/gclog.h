@@ -91,6 +91,9 @@ void gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t
 /* What follows is not continuous with what came before (a gap in a
  * replayed source): the next sample starts a new session. */
 void gclog_writer_gap(struct gclog_writer *w);
+/* The machine booted again (a new boot id): a gap, and the next session
+ * records boot_id. */
+void gclog_writer_boot(struct gclog_writer *w, const char *boot_id);
 
 /* Bytes written so far (file size for a linear log). */
 uint64_t gclog_writer_size(const struct gclog_writer *w);

@@ -54,9 +54,21 @@ uint8_t replay_ulong_bits(const struct replay *r);
 
 /* Catalogue set i in this read: 0 when the read does not hold it; else 1,
  * with out filled (instances, fields, valid, mono_ns) and *gap nonzero when
- * the set is not continuous with its previous read (a new session, damage,
- * another log). */
-int replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap);
+ * the set is not continuous with its previous read: 1 a break (a new
+ * session, damage), 2 the first read of its source. A source is one
+ * input's set id: a set has several when several logs hold it, or a relog
+ * of them. *prev is NULL when the set's previous read in the engine is the
+ * one to derive against; else (it came from another source) the read to
+ * derive against instead, this source's own previous read. *source: which
+ * of the set's sources (0 .. replay_nsources - 1) the read comes from. */
+int replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap,
+		const struct raw_set **prev, size_t *source);
+/* The number of sources of catalogue set i (at least 1): a relog writes
+ * one set for each, so their reads stay apart. */
+size_t replay_nsources(const struct replay *r, size_t i);
+/* The instances of set i's first read in any of the logs, into out (no
+ * values): what the set's rows are before the replay reaches it. */
+void replay_seed(struct replay *r, size_t i, struct raw_set *out);
 
 /* The recorded key of instance (see gclog_key_fn) of catalogue set i. */
 size_t replay_key(void *state, const char *instance, char *buf, size_t n);

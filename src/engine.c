@@ -69,6 +69,9 @@ struct eset {
 	struct err read_err;
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
+	int gap_kind;    /* a replayed gap: 1 a break, 2 its source's first read */
+	size_t source;   /* a replayed read's source (replay_read) */
+	size_t nsources; /* a relog writes a set for each source */
 	size_t cat;      /* its index in the catalogue */
 	const char **patterns; /* the instance patterns asked of it (ctx) */
 };
@@ -128,6 +131,7 @@ struct engine {
 	int log_only;            /* the log is the only output */
 	int log_stopped;
 	int log_started;
+	int absent_rows;         /* a replay shows absent sets' rows, blank */
 	uint64_t *log_mono;
 	const struct raw_set **log_sets;
 	size_t *log_index; /* eset -> the writer's set */
@@ -146,6 +150,11 @@ struct engine {
 	uint64_t series_ns;
 	int64_t series_step;
 	int series_started;
+	/* the boot id (COUNTERS.md 1: a new one is a gap) */
+	char boot_id[64];
+	int boot_changed;   /* this read found a new boot id */
+	int have_clock;
+	int64_t clock_off;  /* wall - monotonic at the last read (live) */
 	int64_t wall_ns;
 	uint64_t skipped;
 	int sets_primed;
@@ -332,10 +341,15 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 			if (glob_match_ci(p.counter, s->counters[k].name))
 				add_item(e, e->catalog[i], &s->counters[k], p.instance);
 	}
+	char inputs[1024] = "";
+	for (size_t k = 0; e->replay && k < e->cfg->ninputs; k++) {
+		size_t len = strlen(inputs);
+		snprintf(inputs + len, sizeof(inputs) - len, "--input %s ", e->cfg->inputs[k]);
+	}
 	if (!any_set) {
 		if (e->replay)
 			err_set(err, "no counter set matches '%s' in '%s': the log does not hold it "
-				     "(getcounter --input FILE -l lists what it holds)", p.set, text);
+				     "(getcounter %s-l lists what it holds)", p.set, text, inputs);
 		else
 			err_set(err, "no counter set matches '%s' in '%s' (getcounter -l lists them)",
 				p.set, text);
@@ -344,8 +358,8 @@ resolve_path(struct engine *e, const char *text, struct err *err)
 	}
 	e->npaths_resolved++;
 	if (e->nitems == before) {
-		err_set(err, "no counter matches '%s' in '%s' (getcounter -q '%s' lists them)",
-			p.counter, text, p.set);
+		err_set(err, "no counter matches '%s' in '%s' (getcounter %s-q '%s' lists them)",
+			p.counter, text, inputs, p.set);
 		path_free(&p);
 		return -1;
 	}
@@ -449,6 +463,7 @@ eset_grow(struct eset *es, size_t n)
 
 static void eset_group(struct eset *es);
 static int engine_setup_sets(struct engine *e, struct err *err);
+static int columns_fixed(const struct config *cfg);
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
  * and rebuilds the groups when the instance list changed. */
@@ -737,19 +752,62 @@ engine_read_replay(struct engine *e)
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		struct raw_set *t = es->prev;
+		const struct raw_set *own = NULL;
 		int gap = 0;
-		if (!replay_read(e->replay, es->cat, t, &gap)) {
+		if (!replay_read(e->replay, es->cat, t, &gap, &own, &es->source)) {
 			es->absent = 1;
 			continue;
 		}
 		es->absent = 0;
 		es->prev = es->cur;
 		es->cur = t;
+		if (own) {
+			/* several inputs: derive against this input's own read */
+			raw_set_copy(es->prev, own);
+			es->have_prev = 1;
+		}
+		es->gap_kind = gap;
 		if (gap)
 			es->have_prev = 0;
 		es->dt = (double)(int64_t)(es->cur->mono_ns - es->prev->mono_ns) / 1e9;
 	}
 	return 0;
+}
+
+/* A new boot id since the last read is a gap (COUNTERS.md 1): every set
+ * starts over. Under --root it is read with every read (one small file);
+ * live, a process does not outlive a reboot, so it is read again only when
+ * the wall clock moved against the monotonic one (a suspend, a restored
+ * checkpoint, a clock set), which is when the machine could have been
+ * rebooted. */
+static void
+engine_check_boot(struct engine *e, int live)
+{
+	char id[sizeof(e->boot_id)];
+	long got;
+
+	e->boot_changed = 0;
+	if (live) {
+		int64_t off = now_wall_ns() - (int64_t)now_mono_ns(), d = off - e->clock_off;
+		int due = !e->have_clock || d > 1000000000 || d < -1000000000;
+		e->clock_off = off;
+		e->have_clock = 1;
+		if (!due)
+			return;
+	}
+	got = procfs_read_small(e->fs, "proc/sys/kernel/random/boot_id", id, sizeof(id));
+	if (got <= 0)
+		return;
+	id[(size_t)got < sizeof(id) ? (size_t)got : sizeof(id) - 1] = '\0';
+	id[strcspn(id, "\n")] = '\0';
+	if (!id[0])
+		return;
+	if (e->boot_id[0] && strcmp(id, e->boot_id) != 0) {
+		for (size_t s = 0; s < e->nsets; s++)
+			e->sets[s].have_prev = 0;
+		e->boot_changed = 1;
+	}
+	snprintf(e->boot_id, sizeof(e->boot_id), "%s", id);
 }
 
 /* Only the fields some requested counter needs count as read: a replay
@@ -773,6 +831,7 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 
 	if (procfs_begin_read(e->fs, read_index, err) < 0)
 		return -1;
+	engine_check_boot(e, live);
 	if (!live)
 		e->wall_ns = 0;
 	else
@@ -1156,8 +1215,15 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
 
-		if (es->absent || (it->rows_es && it->rows_es->absent))
+		if (es->absent || (it->rows_es && it->rows_es->absent)) {
+			/* csv, tsv, table: its rows without values (below) */
+			if (!e->absent_rows)
+				continue;
+			if (!it->built)
+				item_build(e, it);
+			total += it->nrefs;
 			continue;
+		}
 		if (!it->built || es->changed || it->has_gone)
 			item_build(e, it);
 		else if (it->rows_es && it->rows_es->changed)
@@ -1175,9 +1241,25 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
-		/* a replayed read without this set: no rows for it */
-		if (es->absent || (it->rows_es && it->rows_es->absent))
+		/* a replayed read without this set: no rows for it, or (csv,
+		 * tsv, table: fixed columns) its rows without values */
+		if (es->absent || (it->rows_es && it->rows_es->absent)) {
+			if (!e->absent_rows)
+				continue;
+			if (!it->built)
+				item_build(e, it);
+			for (size_t r = 0; r < it->nrefs; r++) {
+				struct frame_row *row = &e->rows[e->nrows++];
+				row->set = set;
+				row->counter = it->c;
+				row->instance = it->refs[r].instance;
+				row->path = it->refs[r].path;
+				row->column = it->refs[r].column;
+				row->value = 0;
+				row->status = ST_NO_INSTANCE;
+			}
 			continue;
+		}
 		for (size_t r = 0; r < it->nrefs; r++) {
 			const struct row_ref *ref = &it->refs[r];
 			struct value v = { 0, ST_NO_INSTANCE };
@@ -1330,6 +1412,12 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		for (size_t i = 0; i < e->ncatalog; i++)
 			e->catalog_own[i] = replay_provider(e->replay, i);
 		e->catalog = e->catalog_own;
+		/* the outputs with fixed columns (csv, tsv, the table's
+		 * header) get every set's rows in every frame */
+		const char *dot = cfg->output_file ? strrchr(cfg->output_file, '.') : NULL;
+		e->absent_rows = columns_fixed(cfg) ||
+				 (cfg->format ? strcasecmp(cfg->format, "table") == 0
+					      : !dot || strcasecmp(dot, ".json") != 0);
 		snprintf(e->host, sizeof(e->host), "%s", replay_host(e->replay));
 		if (!paths) {
 			/* what was being watched, else all the logs hold */
@@ -1444,6 +1532,7 @@ engine_setup_sets(struct engine *e, struct err *err)
 				if (e->catalog[i] == es->prov)
 					es->cat = i;
 			es->state = replay_state(e->replay, es->cat);
+			replay_seed(e->replay, es->cat, es->cur);
 			continue;
 		}
 		struct provider_request req = { NULL, 0, &e->cfg->capture,
@@ -1536,13 +1625,25 @@ engine_log_read(struct engine *e, struct err *err)
 
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
-		e->log_sets[e->log_index[s]] = es->absent ? NULL : es->cur;
-		e->log_mono[e->log_index[s]] = es->cur->mono_ns;
-		gap |= !es->absent && !es->have_prev && e->log_started;
+		/* a relog: a set of the log for each source of the set */
+		for (size_t k = 0; k < es->nsources; k++) {
+			int here = !es->absent && (!e->replay || k == es->source);
+			e->log_sets[e->log_index[s] + k] = here ? es->cur : NULL;
+			e->log_mono[e->log_index[s] + k] = es->cur->mono_ns;
+		}
+		/* a break in a source is a gap of the log; the first read of
+		 * a source is a gap the set of its own shows anyway */
+		if (e->replay)
+			gap |= !es->absent && es->gap_kind == 1 && e->log_started;
+		else
+			gap |= !es->absent && !es->have_prev && e->log_started;
 	}
-	/* a replayed gap stays a gap in the log it is relogged to */
+	/* a replayed gap stays a gap in the log it is relogged to; a new
+	 * boot id starts a session that records it */
 	if (gap && e->replay)
 		gclog_writer_gap(e->log);
+	if (e->boot_changed && e->log_started)
+		gclog_writer_boot(e->log, e->boot_id);
 	int rc = gclog_writer_sample(e->log, e->wall_ns, e->log_mono, e->log_sets, err);
 	e->log_started = 1;
 	if (rc == 1) {
@@ -1647,8 +1748,13 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 	if (!e->log)
 		return -1;
 	e->log_only = only;
-	e->log_mono = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_mono));
-	e->log_sets = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_sets));
+	size_t nlog = 0;
+	for (size_t k = 0; k < e->nsets; k++) {
+		e->sets[k].nsources = e->replay ? replay_nsources(e->replay, e->sets[k].cat) : 1;
+		nlog += e->sets[k].nsources;
+	}
+	e->log_mono = xcalloc(nlog ? nlog : 1, sizeof(*e->log_mono));
+	e->log_sets = xcalloc(nlog ? nlog : 1, sizeof(*e->log_sets));
 	e->log_index = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_index));
 	/* sets in catalogue order, so a replay lists them as live does */
 	for (size_t ci = 0; ci < e->ncatalog; ci++) {
@@ -1676,8 +1782,9 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 			}
 		}
 		int keyed = es->prov->instance_key || (e->replay && es->prov->rows_match);
-		gclog_writer_add_set(e->log, es->prov->set, list, n, es->ctx.needed,
-				     keyed ? eset_instance_key : NULL, es);
+		for (size_t src = 0; src < es->nsources; src++)
+			gclog_writer_add_set(e->log, es->prov->set, list, n, es->ctx.needed,
+					     keyed ? eset_instance_key : NULL, es);
 		free(list);
 	}
 	gclog_writer_paths(e->log, e->paths, e->npaths);
@@ -1981,8 +2088,14 @@ engine_list(const struct config *cfg, FILE *out, struct err *err)
 				hit = 1;
 		}
 		if (!hit) {
+			char inputs[1024] = "";
+			for (size_t k = 0; k < cfg->ninputs; k++) {
+				size_t len = strlen(inputs);
+				snprintf(inputs + len, sizeof(inputs) - len, "--input %s ",
+					 cfg->inputs[k]);
+			}
 			err_set(err, "no counter set matches '%s' (getcounter %s-l lists them)",
-				cfg->patterns[i], cfg->ninputs ? "--input FILE " : "");
+				cfg->patterns[i], inputs);
 			rc = EXIT_USAGE;
 			goto out;
 		}

@@ -709,6 +709,7 @@ struct gclog_writer {
 	char **paths;
 	size_t npaths;
 	int help_written; /* this session's schemas carried their help texts */
+	int layout_fixed; /* circular: the segments are sized (first keyframe) */
 };
 
 static void
@@ -793,6 +794,7 @@ gclog_writer_open(int fd, const char *name, const struct gclog_writer_opts *opts
 				w->seq = t.seq;
 				w->seg_off = t.end - (GCLOG_HEADER_SIZE + (uint64_t)t.seg * t.seg_size);
 				w->opts.max_size = GCLOG_HEADER_SIZE + t.seg_size * t.nseg;
+				w->layout_fixed = 1;
 				/* the rest of the segment may hold a torn record */
 				if (zero_range(w, t.end, t.seg_size - w->seg_off, err) < 0)
 					goto fail;
@@ -1130,6 +1132,37 @@ put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 	put_sample(w, wall_ns, mono_ns, sets, 1);
 }
 
+/* A new ring's segments, sized once its first keyframe block (in w->buf)
+ * is known: as many segments (8 down to 2) as leave each room for two
+ * keyframes, and never one too small for a keyframe and an eighth more
+ * (instances may come). Rewrites the header. 0, or -1 with err naming the
+ * smallest --max-size that works for these counters. */
+static int
+ring_layout(struct gclog_writer *w, struct err *err)
+{
+	uint64_t room = w->opts.max_size > GCLOG_HEADER_SIZE ? w->opts.max_size - GCLOG_HEADER_SIZE
+							      : 0;
+	uint64_t key = w->buf.len, need = key + key / 8 + 1;
+	uint8_t h[GCLOG_HEADER_SIZE];
+
+	if (room / 2 < need) {
+		uint64_t min = GCLOG_HEADER_SIZE + 2 * need;
+		err_set(err, "%s: one keyframe of these counters takes %llu bytes: a circular log "
+			     "of them needs --max-size %lluK or more", w->name,
+			(unsigned long long)key, (unsigned long long)((min + 1023) / 1024));
+		return -1;
+	}
+	w->nseg = 8;
+	while (w->nseg > 2 && room / w->nseg < 2 * key)
+		w->nseg--;
+	w->seg_size = room / w->nseg;
+	header_bytes(h, 1, w->seg_size, w->nseg);
+	if (write_all(w, h, sizeof(h), 0, err) < 0)
+		return -1;
+	w->layout_fixed = 1;
+	return 0;
+}
+
 int
 gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 		    const struct raw_set *const *sets, struct err *err)
@@ -1143,6 +1176,10 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 		put_key_block(w, wall_ns, mono_ns, sets);
 	else
 		put_sample(w, wall_ns, mono_ns, sets, 0);
+	if (w->opts.circular && !w->layout_fixed && ring_layout(w, err) < 0) {
+		w->stopped = 1;
+		return -1;
+	}
 	if (w->opts.circular) {
 		if (w->seg_off == 0 && w->buf.len > w->seg_size) {
 			err_set(err, "%s: one keyframe of these counters takes %zu bytes, more than a "
@@ -1199,6 +1236,13 @@ gclog_writer_gap(struct gclog_writer *w)
 	w->session.id++;
 	w->started = 0;
 	w->help_written = 0;
+}
+
+void
+gclog_writer_boot(struct gclog_writer *w, const char *boot_id)
+{
+	snprintf(w->session.boot_id, sizeof(w->session.boot_id), "%s", boot_id);
+	gclog_writer_gap(w);
 }
 
 uint64_t

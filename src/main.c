@@ -6,7 +6,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -34,6 +37,59 @@ format_from_name(const char *file)
 		if (strcasecmp(dot + 1, exts[i]) == 0)
 			return exts[i];
 	return NULL;
+}
+
+/* The canonical name of file: realpath of its directory, then its own
+ * name (the file need not exist yet). 0, or -1 when its directory does
+ * not resolve. */
+static int
+canonical_name(const char *file, char *buf, size_t n)
+{
+	char dcopy[PATH_MAX], bcopy[PATH_MAX], dir[PATH_MAX];
+
+	snprintf(dcopy, sizeof(dcopy), "%s", file);
+	snprintf(bcopy, sizeof(bcopy), "%s", file);
+	if (!realpath(dirname(dcopy), dir))
+		return -1;
+	snprintf(buf, n, "%s/%s", dir, basename(bcopy));
+	return 0;
+}
+
+/* Nonzero when a and b name one file: the same device and inode when both
+ * exist, else the same canonical name. "-" is standard output, no file. */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char ca[PATH_MAX * 2], cb[PATH_MAX * 2];
+
+	if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (canonical_name(a, ca, sizeof(ca)) < 0 || canonical_name(b, cb, sizeof(cb)) < 0)
+		return strcmp(a, b) == 0;
+	return strcmp(ca, cb) == 0;
+}
+
+/* Refuse an output (-o, --log) that is one of the --input logs, or -o and
+ * --log naming one file: checked before anything is opened or truncated.
+ * 0, or -1 with err. */
+static int
+check_output_files(const struct config *cfg, struct err *err)
+{
+	const char *outs[2] = { cfg->output_file, cfg->log_file };
+	const char *opts[2] = { "-o", "--log" };
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; outs[k] && i < cfg->ninputs; i++)
+			if (same_file(outs[k], cfg->inputs[i]))
+				return err_set(err, "%s %s is the --input log %s: write to another "
+						    "file", opts[k], outs[k], cfg->inputs[i]);
+	if (same_file(cfg->output_file, cfg->log_file))
+		return err_set(err, "-o %s and --log %s are the same file: give two files",
+			       cfg->output_file, cfg->log_file);
+	return 0;
 }
 
 /* Open -o FILE; refuses to replace a non-empty regular file without -y. */
@@ -117,6 +173,18 @@ open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
 	return fd;
 }
 
+/* After a failed recording: a log that holds no record (its header at
+ * most) is of no use; remove it (an appended log is kept as it was). */
+static void
+drop_empty_log(const struct config *cfg, const char *file)
+{
+	struct stat st;
+
+	if (!cfg->append && strcmp(file, "-") != 0 && stat(file, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size <= GCLOG_HEADER_SIZE)
+		unlink(file);
+}
+
 /* Close (or flush) out; a failed write is a runtime error. */
 static int
 finish_output(const struct config *cfg, FILE *out, int rc)
@@ -153,6 +221,7 @@ run_log_only(const struct config *cfg, struct err *err)
 		engine_close(e);
 		if (fd != STDOUT_FILENO)
 			close(fd);
+		drop_empty_log(cfg, file);
 		return EXIT_RUNTIME;
 	}
 	rc = engine_run(e, NULL, stdout, err);
@@ -161,6 +230,8 @@ run_log_only(const struct config *cfg, struct err *err)
 		err_set(err, "cannot write %s: %s", file, strerror(errno));
 		rc = EXIT_RUNTIME;
 	}
+	if (rc != EXIT_OK)
+		drop_empty_log(cfg, file);
 	return rc;
 }
 
@@ -201,6 +272,11 @@ main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &cfg, &err) < 0) {
 		fprintf(stderr, "getcounter: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (check_output_files(&cfg, &err) < 0) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	switch (cfg.mode) {
@@ -302,6 +378,8 @@ main(int argc, char **argv)
 			engine_close(e);
 			if (out != stdout)
 				fclose(out);
+			if (fd >= 0)
+				drop_empty_log(&cfg, cfg.log_file);
 			config_free(&cfg);
 			return fd < 0 ? rc : EXIT_RUNTIME;
 		}
@@ -319,6 +397,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "getcounter: cannot write %s: %s\n", cfg.log_file, strerror(errno));
 		rc = EXIT_RUNTIME;
 	}
+	if (log_fd >= 0 && rc != EXIT_OK)
+		drop_empty_log(&cfg, cfg.log_file);
 	config_free(&cfg);
 	return rc;
 }

@@ -6,8 +6,17 @@
  * (or the Nth with --every, the one before --begin as the reference),
  * copies every set it holds into that set's staging raw_set (fields mapped
  * to the catalogue's), and says whether the set is continuous with its
- * previous read: a new session, damage, or a read from another log is a
- * gap, never derived across.
+ * previous read: a new session or damage is a gap, never derived across.
+ *
+ * Sources: a set's reads come from one or more sources, a source being
+ * one input's set id (the first pass lists them). Each read derives
+ * against the previous read of its own source, never another's, so logs
+ * recorded at the same time interleave (a read from another source than
+ * the engine's previous one comes with its source's own previous read),
+ * and a relog keeps the sources apart as sets of their own.
+ * One step also takes the next read of other inputs whose sets it does
+ * not hold yet (logs of different sets recorded together make one frame).
+ * Logs one after another: the first read of each is a gap.
  *
  * Steady state allocates nothing: staging sets and key buffers are reused.
  */
@@ -31,6 +40,24 @@ struct cat {
 	int present, gap;
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
+	int gap_kind;           /* 1 a break, 2 the first read of its source */
+	/* its sources (input, set id); with more than one, each one's last read */
+	struct source {
+		size_t input, id;
+		struct raw_set last;
+		int have;
+		uint32_t session;
+	} *srcs;
+	size_t nsrcs;
+	size_t cur_src;         /* the source of the staged read */
+	size_t eng_src;         /* the source of the read the engine holds */
+	int eng_have;
+	struct raw_set prevbuf; /* cur_src's previous read, when eng_src differs */
+	int has_prev;
+	/* the instances of the set's first read in any log (known up front) */
+	char **seed;
+	uint8_t *seed_total;
+	size_t nseed;
 	char **keys;   /* per staged instance, reused buffers */
 	size_t *key_caps;
 	size_t keys_cap;
@@ -53,6 +80,7 @@ struct input {
 	uint8_t ulong_bits;
 	size_t reported;
 	int torn_reported;
+	int stepped;           /* consumed in this step */
 };
 
 struct replay {
@@ -175,6 +203,26 @@ parse_time(const char *s, int64_t *ns)
 	return 0;
 }
 
+/* --begin and --end at millisecond precision, as times are printed: a
+ * sample whose time cut to milliseconds equals --end (or --begin) is in. */
+static int64_t
+ms_of(int64_t ns)
+{
+	return ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+}
+
+static int
+before_begin(const struct replay *r, int64_t wall)
+{
+	return r->has_begin && ms_of(wall) < ms_of(r->begin_ns);
+}
+
+static int
+after_end(const struct replay *r, int64_t wall)
+{
+	return r->has_end && ms_of(wall) > ms_of(r->end_ns);
+}
+
 /* ---- the catalogue ------------------------------------------------------ */
 
 static int
@@ -200,6 +248,7 @@ cat_find(struct replay *r, const char *name, size_t *idx)
 
 static int replay_rows_match(void *state, const char *instance, const char *row);
 static void add_paths(struct replay *r, struct gclog_reader *rd);
+static void seed_sets(struct replay *r, size_t input, const struct gclog_sample *s);
 
 /* A log read from a later keyframe (a wrapped ring, damage at its start)
  * has schemas without help texts: take this build's, where it has the
@@ -418,6 +467,16 @@ stage_key(struct cat *c, size_t i, const char *key)
 	memcpy(c->keys[i], key, n + 1);
 }
 
+/* The source of set id of input in c's list (listed by the first pass). */
+static size_t
+source_of(const struct cat *c, size_t input, size_t id)
+{
+	for (size_t k = 0; k < c->nsrcs; k++)
+		if (c->srcs[k].input == input && c->srcs[k].id == id)
+			return k;
+	return 0;
+}
+
 /* Take in's pending sample into the staging sets. */
 static void
 consume(struct replay *r, struct input *in)
@@ -450,7 +509,33 @@ consume(struct replay *r, struct input *in)
 		}
 		c->stage.valid = ss->valid;
 		c->stage.mono_ns = ss->mono_ns;
-		c->gap |= s->gap || !c->have_src || c->src != src;
+		if (c->nsrcs > 1) {
+			/* derive against this source's own previous read */
+			size_t at = source_of(c, (size_t)(in - r->in), ss->set);
+			struct source *l = &c->srcs[at];
+			int kind = !l->have ? 2 : s->gap || l->session != in->session ? 1 : 0;
+			if (c->eng_have && c->eng_src == at) {
+				c->gap |= kind != 0; /* the engine holds this source's read */
+				c->has_prev = 0;
+			} else {
+				c->gap = kind != 0;
+				c->gap_kind = 0;
+				c->has_prev = !kind;
+				if (!kind)
+					raw_set_copy(&c->prevbuf, &l->last);
+			}
+			if (kind && c->gap_kind != 1)
+				c->gap_kind = kind;
+			raw_set_copy(&l->last, &c->stage);
+			l->have = 1;
+			l->session = in->session;
+			c->cur_src = at;
+		} else {
+			int kind = !c->have_src ? 2 : s->gap || c->src != src ? 1 : 0;
+			c->gap |= kind != 0;
+			if (kind && c->gap_kind != 1)
+				c->gap_kind = kind;
+		}
 		c->src = src;
 		c->have_src = 1;
 		c->present = 1;
@@ -459,6 +544,64 @@ consume(struct replay *r, struct input *in)
 	r->user_hz = in->user_hz;
 	r->ulong_bits = in->ulong_bits;
 	in->pending = 0;
+	in->stepped = 1;
+}
+
+/* Nonzero when in's pending read holds no set this step already holds. */
+static int
+disjoint(struct replay *r, struct input *in)
+{
+	const struct gclog_sample *s = gclog_reader_sample(in->rd);
+
+	for (size_t k = 0; k < s->nsets; k++) {
+		const struct gclog_set_sample *ss = &s->sets[k];
+		const struct setmap *m = ss->set < 256 ? &in->map[ss->set] : NULL;
+		if (m && m->ok && r->cat[m->cat]->present)
+			return 0;
+	}
+	return 1;
+}
+
+/* Nonzero when an input this step took from has its next read at wall
+ * too (then a read at wall belongs to the next step). */
+static int
+stepped_at(struct replay *r, int64_t wall)
+{
+	for (size_t i = 0; i < r->nin; i++)
+		if (r->in[i].stepped && r->in[i].pending &&
+		    gclog_reader_sample(r->in[i].rd)->wall_ns <= wall)
+			return 1;
+	return 0;
+}
+
+/* After consuming a read: also take the next reads of other inputs while
+ * they come next in time, before the next read of any input taken from,
+ * and hold only sets this step lacks. */
+static void
+combine(struct replay *r)
+{
+	struct input *in;
+
+	if (r->nin < 2)
+		return;
+	while ((in = peek(r)) && !in->stepped && disjoint(r, in) &&
+	       !stepped_at(r, gclog_reader_sample(in->rd)->wall_ns) &&
+	       !after_end(r, gclog_reader_sample(in->rd)->wall_ns))
+		consume(r, in);
+}
+
+/* The end of a step: the engine now holds the staged reads. */
+static int
+step_done(struct replay *r, int got)
+{
+	for (size_t i = 0; i < r->nin; i++)
+		r->in[i].stepped = 0;
+	for (size_t i = 0; got && i < r->ncat; i++)
+		if (r->cat[i]->present) {
+			r->cat[i]->eng_src = r->cat[i]->cur_src;
+			r->cat[i]->eng_have = 1;
+		}
+	return got;
 }
 
 int
@@ -470,39 +613,65 @@ replay_next(struct replay *r)
 	for (size_t i = 0; i < r->ncat; i++) {
 		r->cat[i]->present = 0;
 		r->cat[i]->gap = 0;
+		r->cat[i]->has_prev = 0;
+		r->cat[i]->gap_kind = 0;
 	}
 	if (!r->started) {
 		r->started = 1;
 		if (r->has_begin) {
 			/* the reads before --begin: the last is the reference */
 			int any = 0;
-			while ((in = peek(r)) && gclog_reader_sample(in->rd)->wall_ns < r->begin_ns) {
+			while ((in = peek(r)) && before_begin(r, gclog_reader_sample(in->rd)->wall_ns)) {
 				consume(r, in);
+				in->stepped = 0;
 				any = 1;
 			}
 			if (any)
-				return 1;
+				return step_done(r, 1);
 		}
 	}
 	for (unsigned k = 0; k < n; k++) {
 		in = peek(r);
-		if (!in || (r->has_end && gclog_reader_sample(in->rd)->wall_ns > r->end_ns))
-			return 0; /* a span cut short by the end is not a sample */
+		if (!in || after_end(r, gclog_reader_sample(in->rd)->wall_ns))
+			return step_done(r, 0); /* a span cut short by the end is not a sample */
 		consume(r, in);
+		combine(r);
 	}
-	return 1;
+	return step_done(r, 1);
 }
 
 int
-replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap)
+replay_read(struct replay *r, size_t i, struct raw_set *out, int *gap,
+	    const struct raw_set **prev, size_t *source)
 {
 	struct cat *c = r->cat[i];
 
 	if (!c->present)
 		return 0;
 	raw_set_copy(out, &c->stage);
-	*gap = c->gap;
+	*gap = c->gap ? (c->gap_kind ? c->gap_kind : 1) : 0;
+	*prev = c->has_prev ? &c->prevbuf : NULL;
+	*source = c->cur_src;
 	return 1;
+}
+
+size_t
+replay_nsources(const struct replay *r, size_t i)
+{
+	return r->cat[i]->nsrcs ? r->cat[i]->nsrcs : 1;
+}
+
+void
+replay_seed(struct replay *r, size_t i, struct raw_set *out)
+{
+	struct cat *c = r->cat[i];
+
+	raw_set_begin(out);
+	for (size_t k = 0; k < c->nseed; k++) {
+		struct raw_instance *ri = raw_set_add(out, c->seed[k], strlen(c->seed[k]), 0);
+		ri->in_total = c->seed_total[k];
+	}
+	out->valid = 1;
 }
 
 int64_t
@@ -645,6 +814,14 @@ replay_close(struct replay *r)
 	for (size_t i = 0; i < r->ncat; i++) {
 		struct cat *c = r->cat[i];
 		raw_set_free(&c->stage);
+		raw_set_free(&c->prevbuf);
+		for (size_t k = 0; k < c->nsrcs; k++)
+			raw_set_free(&c->srcs[k].last);
+		free(c->srcs);
+		for (size_t k = 0; k < c->nseed; k++)
+			free(c->seed[k]);
+		free(c->seed);
+		free(c->seed_total);
 		for (size_t k = 0; k < c->keys_cap; k++)
 			free(c->keys[k]);
 		free(c->keys);
@@ -664,48 +841,13 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	    struct err *err)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
+	int64_t oldest = 0, newest = 0;
+	uint64_t nsamples = 0, inrange = 0;
 
 	*status = EXIT_USAGE;
 	r->in = xcalloc(n, sizeof(*r->in));
 	r->nin = n;
 	r->every = opts->every;
-	/* one pass over each log for its sets */
-	for (size_t i = 0; i < n; i++) {
-		struct gclog_reader *rd = gclog_reader_open(files[i], err);
-		enum gclog_event ev;
-		uint64_t paths_gen = 0;
-		if (!rd)
-			goto fail;
-		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
-			if (ev == GCLOG_SESSION && !r->have_first) {
-				const struct gclog_session *s = gclog_reader_session(rd);
-				r->first = *s;
-				r->have_first = 1;
-				snprintf(r->host, sizeof(r->host), "%s", s->host);
-				if (!opts->utc && !getenv("TZ"))
-					take_zone(s);
-			}
-			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
-				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
-			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
-				paths_gen = gclog_reader_paths_gen(rd);
-				add_paths(r, rd);
-			}
-			if (ev != GCLOG_SCHEMA)
-				continue;
-			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
-				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
-				if (s)
-					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
-			}
-		}
-		gclog_reader_close(rd);
-		r->in[i].rd = gclog_reader_open(files[i], err);
-		if (!r->in[i].rd)
-			goto fail;
-	}
-	if (!r->host[0])
-		snprintf(r->host, sizeof(r->host), "localhost");
 	if (opts->begin) {
 		if (parse_time(opts->begin, &r->begin_ns) < 0) {
 			err_set(err, "--begin '%s' is not a time (2026-11-22T10:00:00 or "
@@ -726,10 +868,108 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 		err_set(err, "--end %s is before --begin %s", opts->end, opts->begin);
 		goto fail;
 	}
+	/* one pass over each log for its sets */
+	for (size_t i = 0; i < n; i++) {
+		struct gclog_reader *rd = gclog_reader_open(files[i], err);
+		enum gclog_event ev;
+		uint64_t paths_gen = 0;
+		if (!rd)
+			goto fail;
+		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
+			if (ev == GCLOG_SESSION && !r->have_first) {
+				const struct gclog_session *s = gclog_reader_session(rd);
+				r->first = *s;
+				r->have_first = 1;
+				snprintf(r->host, sizeof(r->host), "%s", s->host);
+				if (!opts->utc && !getenv("TZ"))
+					take_zone(s);
+			}
+			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)
+				r->walls[r->nwalls++] = gclog_reader_sample(rd)->wall_ns;
+			if (ev == GCLOG_SAMPLE) {
+				int64_t w = gclog_reader_sample(rd)->wall_ns;
+				seed_sets(r, i, gclog_reader_sample(rd));
+				if (!nsamples || w < oldest)
+					oldest = w;
+				if (!nsamples || w > newest)
+					newest = w;
+				nsamples++;
+				inrange += !before_begin(r, w) && !after_end(r, w);
+			}
+			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
+				paths_gen = gclog_reader_paths_gen(rd);
+				add_paths(r, rd);
+			}
+			if (ev != GCLOG_SCHEMA)
+				continue;
+			for (size_t k = 0; k < gclog_reader_nsets(rd); k++) {
+				const struct counter_set *s = gclog_reader_set(rd, k, NULL);
+				if (s)
+					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
+			}
+		}
+		gclog_reader_close(rd);
+		r->in[i].rd = gclog_reader_open(files[i], err);
+		if (!r->in[i].rd)
+			goto fail;
+	}
+	if (!r->host[0])
+		snprintf(r->host, sizeof(r->host), "localhost");
+	if (nsamples && !inrange && (r->has_begin || r->has_end)) {
+		char a[64], b[64];
+		format_time_iso(a, sizeof(a), oldest, 0);
+		format_time_iso(b, sizeof(b), newest, 0);
+		err_set(err, "no sample %s%s%s%s%s: the log%s run%s from %s to %s",
+			r->has_begin ? "at or after --begin " : "", r->has_begin ? opts->begin : "",
+			r->has_begin && r->has_end ? " and " : "",
+			r->has_end ? "at or before --end " : "", r->has_end ? opts->end : "",
+			n > 1 ? "s" : "", n > 1 ? "" : "s", a, b);
+		*status = EXIT_RUNTIME;
+		goto fail;
+	}
+	for (size_t i = 0; i < r->ncat; i++) {
+		struct cat *c = r->cat[i];
+		raw_set_init(&c->prevbuf, c->set);
+		for (size_t k = 0; c->nsrcs > 1 && k < c->nsrcs; k++)
+			raw_set_init(&c->srcs[k].last, c->set);
+	}
 	return r;
 fail:
 	replay_close(r);
 	return NULL;
+}
+
+/* The instances of each set's first read in any log: a replay knows every
+ * row up front (csv and tsv columns, the table's header). */
+static void
+seed_sets(struct replay *r, size_t input, const struct gclog_sample *s)
+{
+	for (size_t k = 0; k < s->nsets; k++) {
+		const struct raw_set *rs = s->sets[k].rs;
+		struct cat *c = cat_find(r, rs->set->name, NULL);
+		if (!c)
+			continue;
+		/* the sources of its reads */
+		size_t at = 0;
+		while (at < c->nsrcs && !(c->srcs[at].input == input && c->srcs[at].id == s->sets[k].set))
+			at++;
+		if (at == c->nsrcs) {
+			c->srcs = xrealloc(c->srcs, (c->nsrcs + 1) * sizeof(*c->srcs));
+			memset(&c->srcs[at], 0, sizeof(c->srcs[at]));
+			c->srcs[at].input = input;
+			c->srcs[at].id = s->sets[k].set;
+			c->nsrcs++;
+		}
+		if (c->seed)
+			continue;
+		c->seed = xcalloc(rs->ninstances ? rs->ninstances : 1, sizeof(char *));
+		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
+		for (size_t i = 0; i < rs->ninstances; i++) {
+			c->seed[i] = xstrdup(rs->inst[i].name);
+			c->seed_total[i] = rs->inst[i].in_total;
+		}
+		c->nseed = rs->ninstances;
+	}
 }
 
 /* Add the paths rd recorded that r does not have yet (every session's

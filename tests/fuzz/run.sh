@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build each libFuzzer target in tests/fuzz with clang and run it for a
 # bounded time (FUZZ_SECONDS, default 20 each) from its seed corpus.
+# FUZZ_TARGETS: the targets to run (names, e.g. "fuzz_gclog"), default all.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -16,6 +17,10 @@ mkdir -p "$out"
 lib=$(ls "$top"/src/*.c "$top"/src/provider/*.c "$top"/src/output/*.c | grep -v '/main\.c$')
 for target in "$here"/fuzz_*.c; do
 	name=$(basename "$target" .c)
+	case " ${FUZZ_TARGETS:-$name} " in
+	*" $name "*) ;;
+	*) continue ;;
+	esac
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-DGETCOUNTER_VERSION="\"$version\"" -I"$top/include" -o "$out/$name" "$target" $lib -lm
 	corpus=$out/corpus-$name
