@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,8 @@ parse_time(const char *s, int64_t *ns)
 	tm.tm_sec = sec;
 	tm.tm_isdst = -1;
 	time_t t = zone ? timegm(&tm) - off : mktime(&tm);
-	if (t == (time_t)-1)
+	/* nanoseconds since 1970 in 64 bits reach 2262-04-11 */
+	if (t == (time_t)-1 || t < 0 || t >= INT64_MAX / 1000000000)
 		return -1;
 	*ns = (int64_t)t * 1000000000 + frac;
 	return 0;
