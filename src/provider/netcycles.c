@@ -770,8 +770,13 @@ nci_discover(struct nci_state *st)
 		}
 	}
 	st->nifs = j;
-	if (st->nifs > 1)
-		qsort(st->ifs, st->nifs, sizeof(*st->ifs), nci_cmp);
+	/* in name order; sorted only when a new interface broke it (glibc's
+	 * qsort allocates for an array this size: one malloc a read) */
+	for (size_t i = 1; i < st->nifs; i++)
+		if (nci_cmp(&st->ifs[i - 1], &st->ifs[i]) > 0) {
+			qsort(st->ifs, st->nifs, sizeof(*st->ifs), nci_cmp);
+			break;
+		}
 }
 
 /* This read's online CPUs (sys/devices/system/cpu/online; else CPU 0). */
