@@ -850,6 +850,21 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	r->in = xcalloc(n, sizeof(*r->in));
 	r->nin = n;
 	r->every = opts->every;
+	/* The times of --begin and --end without a zone are in the zone the
+	 * replay shows (the first log's, unless --utc or TZ): take it before
+	 * parsing them. */
+	if (n && !opts->utc && !getenv("TZ")) {
+		struct gclog_reader *rd = gclog_reader_open(files[0], err);
+		enum gclog_event ev;
+		if (!rd)
+			goto fail;
+		while ((ev = gclog_reader_next(rd)) != GCLOG_END)
+			if (ev == GCLOG_SESSION) {
+				take_zone(gclog_reader_session(rd));
+				break;
+			}
+		gclog_reader_close(rd);
+	}
 	if (opts->begin) {
 		if (parse_time(opts->begin, &r->begin_ns) < 0) {
 			err_set(err, "--begin '%s' is not a time (2026-11-22T10:00:00 or "
@@ -883,7 +898,7 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 				r->first = *s;
 				r->have_first = 1;
 				snprintf(r->host, sizeof(r->host), "%s", s->host);
-				if (!opts->utc && !getenv("TZ"))
+				if (!opts->utc && !getenv("TZ")) /* (taken above already, once TZ is set) */
 					take_zone(s);
 			}
 			if (ev == GCLOG_SAMPLE && i == 0 && r->nwalls < 2)

@@ -544,5 +544,17 @@ if [ -n "$lost" ] && [ "$lost" -ne $((140 - kept)) ]; then
 	bugs="$bugs
 BUG: the damage line says $lost samples lost; $((140 - kept)) were (140 recorded, $kept read): $dline"
 fi
+# --begin/--end without a zone are in the zone the replay shows: the log's
+# (here Asia/Kolkata, UTC+05:30, while the run has no TZ): a time printed by the
+# replay, given back to --begin and --end, selects exactly that row.
+if [ -f /usr/share/zoneinfo/Asia/Kolkata ]; then
+	TZ=Asia/Kolkata "$G" '\Memory\Available MBytes' -i 0.05 -n 4 -o "$tmp/tz.gcl"
+	row3=$(env -u TZ "$G" --input "$tmp/tz.gcl" -f csv | sed -n 3p)
+	t3=$(printf '%s\n' "$row3" | cut -d'"' -f2)
+	expect_exit 0 env -u TZ "$G" --input "$tmp/tz.gcl" -f csv --begin "$t3" --end "$t3"
+	[ "$(printf '%s\n' "$out" | sed -n 2p)" = "$row3" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] ||
+		bugs="$bugs
+BUG: --begin/--end '$t3' (the log's zone) did not select that row: $out"
+fi
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
