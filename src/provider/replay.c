@@ -844,7 +844,7 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
 	int64_t oldest = 0, newest = 0;
-	uint64_t nsamples = 0, inrange = 0;
+	uint64_t nsamples = 0, inrange = 0, printable = 0;
 
 	*status = EXIT_USAGE;
 	r->in = xcalloc(n, sizeof(*r->in));
@@ -889,7 +889,7 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	for (size_t i = 0; i < n; i++) {
 		struct gclog_reader *rd = gclog_reader_open(files[i], err);
 		enum gclog_event ev;
-		uint64_t paths_gen = 0;
+		uint64_t paths_gen = 0, in_i = 0, before_i = 0;
 		if (!rd)
 			goto fail;
 		while ((ev = gclog_reader_next(rd)) != GCLOG_END) {
@@ -911,7 +911,10 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 				if (!nsamples || w > newest)
 					newest = w;
 				nsamples++;
-				inrange += !before_begin(r, w) && !after_end(r, w);
+				if (!before_begin(r, w) && !after_end(r, w))
+					in_i++;
+				else if (before_begin(r, w))
+					before_i++;
 			}
 			if (ev == GCLOG_SAMPLE && gclog_reader_paths_gen(rd) != paths_gen) {
 				paths_gen = gclog_reader_paths_gen(rd);
@@ -925,6 +928,12 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 					cat_merge(r, s, gclog_reader_set_keyed(rd, k));
 			}
 		}
+		/* the samples this log can print: every (Nth) in-range read after
+		 * a reference, which is the read before --begin or else the
+		 * first in range */
+		inrange += in_i;
+		if (in_i)
+			printable += (before_i ? in_i : in_i - 1) / (r->every > 1 ? r->every : 1);
 		gclog_reader_close(rd);
 		r->in[i].rd = gclog_reader_open(files[i], err);
 		if (!r->in[i].rd)
@@ -932,6 +941,15 @@ replay_open(const char *const *files, size_t n, const struct replay_opts *opts, 
 	}
 	if (!r->host[0])
 		snprintf(r->host, sizeof(r->host), "localhost");
+	if (nsamples > 1 && inrange && !printable && (r->has_begin || r->has_end || r->every > 1)) {
+		err_set(err, "the range holds %llu read%s of the log%s, too few for a sample%s "
+			     "(a sample is the interval between two reads%s)",
+			(unsigned long long)inrange, inrange == 1 ? "" : "s", n > 1 ? "s" : "",
+			r->every > 1 ? " with --every" : "",
+			r->every > 1 ? ", and --every N keeps every Nth" : "");
+		*status = EXIT_RUNTIME;
+		goto fail;
+	}
 	if (nsamples && !inrange && (r->has_begin || r->has_end)) {
 		char a[64], b[64];
 		format_time_iso(a, sizeof(a), oldest, 0);

@@ -556,5 +556,20 @@ if [ -f /usr/share/zoneinfo/Asia/Kolkata ]; then
 		bugs="$bugs
 BUG: --begin/--end '$t3' (the log's zone) did not select that row: $out"
 fi
+# A range with reads but too few for a sample is an error, as an empty one is:
+# --end at the first read (it is only the reference), --every past the reads.
+"$G" '\Memory\Available MBytes' -i 0.05 -n 5 -o "$tmp/few.gcl"
+t0=$(TZ=UTC "$G" --input "$tmp/few.gcl" --summary | sed -n 's/^Oldest sample *: //p')
+expect_exit 1 env TZ=UTC "$G" --input "$tmp/few.gcl" -f csv --end "$t0"
+[ -z "$out" ] && printf '%s\n' "$errout" | grep -q 'too few for a sample' ||
+	bugs="$bugs
+BUG: --end at the first read: '$out' / '$errout'"
+expect_exit 1 "$G" --input "$tmp/few.gcl" -f csv --every 100
+printf '%s\n' "$errout" | grep -q 'too few for a sample with --every' ||
+	bugs="$bugs
+BUG: --every past the reads: '$errout'"
+expect_exit 0 "$G" --input "$tmp/few.gcl" -f csv --every 5 # 6 reads: one sample
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] || bugs="$bugs
+BUG: --every 5 over 6 reads: $out"
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
