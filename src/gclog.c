@@ -688,6 +688,10 @@ struct wset {
 	size_t hcap;
 };
 
+/* Bytes an end MARK record takes at most: type, length, flags, a zig-zag
+ * time (10), "end" with its length, and the CRC. */
+#define END_MARK_ROOM 32
+
 struct gclog_writer {
 	int fd;
 	char *name;
@@ -701,6 +705,7 @@ struct gclog_writer {
 	int64_t last_wall;
 	uint64_t size;    /* linear: the file's size; circular: bytes written */
 	int stopped;
+	int full;       /* stopped at --max-size: the end mark still fits */
 	/* circular */
 	uint64_t seg_size;
 	uint32_t nseg, seg;
@@ -1215,10 +1220,13 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 		if (at + w->buf.len > w->size)
 			w->size = at + w->buf.len;
 	} else {
-		if (w->opts.max_size && w->size + w->buf.len > w->opts.max_size) {
+		/* room is kept for the end mark, so a log stopped at --max-size
+		 * still reads as ended cleanly, not as killed */
+		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size) {
 			err_set(err, "%s reached --max-size (%llu bytes): recording stopped", w->name,
 				(unsigned long long)w->opts.max_size);
 			w->stopped = 1;
+			w->full = 1;
 			return 1;
 		}
 		if (write_all(w, w->buf.p, w->buf.len, -1, err) < 0)
@@ -1258,7 +1266,7 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 
 	if (!w)
 		return 0;
-	if (w->started && !w->stopped) {
+	if (w->started && (!w->stopped || w->full)) {
 		/* an end mark: the summary tells a clean end from a kill */
 		w->buf.len = 0;
 		size_t at = rec_begin(&w->buf, REC_MARK);

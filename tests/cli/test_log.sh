@@ -571,5 +571,14 @@ BUG: --every past the reads: '$errout'"
 expect_exit 0 "$G" --input "$tmp/few.gcl" -f csv --every 5 # 6 reads: one sample
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] || bugs="$bugs
 BUG: --every 5 over 6 reads: $out"
+# A log stopped at --max-size ends with its end mark (room is kept for it): its
+# summary says it ended cleanly, not "without an end mark" as a killed one.
+"$G" '\Processor(*)\*' -i 0.02 -n 30 -f csv --log "$tmp/ms.gcl" --max-size 8K -y >/dev/null 2>"$tmp/ms.err" || true
+grep -q 'reached --max-size' "$tmp/ms.err" || bugs="$bugs
+BUG: --max-size 8K did not stop the log: $(cat "$tmp/ms.err")"
+[ "$(wc -c <"$tmp/ms.gcl")" -le 8192 ] || bugs="$bugs
+BUG: the log passed --max-size: $(wc -c <"$tmp/ms.gcl") bytes"
+"$G" --input "$tmp/ms.gcl" --summary | grep -q '^Ended *: cleanly' || bugs="$bugs
+BUG: a log stopped at --max-size: $("$G" --input "$tmp/ms.gcl" --summary | grep '^Ended')"
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
