@@ -25,7 +25,7 @@ if "$GC" --tui 2>&1 </dev/null | grep -q "not built in"; then
 	echo "bench/tui.sh: --tui is not built in: skipped"
 	exit 0
 fi
-[ -x "$CPUTIME" ] || cc -O2 -std=gnu11 -Ibench -Iinclude -o "$CPUTIME" bench/cputime.c
+[ -x "$CPUTIME" ] || { mkdir -p "$(dirname "$CPUTIME")" && cc -O2 -std=gnu11 -Ibench -Iinclude -o "$CPUTIME" bench/cputime.c; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

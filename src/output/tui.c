@@ -106,6 +106,9 @@ struct tui {
 	enum view view;
 	enum stat_kind stat;
 	size_t sel;
+	int report_top;   /* the report's first row shown */
+	int report_rows;  /* rows of the report on the screen */
+	int report_total; /* rows of the whole report */
 	int highlight;
 	int yfit;
 	int ascii, color;
@@ -235,38 +238,46 @@ put_clipped(const struct tui *t, int y, int x, const char *s, int w)
 	mvaddstr(y, x, buf);
 }
 
-/* "\Set(instance)\Counter" shortened in the middle of its longest part so
- * that set, instance and counter all stay in w columns. */
+/* Shorten s in place to at most len characters (len >= 3) by replacing
+ * its middle with '~'. */
+static void
+mid_trunc(char *s, size_t len)
+{
+	size_t have = strlen(s);
+
+	if (have <= len || len < 3)
+		return;
+	size_t keep = len - 1, head = (keep + 1) / 2, tail = keep - head;
+	memmove(s + head + 1, s + have - tail, tail + 1);
+	s[head] = '~';
+}
+
+/* "\Set(instance)\Counter" in w columns, shortened in the middle of its
+ * parts: the counter (the part that tells series apart) keeps priority,
+ * then the instance, then the set: the set gives way first, down to 5
+ * characters, then the instance, then both down to 3, the counter last. */
 static void
 short_path(char *buf, size_t n, const struct tui_series *s, int w)
 {
 	char set[128], inst[128], ctr[128];
-	int total;
+	static const struct {
+		int part; /* 0 set, 1 instance, 2 counter */
+		size_t floor;
+	} steps[] = { { 0, 5 }, { 1, 5 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+	char *parts[3] = { set, inst, ctr };
 
 	snprintf(set, sizeof(set), "%s", s->set);
 	snprintf(inst, sizeof(inst), "%s", s->instance ? s->instance : "");
 	snprintf(ctr, sizeof(ctr), "%s", s->counter);
-	for (;;) {
-		total = (int)(strlen(set) + strlen(ctr) + 2 + (s->instance ? strlen(inst) + 2 : 0));
+	for (size_t k = 0; k < ARRAY_SIZE(steps); k++) {
+		int total = (int)(strlen(set) + strlen(ctr) + 2 + (s->instance ? strlen(inst) + 2 : 0));
+		int len = (int)strlen(parts[steps[k].part]), least = (int)steps[k].floor;
 		if (total <= w)
 			break;
-		/* the set gives way first, down to 6 columns, then the longest */
-		char *longest = set;
-		if (strlen(set) <= 6) {
-			if (strlen(inst) > strlen(longest))
-				longest = inst;
-			if (strlen(ctr) > strlen(longest))
-				longest = ctr;
-		}
-		size_t len = strlen(longest);
-		if (len <= 3)
-			break;
-		/* replace the middle with '~', one character shorter */
-		size_t keep = len - 2, head = (keep + 1) / 2, tail = keep - head;
-		char tmp[128];
-		snprintf(tmp, sizeof(tmp), "%.*s~%.*s", (int)head, longest, (int)tail,
-			 longest + len - tail);
-		memcpy(longest, tmp, strlen(tmp) + 1);
+		if (len <= least)
+			continue;
+		mid_trunc(parts[steps[k].part], (size_t)(len - (total - w) < least ? least
+										  : len - (total - w)));
 	}
 	if (s->instance)
 		snprintf(buf, n, "\\%s(%s)\\%s", set, inst, ctr);
@@ -323,6 +334,19 @@ series_visible(const struct tui *t, size_t s)
 	return s < t->h.nseries && !t->h.series[s].hidden;
 }
 
+/* "\\host\Set(instance)\Counter" without its "\\host": the screen shows
+ * no machine. */
+static const char *
+path_without_host(const char *p)
+{
+	if (p[0] == '\\' && p[1] == '\\') {
+		const char *q = strchr(p + 2, '\\');
+		if (q)
+			return q;
+	}
+	return p;
+}
+
 /* The letter of series s: a-z, then A-F. */
 static char
 series_letter(size_t s)
@@ -357,6 +381,8 @@ shown_interval(const struct tui *t)
 	return (double)(tui_hist_wall(&t->h, i) - tui_hist_wall(&t->h, i - 1)) / 1e9;
 }
 
+static void select_step(struct tui *t, int dir);
+
 /* ---- drawing ------------------------------------------------------------ */
 
 static void
@@ -369,13 +395,20 @@ draw_tabs(const struct tui *t)
 	for (int v = 0; v < 3; v++)
 		o += (size_t)snprintf(buf + o, sizeof(buf) - o, v == (int)t->view ? "[%s]  " : " %s   ",
 				      names[v]);
+	/* at 80 columns: the tabs end by 32, "bars: average (v)" takes 34-50,
+	 * "y fitted" 53-60, "? keys   q quit" 63-77 */
 	mvaddstr(0, 0, buf);
 	if (t->view == VIEW_HISTOGRAM) {
 		snprintf(buf, sizeof(buf), "bars: %s (v)", stat_names[t->stat]);
-		mvaddstr(0, 36, buf);
+		mvaddstr(0, 34, buf);
+	}
+	if (t->view == VIEW_REPORT && t->report_total > t->report_rows) {
+		snprintf(buf, sizeof(buf), "rows %d-%d of %d", t->report_top + 1,
+			 t->report_top + t->report_rows, t->report_total);
+		mvaddstr(0, 34, buf);
 	}
 	if (t->view != VIEW_REPORT)
-		mvaddstr(0, 58, t->yfit ? "y fitted" : "y 0-100");
+		mvaddstr(0, 53, t->yfit ? "y fitted" : "y 0-100");
 	mvaddstr(0, COLS - 17, "? keys   q quit");
 }
 
@@ -393,6 +426,28 @@ legend_rows(const struct tui *t)
 	return 1 + (n < most ? n : most);
 }
 
+/* The legend's Counter column: what the other columns leave of the screen.
+ * Below 100 columns that would be too narrow to tell paths apart, so the
+ * Minimum column (and, if still too narrow, the Maximum column) gives way:
+ * *nmin and *nmax say whether they are shown. */
+static int
+legend_path_width(int *nmin, int *nmax)
+{
+	/* "   Scale   " + Last, Average, Minimum, Maximum (10 each) + status */
+	int w = COLS - 3 - 8 - 40 - 2 - 12;
+
+	*nmin = *nmax = 1;
+	if (w < 32) {
+		*nmin = 0;
+		w += 10;
+	}
+	if (w < 32) {
+		*nmax = 0;
+		w += 10;
+	}
+	return w;
+}
+
 /* The legend: a row per series under a header line. */
 static void
 draw_legend(const struct tui *t, int y0, int rows)
@@ -401,9 +456,16 @@ draw_legend(const struct tui *t, int y0, int rows)
 	char line[512];
 	size_t shown = 0, skip = 0;
 
+	int nmin, nmax, pw = legend_path_width(&nmin, &nmax);
+
 	attron(A_UNDERLINE);
-	mvprintw(y0, 0, "   %-7s %9s %9s %9s %9s  %-11s %s", "Scale", "Last", "Average",
-		 "Minimum", "Maximum", "Status", "Counter");
+	snprintf(line, sizeof(line), "   %-7s %9s %9s", "Scale", "Last", "Average");
+	if (nmin)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", "Minimum");
+	if (nmax)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", "Maximum");
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %-11s %s", "Status", "Counter");
+	mvaddstr(y0, 0, line);
 	attroff(A_UNDERLINE);
 	/* scroll so that the selected series is on screen */
 	size_t visible_before_sel = 0;
@@ -435,12 +497,15 @@ draw_legend(const struct tui *t, int y0, int rows)
 		if (st.last_st != TUI_NO_ROW)
 			status = status_name((enum value_status)(st.last_st & 0x7f));
 		int y = y0 + 1 + (int)shown++;
-		int pw = COLS - 3 - 8 - 40 - 2 - 12;
 		short_path(path, sizeof(path), se, pw);
 		if (s == t->sel)
 			attron(A_REVERSE);
-		snprintf(line, sizeof(line), "%-7s %9s %9s %9s %9s  %-11s ", scale, vl, va, vmin,
-			 vmax, status);
+		snprintf(line, sizeof(line), "%-7s %9s %9s", scale, vl, va);
+		if (nmin)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", vmin);
+		if (nmax)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", vmax);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %-11s ", status);
 		mvaddstr(y, 3, line);
 		put_clipped(t, y, 3 + (int)strlen(line), path, pw);
 		if (s == t->sel)
@@ -670,34 +735,98 @@ draw_histogram(const struct tui *t, int y0, int rows)
 	}
 }
 
-/* The report: every series by set and instance, value, unit, status. */
+/* The report's rows: a set line when the set changes, an instance line
+ * when the instance changes, then a line per series. Returns the rows of
+ * the whole report; *line is series want's row and *head the row of the
+ * set or instance lines just above it (its own row when none), or -1 when
+ * want is not shown. */
+static int
+report_walk(const struct tui *t, size_t want, int *line, int *head)
+{
+	const char *set = NULL, *inst = NULL;
+	int y = 0;
+
+	*line = *head = -1;
+	for (size_t s = 0; s < t->h.nseries; s++) {
+		const struct tui_series *se = &t->h.series[s];
+		int top = y;
+		if (!series_visible(t, s))
+			continue;
+		if (!set || strcmp(set, se->set) != 0) {
+			y++;
+			set = se->set;
+			inst = NULL;
+		}
+		if (se->instance && (!inst || strcmp(inst, se->instance) != 0)) {
+			y++;
+			inst = se->instance;
+		}
+		if (s == want) {
+			*line = y;
+			*head = top;
+		}
+		y++;
+	}
+	return y;
+}
+
+/* Scroll the report so that the selected series (and the set and instance
+ * lines above it, when they fit) is on a screen of rows rows. */
 static void
-draw_report(const struct tui *t, int y0, int rows)
+report_scroll(struct tui *t, int rows)
+{
+	int line, head;
+
+	t->report_total = report_walk(t, t->sel, &line, &head);
+	t->report_rows = rows;
+	if (line >= 0) {
+		if (line < t->report_top)
+			t->report_top = line - head < rows ? head : line;
+		if (line >= t->report_top + rows)
+			t->report_top = line - rows + 1;
+	}
+	if (t->report_top > t->report_total - rows)
+		t->report_top = t->report_total - rows;
+	if (t->report_top < 0)
+		t->report_top = 0;
+}
+
+/* The report: every series by set and instance, value, unit, status;
+ * rows report_top on. */
+static void
+draw_report(struct tui *t, int y0, int rows)
 {
 	uint64_t last = shown_last(t);
 	const char *set = NULL, *inst = NULL;
-	int y = y0;
+	int row = 0, top;
 
-	for (size_t s = 0; s < t->h.nseries && y < y0 + rows; s++) {
+	report_scroll(t, rows);
+	top = t->report_top;
+	for (size_t s = 0; s < t->h.nseries && row < top + rows; s++) {
 		const struct tui_series *se = &t->h.series[s];
 		char val[64] = "-", line[512];
 		double v = 0;
 		if (!series_visible(t, s))
 			continue;
 		if (!set || strcmp(set, se->set) != 0) {
-			attron(A_BOLD);
-			put_clipped(t, y++, 0, se->set, COLS);
-			attroff(A_BOLD);
+			if (row >= top) {
+				attron(A_BOLD);
+				put_clipped(t, y0 + row - top, 0, se->set, COLS);
+				attroff(A_BOLD);
+			}
+			row++;
 			set = se->set;
 			inst = NULL;
-			if (y >= y0 + rows)
-				break;
 		}
 		if (se->instance && (!inst || strcmp(inst, se->instance) != 0)) {
-			put_clipped(t, y++, 2, se->instance, COLS - 2);
+			if (row >= top && row < top + rows)
+				put_clipped(t, y0 + row - top, 2, se->instance, COLS - 2);
+			row++;
 			inst = se->instance;
-			if (y >= y0 + rows)
-				break;
+		}
+		if (row < top || row >= top + rows) {
+			row++;
+			continue;
 		}
 		uint8_t st = tui_hist_get(&t->h, last, s, &v);
 		if ((st & TUI_HAS_VALUE) && st != TUI_NO_ROW) {
@@ -709,21 +838,75 @@ draw_report(const struct tui *t, int y0, int rows)
 			 st == TUI_NO_ROW ? "-" : status_name((enum value_status)(st & 0x7f)));
 		if (s == t->sel)
 			attron(A_REVERSE);
-		put_clipped(t, y++, 4, line, COLS - 4);
+		put_clipped(t, y0 + row - top, 4, line, COLS - 4);
 		if (s == t->sel)
 			attroff(A_REVERSE);
+		row++;
 	}
 }
 
-/* The status line: mode, time, sample, interval, span, REC, statuses. */
+/* Report view: PgUp/PgDn move the selection a screen of rows, Home/End to
+ * the first and last series. */
 static void
-draw_status(const struct tui *t, int y)
+report_key(struct tui *t, int ch)
 {
-	char buf[512], tm[64] = "-", iv[32], dur[32];
+	int line, head, rows;
+	size_t best = t->sel;
+
+	report_scroll(t, LINES - 3); /* the rows draw gives the report */
+	rows = t->report_rows > 1 ? t->report_rows : 1;
+
+	if (ch == KEY_HOME || ch == KEY_END) {
+		for (size_t s = 0; s < t->h.nseries; s++)
+			if (series_visible(t, s)) {
+				best = s;
+				if (ch == KEY_HOME)
+					break;
+			}
+		t->sel = best;
+		return;
+	}
+	/* a screen on, as a pager; the selection follows onto the screen */
+	t->report_top += ch == KEY_NPAGE ? rows - 1 : -(rows - 1);
+	if (t->report_top > t->report_total - rows)
+		t->report_top = t->report_total - rows;
+	if (t->report_top < 0)
+		t->report_top = 0;
+	report_walk(t, t->sel, &line, &head);
+	if (line >= t->report_top && line < t->report_top + rows)
+		return;
+	for (size_t s = 0; s < t->h.nseries; s++) {
+		int l, h;
+		if (!series_visible(t, s))
+			continue;
+		report_walk(t, s, &l, &h);
+		if (l >= t->report_top && l < t->report_top + rows) {
+			best = s;
+			if (ch == KEY_NPAGE)
+				break; /* the first on the new screen */
+		}
+	}
+	t->sel = best;
+}
+
+/* The status line at a level of shortening: 0 says everything; each level
+ * up gives way one more part (the REC file name, the duration, the date,
+ * the interval, the words "paused" and "sample") so that the counts of
+ * values that are not OK, which come last, always fit. */
+static size_t
+format_status(const struct tui *t, char *buf, size_t n, int level)
+{
+	char tm[64] = "-", iv[32], dur[32];
 	size_t o = 0;
 	uint64_t last = shown_last(t), first = shown_first(t);
 	unsigned counts[8] = { 0 };
 
+#define ADD(...)                                                                              \
+	do {                                                                                  \
+		if (o < n)                                                                    \
+			o += (size_t)snprintf(buf + o, n - o, __VA_ARGS__);                   \
+	} while (0)
+	buf[0] = '\0';
 	if (t->h.n)
 		format_wall(tm, sizeof(tm), tui_hist_wall(&t->h, last), t->cfg->utc);
 	format_secs(iv, sizeof(iv), shown_interval(t));
@@ -733,31 +916,35 @@ draw_status(const struct tui *t, int y)
 						      shown_interval(t) : 0);
 	if (t->finite) {
 		if (t->h.n == 0 || t->cursor + 1 >= t->h.n)
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "END");
+			ADD("END");
 		else if (t->playing && speeds[t->speed])
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "REPLAY %dx", speeds[t->speed]);
+			ADD("REPLAY %dx", speeds[t->speed]);
 		else if (t->playing)
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "REPLAY max");
+			ADD("REPLAY max");
 		else
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "REPLAY paused");
+			ADD(level >= 5 ? "PAUSED" : "REPLAY paused");
 	} else {
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s",
-				      t->ended ? "END" : t->frozen ? "FROZEN" : "LIVE");
+		ADD("%s", t->ended ? "END" : t->frozen ? "FROZEN" : "LIVE");
 	}
-	o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  %s", tm);
+	/* "YYYY-MM-DD HH:MM:SS": the time alone from level 3 */
+	ADD("  %s", level >= 3 && strlen(tm) > 11 ? tm + 11 : tm);
 	if (t->finite)
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  sample %llu/%llu",
-				      (unsigned long long)(t->h.n ? last + 1 : 0),
-				      (unsigned long long)t->h.n);
-	o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  interval %s  duration %s", iv, dur);
+		ADD(level >= 5 ? "  %llu/%llu" : "  sample %llu/%llu",
+		    (unsigned long long)(t->h.n ? last + 1 : 0), (unsigned long long)t->h.n);
+	if (level < 4)
+		ADD("  interval %s", iv);
+	if (level < 2)
+		ADD("  duration %s", dur);
 	if (t->log_fd >= 0) {
 		struct stat st;
 		char size[32] = "?";
 		const char *base = strrchr(t->log_name, '/');
 		if (fstat(t->log_fd, &st) == 0)
 			format_bytes(size, sizeof(size), (double)st.st_size);
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  REC %s %s", base ? base + 1 : t->log_name,
-				      size);
+		if (level >= 1)
+			ADD("  REC %s", size);
+		else
+			ADD("  REC %s %s", base ? base + 1 : t->log_name, size);
 	}
 	for (size_t s = 0; s < t->h.nseries && t->h.n; s++) {
 		double v;
@@ -769,9 +956,22 @@ draw_status(const struct tui *t, int y)
 			counts[st & 0x7f]++;
 	}
 	for (int k = 1; k < 8; k++)
-		if (counts[k] && o < sizeof(buf))
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "  %s %u",
-					      status_name((enum value_status)k), counts[k]);
+		if (counts[k])
+			ADD("  %s %u", status_name((enum value_status)k), counts[k]);
+#undef ADD
+	return o < n ? o : n - 1;
+}
+
+/* The status line: mode, time, sample, interval, span, REC, statuses,
+ * shortened until it fits the screen. */
+static void
+draw_status(const struct tui *t, int y)
+{
+	char buf[512];
+
+	for (int level = 0; level <= 5; level++)
+		if ((int)format_status(t, buf, sizeof(buf), level) <= COLS)
+			break;
 	attron(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
 	put_clipped(t, y, 0, buf, COLS);
@@ -791,8 +991,8 @@ static const char *const help_lines[] = {
 	"  Space p      live: freeze the display (sampling and --log go on); replay: play/pause",
 	"  + -          live: interval 0.1 0.2 0.5 1 2 5 10 30 60 s; replay: speed 1x .. 64x, max",
 	"  Left Right   replay: one sample back / forward",
-	"  PgUp PgDn    replay: one screen back / forward",
-	"  Home End     replay: the first / last sample",
+	"  PgUp PgDn    replay: one screen back / forward; report: a screen up / down",
+	"  Home End     replay: the first / last sample; report: the first / last series",
 	"  g            replay: go to a time (2026-11-22T10:00:00, 11/22/2026 10:00:00, +5m, -30s)",
 	"  Ctrl-L       redraw                            ?      this screen",
 	"  q Ctrl-C     quit",
@@ -856,7 +1056,6 @@ draw(struct tui *t)
 		doupdate();
 		return;
 	}
-	draw_tabs(t);
 	int legend = t->view == VIEW_REPORT ? 0 : legend_rows(t);
 	int body = LINES - 1 - 2 - legend;
 	if (t->view == VIEW_GRAPH)
@@ -867,6 +1066,7 @@ draw(struct tui *t)
 		draw_report(t, 1, body);
 	if (legend)
 		draw_legend(t, 1 + body, legend);
+	draw_tabs(t); /* after the report, which sets its rows */
 	draw_status(t, LINES - 2);
 	if (t->prompt != PROMPT_NONE) {
 		draw_prompt(t, LINES - 1);
@@ -1164,19 +1364,46 @@ add_counter(struct tui *t)
 
 	if (!t->ilen)
 		return;
+	/* series removed with d that the path names come back: they were
+	 * sampled all along */
+	size_t shown_again = 0, first_again = SIZE_MAX;
+	uint32_t again = 0; /* a bit per series shown again (TUI_MAX_SERIES) */
+	const char *want = path_without_host(t->input);
+	for (size_t s = 0; s < t->h.nseries; s++) {
+		struct tui_series *se = &t->h.series[s];
+		if (se->hidden && glob_match_ci(want, path_without_host(se->path))) {
+			se->hidden = 0;
+			again |= (uint32_t)1 << s;
+			shown_again++;
+			if (first_again == SIZE_MAX)
+				first_again = s;
+		}
+	}
+	int known = 0;
+	for (size_t i = 0; i < t->npaths; i++)
+		known |= strcasecmp(path_without_host(t->paths[i]), want) == 0;
+	if (known) {
+		/* the engine samples it already: nothing to reopen */
+		snprintf(t->msg, sizeof(t->msg), "added '%s': %zu series", t->input, shown_again);
+		if (shown_again)
+			t->sel = first_again;
+		return;
+	}
 	if (t->finite && t->log_fd >= 0) {
 		snprintf(t->msg, sizeof(t->msg), "a replay recorded with --log is recorded once: "
 						 "give every path on the command line");
-		return;
+		goto hide_again;
 	}
 	t->paths = xrealloc(t->paths, (t->npaths + 1) * sizeof(*t->paths));
 	t->paths[t->npaths++] = xstrdup(t->input);
 	if (reopen(t, &err) < 0) {
 		free(t->paths[--t->npaths]);
 		snprintf(t->msg, sizeof(t->msg), "%s", err.msg);
-		return;
+		goto hide_again;
 	}
-	size_t added = t->h.nseries - before;
+	size_t added = t->h.nseries - before + shown_again;
+	if (first_again < before)
+		before = first_again;
 	if (!t->finite)
 		snprintf(t->msg, sizeof(t->msg), "added '%s': its values start with the next read",
 			 t->input);
@@ -1187,6 +1414,11 @@ add_counter(struct tui *t)
 		snprintf(t->msg, sizeof(t->msg), "added '%s': %zu series", t->input, added);
 	if (added)
 		t->sel = before;
+	return;
+hide_again:
+	for (size_t s = 0; s < t->h.nseries; s++)
+		if (again & ((uint32_t)1 << s))
+			t->h.series[s].hidden = 1;
 }
 
 /* ---- keys --------------------------------------------------------------- */
@@ -1375,12 +1607,23 @@ key(struct tui *t, int ch)
 			change_interval(t, ch == '+' ? -1 : 1);
 		}
 		break;
+	case KEY_PPAGE:
+	case KEY_NPAGE:
+	case KEY_HOME:
+	case KEY_END:
+		if (t->view == VIEW_REPORT) {
+			report_key(t, ch);
+			break;
+		}
+		if (ch == KEY_PPAGE)
+			go_to(t, t->cursor > page ? t->cursor - page : 0);
+		else if (ch == KEY_NPAGE)
+			go_to(t, t->cursor + page);
+		else
+			go_to(t, ch == KEY_HOME ? 0 : UINT64_MAX - 1);
+		break;
 	case KEY_LEFT: if (t->cursor) go_to(t, t->cursor - 1); break;
 	case KEY_RIGHT: go_to(t, t->cursor + 1); break;
-	case KEY_PPAGE: go_to(t, t->cursor > page ? t->cursor - page : 0); break;
-	case KEY_NPAGE: go_to(t, t->cursor + page); break;
-	case KEY_HOME: go_to(t, 0); break;
-	case KEY_END: go_to(t, UINT64_MAX - 1); break;
 	case 'g':
 		if (!t->finite) {
 			snprintf(t->msg, sizeof(t->msg), "g goes to a time in a replay (--input)");
@@ -1408,7 +1651,8 @@ key(struct tui *t, int ch)
 	case KEY_DC:
 		if (series_visible(t, t->sel)) {
 			t->h.series[t->sel].hidden = 1;
-			snprintf(t->msg, sizeof(t->msg), "removed %s", t->h.series[t->sel].path);
+			snprintf(t->msg, sizeof(t->msg), "removed %s",
+				 path_without_host(t->h.series[t->sel].path));
 			select_step(t, 1);
 			if (!series_visible(t, t->sel))
 				select_step(t, -1);

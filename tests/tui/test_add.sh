@@ -49,8 +49,27 @@ wait_gone "add counter:"
 keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 keys Down
 keys d
-wait_for "removed \\\\fixture\\Network Adapter(eth1)\\Bytes Total/sec"
+# the message names the path as the screen does: no "\\fixture"
+wait_for "removed \\Network Adapter(eth1)\\Bytes Total/sec"
+screen | grep -qF 'removed \\' && fail "the message names the machine: $(screen | tail -1)"
 screen | grep -q "^b .*(eth1)" && fail "eth1 is still in the legend: $(screen)"
+keys q
+wait_rc 0
+
+# removed with Delete and added back: the series returns (1 series)
+tui_start 100 30 "$utf8" --tui $roots "$P2" "$P1"
+wait_for "sample 1/11"
+keys End
+wait_for "sample 11/11"
+keys DC
+wait_for "removed \\Memory\\Available MBytes"
+wait_gone "Available MBytes  "
+screen | grep -q '^a ' && fail "a is still in the legend: $(screen)"
+keys a
+type_text "$P2"
+keys Enter
+wait_for "added '\\Memory\\Available MBytes': 1 series"
+screen | grep -q '^a .*2100.00 .*\\Memory\\Available MBytes' || fail "a did not come back: $(screen)"
 keys q
 wait_rc 0
 

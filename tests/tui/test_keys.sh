@@ -26,6 +26,9 @@ wait_for "b  x0.01 "
 keys h Y
 wait_for "y fitted"
 golden keys-highlight-fit
+# and its attributes: b (selected) bold in its colour, a dim, in the graph
+# and in the legend's letters
+golden keys-highlight-attr -e
 keys 2
 wait_for "[Histogram]"
 wait_for "bars: last (v)"
