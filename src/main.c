@@ -89,6 +89,11 @@ check_output_files(const struct config *cfg, struct err *err)
 	if (same_file(cfg->output_file, cfg->log_file))
 		return err_set(err, "-o %s and --log %s are the same file: give two files",
 			       cfg->output_file, cfg->log_file);
+	/* the binary log and the display would interleave on one stream */
+	if (cfg->log_file && strcmp(cfg->log_file, "-") == 0 &&
+	    (!cfg->output_file || strcmp(cfg->output_file, "-") == 0))
+		return err_set(err, "--log - and the display both go to standard output: give "
+				    "-o FILE for the display, or --log FILE");
 	return 0;
 }
 

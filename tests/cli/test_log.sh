@@ -580,5 +580,13 @@ BUG: --max-size 8K did not stop the log: $(cat "$tmp/ms.err")"
 BUG: the log passed --max-size: $(wc -c <"$tmp/ms.gcl") bytes"
 "$G" --input "$tmp/ms.gcl" --summary | grep -q '^Ended *: cleanly' || bugs="$bugs
 BUG: a log stopped at --max-size: $("$G" --input "$tmp/ms.gcl" --summary | grep '^Ended')"
+# --log - while the display also goes to standard output would interleave them
+expect_exit 2 "$G" '\Memory\Available MBytes' -n 1 -i 0.05 -f csv --log -
+[ -z "$out" ] && printf '%s\n' "$errout" | grep -q 'both go to standard output' ||
+	bugs="$bugs
+BUG: --log - with the display on standard output: '$errout'"
+expect_exit 0 "$G" '\Memory\Available MBytes' -n 1 -i 0.05 -o "$tmp/disp.csv" -y --log -
+printf '%s' "$out" | head -c 8 | od -c | grep -q 'G' || bugs="$bugs
+BUG: --log - with -o FILE: no log on standard output"
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
