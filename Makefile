@@ -181,6 +181,18 @@ uninstall:
 	      $(DESTDIR)$(FISHCOMPDIR)/getcounter.fish $(DESTDIR)$(MANDIR)/man5/gclog.5
 	for f in samples/*.txt samples/*.gcl; do rm -f "$(DESTDIR)$(SAMPLEDIR)/$${f#samples/}"; done
 	rmdir $(DESTDIR)$(SAMPLEDIR) $(DESTDIR)$(dir $(SAMPLEDIR:/=)) 2>/dev/null || true
+	@# Into a DESTDIR (a staging tree), also the directories install made there,
+	@# once empty, up to DESTDIR itself; on a live system the standard
+	@# directories (bin, share/man/man1, ...) stay, as they are shared.
+	@if [ -n "$(DESTDIR)" ]; then \
+		for d in $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) $(ZSHCOMPDIR) \
+			$(FISHCOMPDIR) $(SAMPLEDIR); do \
+			p="$(DESTDIR)$$d"; \
+			while [ "$$p" != "$(DESTDIR)" ] && [ "$$p" != / ] && rmdir "$$p" 2>/dev/null; do \
+				p=$$(dirname "$$p"); \
+			done; \
+		done; \
+	fi
 
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
 

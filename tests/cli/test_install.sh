@@ -108,4 +108,8 @@ left=$(find "$dest" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 [ ! -d "$dest/usr/local/share/getcounter" ] ||
 	fail "make uninstall left the empty directory share/getcounter"
+# into a DESTDIR, the directories install made there go too, once empty
+left=$(cd "$dest" && find . -mindepth 1)
+[ -z "$left" ] || fail "make uninstall left directories in DESTDIR: $left"
+[ -d "$dest" ] || fail "make uninstall removed DESTDIR itself"
 echo ok
