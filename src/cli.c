@@ -424,6 +424,12 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 	if (cfg->ninputs && cfg->interval_given)
 		return err_set(err, "-i has no meaning with --input: a log keeps its own times "
 				    "(--every N keeps every Nth sample)");
+	/* Each log derives against its own previous read; thinning a merge of
+	 * logs would need each log's span since its last kept read, which the
+	 * replay does not keep yet: refused rather than a wrong value. */
+	if (cfg->ninputs > 1 && cfg->every > 1)
+		return err_set(err, "--every works on one --input log: relog the logs into one "
+				    "(-o merged.gcl) and thin that");
 	if (cfg->ninputs && cfg->continuous)
 		return err_set(err, "--continuous has no meaning with --input: a replay ends with "
 				    "the log");

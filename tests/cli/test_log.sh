@@ -588,5 +588,9 @@ BUG: --log - with the display on standard output: '$errout'"
 expect_exit 0 "$G" '\Memory\Available MBytes' -n 1 -i 0.05 -o "$tmp/disp.csv" -y --log -
 printf '%s' "$out" | head -c 8 | od -c | grep -q 'G' || bugs="$bugs
 BUG: --log - with -o FILE: no log on standard output"
+# --every thins one log; several are refused (a usage error), not derived wrongly
+expect_exit 2 "$G" --input "$tmp/few.gcl" --input "$tmp/tz.gcl" --every 2 -f csv
+printf '%s\n' "$errout" | grep -q -- '--every works on one --input log' || bugs="$bugs
+BUG: --every over two logs: '$errout'"
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
