@@ -550,6 +550,22 @@ set_filter(pcap_t *p, const char *user, const char *dir, const char *what, struc
 	return 0;
 }
 
+/* Add a line's worth to the note the engine prints after open. */
+static void __attribute__((format(printf, 2, 3)))
+add_note(struct capture *c, const char *fmt, ...)
+{
+	size_t len = strlen(c->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(c->note)) {
+		memcpy(c->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(c->note + len, sizeof(c->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 /* ---- files -------------------------------------------------------------- */
 
 /* The next frame of file source s into its pending slot; at the end,
@@ -585,7 +601,8 @@ static int
 open_files(struct capture *c, struct err *err)
 {
 	const struct capture_opts *o = c->opts;
-	int have_t0 = 0;
+	int have_t0 = 0, filtered = o->filter && *o->filter;
+	size_t nempty = 0;
 
 	c->files = 1;
 	c->src = xcalloc(o->nfiles, sizeof(*c->src));
@@ -616,7 +633,26 @@ open_files(struct capture *c, struct err *err)
 			c->t0 = s->pending_ts;
 			have_t0 = 1;
 		}
+		if (!s->has_pending)
+			nempty++;
 	}
+	/* No frame anywhere: no bucket to cut, nothing could be counted (a
+	 * runtime condition, exit 1). Some files empty: the others give the
+	 * timeline, where the empty ones count 0, said once. */
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->src[i].has_pending)
+			continue;
+		if (nempty == c->n && c->n == 1)
+			return err_set(err, "%s holds no frame%s%s%s", o->files[i],
+				       filtered ? " matching --capture-filter '" : "",
+				       filtered ? o->filter : "", filtered ? "'" : "");
+		if (nempty < c->n)
+			add_note(c, "%s holds no frame%s: its counts are 0", o->files[i],
+				 filtered ? " matching --capture-filter" : "");
+	}
+	if (nempty == c->n && c->n > 1)
+		return err_set(err, "none of the %zu files holds a frame%s", c->n,
+			       filtered ? " matching --capture-filter" : "");
 	return 0;
 }
 
@@ -639,22 +675,6 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 }
 
 /* ---- live --------------------------------------------------------------- */
-
-/* Add a line's worth to the note the engine prints after open. */
-static void __attribute__((format(printf, 2, 3)))
-add_note(struct capture *c, const char *fmt, ...)
-{
-	size_t len = strlen(c->note);
-	va_list ap;
-
-	if (len && len + 2 < sizeof(c->note)) {
-		memcpy(c->note + len, "; ", 3);
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(c->note + len, sizeof(c->note) - len, fmt, ap);
-	va_end(ap);
-}
 
 static int
 open_handle(struct capture *c, struct source *s, const char *ifname, int any, struct err *err)

@@ -7,6 +7,7 @@
 # mistakes are one-line errors (exit 2 for usage, 1 for a file).
 set -e
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
 G=$GETCOUNTER
 command -v python3 >/dev/null 2>&1 || skip "needs python3 to write the pcap files"
 if "$G" -l 'Network Capture' | grep -q 'Not built in'; then
@@ -40,6 +41,8 @@ write("us.pcap", False, 65535)
 write("ns.pcap", True, 65535)
 write("cut.pcap", True, 20)
 open(d + "/junk.pcap", "wb").write(b"not a capture file at all")
+with open(d + "/empty.pcap", "wb") as f: # the header alone: no frame
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
 EOF
 
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" --local-mac 02:00:00:00:00:01 --utc -f csv \
@@ -67,6 +70,30 @@ for f in ns cut; do
 	printf '%s\n' "$out" | tr -d '\r' | tail -n +2 | diff "$tmp/want.csv" - ||
 		fail "$f.pcap differs from us.pcap (above)"
 done
+
+# (The frames are stamped 1000 s after 1970, so 1970 dates are right above.)
+
+# a file without a frame (or none matching the filter): no sample, one line
+# on stderr, exit 1 (nothing could be counted); it used to print one row of
+# zeros dated 01/01/1970 00:00:01 and exit 0
+expect_exit 1 "$G" --pcap "$tmp/empty.pcap" -f csv '\Network Capture(*)\Frames Received/sec'
+[ -z "$out" ] || fail "a file without frames printed: $out"
+case $errout in *"empty.pcap holds no frame"*) ;; *) fail "empty file: $errout" ;; esac
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "empty file, more than one line: $errout"
+expect_exit 1 "$G" --pcap "$tmp/us.pcap" --capture-filter 'tcp' -f csv
+[ -z "$out" ] || fail "a filter matching nothing printed: $out"
+case $errout in *"us.pcap holds no frame matching --capture-filter 'tcp'"*) ;;
+*) fail "filter matching nothing: $errout" ;; esac
+# one empty file among others: the others' timeline, the empty one 0, said
+# once. us.pcap's 6 buckets (above), so 6 rows; without --local-mac its 5
+# frames are all received (2 + 1 + 0 + 1 + 0 + 1 = 5); empty.pcap sums to 0.
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/empty.pcap" -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 7 ] || fail "us + empty: $out"
+printf '%s\n' "$out" >"$tmp/ue.csv"
+expect_total "$tmp/ue.csv" "Frames Received/sec" 5 file:us.pcap
+expect_total "$tmp/ue.csv" "Frames Received/sec" 0 file:empty.pcap
+case $errout in *"empty.pcap holds no frame: its counts are 0"*) ;; *) fail "us + empty: $errout" ;; esac
 
 # -i 2: [1000,1002) holds 3 frames, 194 + 134 = 328 B: 1.5 frames/s, 164 B/s
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" -i 2 -f csv '\Network Capture(*)\Bytes Received/sec'
