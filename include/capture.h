@@ -106,6 +106,12 @@ struct capture_opts {
 	uint64_t interval_ns;     /* the sample interval: file buckets, timeout */
 };
 
+struct err;
+
+/* --pcap names the same file twice (same device and inode): -1 with err
+ * (a usage error). Files that cannot be read are left to the open. */
+int capture_check_files(const char *const *files, size_t n, struct err *err);
+
 /* Parse "aa:bb:cc:dd:ee:ff" (or '-' separators) into mac. 0, or -1. */
 int capture_parse_mac(const char *s, uint8_t mac[6]);
 

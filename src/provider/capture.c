@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,14 +283,47 @@ static const struct counter_set set = {
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 };
 
-#ifdef HAVE_PCAP
-/* The instance name of a file: "file:" and its base name. */
-static void
-file_instance(const char *path, char *buf, size_t n)
+static const char *
+base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	snprintf(buf, n, "file:%s", slash ? slash + 1 : path);
+	return slash ? slash + 1 : path;
+}
+
+int
+capture_check_files(const char *const *files, size_t n, struct err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat a;
+		if (stat(files[i], &a) < 0)
+			continue; /* opening it says why */
+		for (size_t j = 0; j < i; j++) {
+			struct stat b;
+			if (stat(files[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return err_set(err, "--pcap %s is the same file as --pcap %s: give "
+						    "each file once", files[i], files[j]);
+		}
+	}
+	return 0;
+}
+
+#ifdef HAVE_PCAP
+/* The instance name of files[i]: "file:" and its base name, and "#K"
+ * when it is the K-th file (K >= 2) of that base name, as PDH numbers
+ * instances of one name. */
+static void
+file_instance(const char *const *files, size_t i, char *buf, size_t n)
+{
+	const char *base = base_name(files[i]);
+	unsigned same = 1;
+
+	for (size_t j = 0; j < i; j++)
+		same += strcmp(base_name(files[j]), base) == 0;
+	if (same > 1)
+		snprintf(buf, n, "file:%s#%u", base, same);
+	else
+		snprintf(buf, n, "file:%s", base);
 }
 #endif
 
@@ -612,7 +646,7 @@ open_files(struct capture *c, struct err *err)
 		pcap_t *p = pcap_open_offline_with_tstamp_precision(o->files[i],
 								    PCAP_TSTAMP_PRECISION_NANO,
 								    ebuf);
-		file_instance(o->files[i], s->name, sizeof(s->name));
+		file_instance(o->files, i, s->name, sizeof(s->name));
 		if (!p)
 			return err_set(err, "%s", ebuf);
 		s->h[0].p = p;

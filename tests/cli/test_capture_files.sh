@@ -106,6 +106,23 @@ expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/ns.pcap" -n 1 -f csv \
 	'\Network Capture(*)\Frames Received/sec'
 case $out in *'Network Capture(file:us.pcap)'*'Network Capture(file:ns.pcap)'*) ;;
 *) fail "instances: $out" ;; esac
+# the same file twice is a usage error (it gave two identical columns), by
+# any name; two files of one base name are file:us.pcap and file:us.pcap#2
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/us.pcap" -n 1
+case $errout in *"is the same file as --pcap"*) ;; *) fail "same file twice: $errout" ;; esac
+ln -s us.pcap "$tmp/link.pcap"
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/link.pcap" -n 1
+mkdir "$tmp/d2"
+cp "$tmp/ns.pcap" "$tmp/d2/us.pcap"
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/d2/us.pcap" -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+case $out in *'Network Capture(file:us.pcap)\'*'Network Capture(file:us.pcap#2)\'*) ;;
+*) fail "two us.pcap: $out" ;; esac
+# and the second can be asked for by its name
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/d2/us.pcap" -f csv \
+	'\Network Capture(file:us.pcap#2)\Frames Received/sec'
+printf '%s\n' "$out" >"$tmp/u2.csv"
+expect_total "$tmp/u2.csv" "Frames Received/sec" 5 'file:us.pcap#2'
 # a file has no drops: UNSUPPORTED, not 0
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" -n 1 -f json '\Network Capture(*)\Capture Dropped'
 printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "drops of a file: $out"
