@@ -112,6 +112,12 @@ struct err;
  * (a usage error). Files that cannot be read are left to the open. */
 int capture_check_files(const char *const *files, size_t n, struct err *err);
 
+/* The first capture option given that has no effect in the run: any of
+ * them when the run captures nothing (captures 0), the live-only ones
+ * (--snaplen, --capture-buffer, --promisc, --user) when it reads --pcap
+ * files (then *files is 1). NULL when every one given has its effect. */
+const char *capture_idle_option(const struct capture_opts *o, int captures, int *files);
+
 /* Parse "aa:bb:cc:dd:ee:ff" (or '-' separators) into mac. 0, or -1. */
 int capture_parse_mac(const char *s, uint8_t mac[6]);
 

@@ -308,6 +308,18 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 	return 0;
 }
 
+const char *
+capture_idle_option(const struct capture_opts *o, int captures, int *files)
+{
+	*files = captures && o->nfiles;
+	if (!captures && o->filter)
+		return "--capture-filter";
+	if (!captures || o->nfiles)
+		return o->snaplen ? "--snaplen" : o->buffer ? "--capture-buffer"
+		       : o->promisc ? "--promisc" : o->user ? "--user" : NULL;
+	return NULL;
+}
+
 #ifdef HAVE_PCAP
 /* The instance name of files[i]: "file:" and its base name, and "#K"
  * when it is the K-th file (K >= 2) of that base name, as PDH numbers

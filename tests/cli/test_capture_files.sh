@@ -146,6 +146,28 @@ expect_exit 2 "$G" --local-mac 02:00:00:00:00:01 '\Network Capture(lo)\Frames Se
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --continuous
 expect_exit 2 "$G" --snaplen 5 '\Network Capture(lo)\Frames Sent/sec'
 expect_exit 2 "$G" --capture-buffer 1K '\Network Capture(lo)\Frames Sent/sec'
+# an option with nothing to act on is a usage error, one line (both were
+# accepted silently): live-only options with --pcap, any capture option
+# when no \Network Capture counter is asked for
+for o in '--snaplen 96' '--capture-buffer 1M' --promisc '--user nobody'; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$G" --pcap "$tmp/us.pcap" $o
+	case $errout in "getcounter: ${o%% *} has no effect on --pcap files"*) ;;
+	*) fail "$o with --pcap: $errout" ;; esac
+done
+for o in '--snaplen 96' '--capture-buffer 1M' --promisc '--user nobody' '--capture-filter udp'; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$G" -n 1 $o '\Memory\Available MBytes'
+	case $errout in "getcounter: ${o%% *} has no effect: the run captures no"*) ;;
+	*) fail "$o without a capture counter: $errout" ;; esac
+	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "$o: more than one line: $errout"
+done
+# with a capture counter --capture-filter works on files
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --capture-filter udp -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+printf '%s\n' "$out" >"$tmp/f.csv"
+# the three UDP frames of us.pcap, all received without --local-mac
+expect_total "$tmp/f.csv" "Frames Received/sec" 3
 expect_exit 1 "$G" --pcap "$tmp/missing.pcap"
 case $errout in *missing.pcap*) ;; *) fail "missing file: $errout" ;; esac
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"
