@@ -86,7 +86,7 @@ void capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
 /* The Ethernet wire length of a frame whose pcap length is len: a cooked
  * header (SLL 16 bytes, SLL2 20) stands where the 14-byte Ethernet header
  * was. On SLL2 libpcap does not put a stripped VLAN tag back, so such a
- * frame counts 4 bytes short. */
+ * frame counts 4 bytes short (live "any" is captured as SLL for that). */
 uint32_t capture_wire_len(int link, uint32_t len);
 
 /* Add a classified frame of wire length len to the counts c[CAP_NFIELDS]. */

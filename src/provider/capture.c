@@ -16,7 +16,8 @@
  *   timeout past the deadline. A frame whose timestamp is before the
  *   deadline's wall time counts in this read, a later one in the next, so
  *   TPACKET_V3 blocks delivered late still land in the right sample.
- *   "any" is one SLL2 handle whose packet type gives the direction.
+ *   "any" is one SLL handle whose packet type gives the direction (SLL,
+ *   not SLL2: libpcap puts stripped VLAN tags back only into SLL).
  *
  * The callback only classifies (capture_classify, pure) and adds into
  * arrays the state owns: no allocation, no syscalls. Counts are raw and
@@ -182,10 +183,12 @@ static const struct counter_desc counters[] = {
 	{ .name = "Bytes Received/sec", .type = CT_RATE, .num = { { CAP_RX_BYTES, 1 } },
 	  .unit = "B/s",
 	  .help = "Bytes of received frames per second, at their length on the wire (not the "
-		  "captured length)." },
+		  "captured length; an SLL2 file lacks the 4 bytes of each VLAN tag the kernel "
+		  "had taken off)." },
 	{ .name = "Bytes Sent/sec", .type = CT_RATE, .num = { { CAP_TX_BYTES, 1 } },
 	  .unit = "B/s",
-	  .help = "Bytes of sent frames per second, at their length on the wire." },
+	  .help = "Bytes of sent frames per second, at their length on the wire (an SLL2 file "
+		  "lacks the 4 bytes of each VLAN tag the kernel had taken off)." },
 	RATE("Directed Frames Received/sec", CAP_RX_DIRECTED_FRAMES,
 	     "Received frames per second whose destination MAC is one station (no group bit)."),
 	RATE("Multicast Frames Received/sec", CAP_RX_MULTICAST_FRAMES,
@@ -757,7 +760,10 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 			 rc == PCAP_WARNING_PROMISC_NOTSUP ? "promiscuous mode not supported"
 			 : rc == PCAP_WARNING_TSTAMP_TYPE_NOTSUP ? "time stamp type not supported"
 								 : pcap_geterr(p));
-	if (any && pcap_set_datalink(p, DLT_LINUX_SLL2) < 0)
+	/* SLL, not SLL2: libpcap puts a VLAN tag the kernel stripped back
+	 * into an SLL (and Ethernet) frame, counting its 4 bytes, but has no
+	 * place for it in SLL2, which would count each tagged frame short */
+	if (any && pcap_set_datalink(p, DLT_LINUX_SLL) < 0)
 		return err_set(err, "capturing on any: %s", pcap_geterr(p));
 	s->link = link_of(pcap_datalink(p));
 	if (!any && s->link != CAPTURE_EN10MB) {
