@@ -286,14 +286,6 @@ static const struct counter_set set = {
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 };
 
-static const char *
-base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 int
 capture_check_files(const char *const *files, size_t n, struct err *err)
 {
@@ -324,6 +316,14 @@ capture_idle_option(const struct capture_opts *o, int captures, int *files)
 }
 
 #ifdef HAVE_PCAP
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 /* The instance name of files[i]: "file:" and its base name, and "#K"
  * when it is the K-th file (K >= 2) of that base name, as PDH numbers
  * instances of one name. */
