@@ -905,6 +905,9 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			c->pfd[c->npfd].events = POLLIN;
 			c->pfd_h[c->npfd++] = &c->src[i].h[k];
 		}
+	if (c->npfd && c->opts->user && geteuid() != 0) /* setcap: already not root */
+		add_note(c, "--user %s has no effect: the run is not root (uid %u)", c->opts->user,
+			 (unsigned)geteuid());
 	if (c->npfd && drop_privileges(c->opts->user, err) < 0)
 		return -1;
 	return 0;

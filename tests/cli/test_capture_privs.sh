@@ -101,6 +101,16 @@ check_dropped "$p" "root without --user" root
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
 
+# 3c. not root but with CAP_NET_RAW (as after setcap): --user has nothing to
+# do, one line says so, and the capture runs
+expect_exit 0 ip netns exec "$nsb" setpriv --reuid="$nobody" --regid="$nogroup" \
+	--clear-groups --inh-caps=+net_raw --ambient-caps=+net_raw "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" --user nobody -n 1
+case $errout in
+*"--user nobody has no effect: the run is not root (uid $nobody)"*) ;;
+*) fail "--user when not root: '$errout'" ;;
+esac
+
 # 4. a link type other than Ethernet (a tun device: raw IP): one line,
 # and the instance's counters are UNSUPPORTED, not 0
 tun=gct$$
