@@ -86,7 +86,7 @@ void capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
 /* The Ethernet wire length of a frame whose pcap length is len: a cooked
  * header (SLL 16 bytes, SLL2 20) stands where the 14-byte Ethernet header
  * was. On SLL2 libpcap does not put a stripped VLAN tag back, so such a
- * frame counts 4 bytes short. */
+ * frame counts 4 bytes short (live "any" is captured as SLL for that). */
 uint32_t capture_wire_len(int link, uint32_t len);
 
 /* Add a classified frame of wire length len to the counts c[CAP_NFIELDS]. */
@@ -105,6 +105,18 @@ struct capture_opts {
 	const char *user;         /* --user NAME to become when root, or NULL */
 	uint64_t interval_ns;     /* the sample interval: file buckets, timeout */
 };
+
+struct err;
+
+/* --pcap names the same file twice (same device and inode): -1 with err
+ * (a usage error). Files that cannot be read are left to the open. */
+int capture_check_files(const char *const *files, size_t n, struct err *err);
+
+/* The first capture option given that has no effect in the run: any of
+ * them when the run captures nothing (captures 0), the live-only ones
+ * (--snaplen, --capture-buffer, --promisc, --user) when it reads --pcap
+ * files (then *files is 1). NULL when every one given has its effect. */
+const char *capture_idle_option(const struct capture_opts *o, int captures, int *files);
 
 /* Parse "aa:bb:cc:dd:ee:ff" (or '-' separators) into mac. 0, or -1. */
 int capture_parse_mac(const char *s, uint8_t mac[6]);

@@ -158,7 +158,7 @@ cli_usage(FILE *out)
 	      "      --capture-buffer SIZE  live capture buffer (default 8M; K, M, G suffixes)\n"
 	      "      --promisc            capture promiscuously: other hosts' frames count too\n"
 	      "      --user NAME          run as NAME once capture is open (root: default\n"
-	      "                           SUDO_UID); every capability is dropped\n"
+	      "                           SUDO_UID, else uid 0); every capability is dropped\n"
 	      "      --tls-cert FILE      with --serve: serve https with this PEM certificate\n"
 	      "      --tls-key FILE       with --tls-cert: its PEM private key\n"
 	      "      --tls-client-ca FILE with --tls-cert: require client certificates signed by\n"
@@ -769,6 +769,8 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 		goto out;
 	cfg->capture.files = (const char *const *)cfg->pcaps;
 	cfg->capture.nfiles = cfg->npcaps;
+	if (capture_check_files(cfg->capture.files, cfg->capture.nfiles, err) < 0)
+		goto out;
 	cfg->capture.interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
 	if (cfg->npcaps && (cfg->ninputs || cfg->nroots || cfg->continuous || cfg->serve)) {
 		err_set(err, "--pcap is the source: it does not go with %s",

@@ -1470,6 +1470,19 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		if (it->rows_es)
 			it->rows_es = &e->sets[(uintptr_t)it->rows_es - 1];
 	}
+	if (cfg->mode == MODE_SAMPLE) {
+		/* a capture option with nothing to act on is a mistake */
+		int captures = 0, files;
+		for (size_t k = 0; k < e->nitems && !e->replay; k++)
+			captures |= strcmp(e->items[k].es->prov->set->name, "Network Capture") == 0;
+		const char *idle = capture_idle_option(&cfg->capture, captures, &files);
+		if (idle) {
+			err_set(err, files ? "%s has no effect on --pcap files (it is for live capture)"
+					   : "%s has no effect: the run captures no \\Network Capture "
+					     "counter", idle);
+			return EXIT_USAGE;
+		}
+	}
 	if (e->replay) {
 		if (!e->nitems) {
 			err_set(err, "the log holds no counters: nothing to replay");

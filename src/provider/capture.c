@@ -16,7 +16,8 @@
  *   timeout past the deadline. A frame whose timestamp is before the
  *   deadline's wall time counts in this read, a later one in the next, so
  *   TPACKET_V3 blocks delivered late still land in the right sample.
- *   "any" is one SLL2 handle whose packet type gives the direction.
+ *   "any" is one SLL handle whose packet type gives the direction (SLL,
+ *   not SLL2: libpcap puts stripped VLAN tags back only into SLL).
  *
  * The callback only classifies (capture_classify, pure) and adds into
  * arrays the state owns: no allocation, no syscalls. Counts are raw and
@@ -40,6 +41,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -181,10 +183,12 @@ static const struct counter_desc counters[] = {
 	{ .name = "Bytes Received/sec", .type = CT_RATE, .num = { { CAP_RX_BYTES, 1 } },
 	  .unit = "B/s",
 	  .help = "Bytes of received frames per second, at their length on the wire (not the "
-		  "captured length)." },
+		  "captured length; an SLL2 file lacks the 4 bytes of each VLAN tag the kernel "
+		  "had taken off)." },
 	{ .name = "Bytes Sent/sec", .type = CT_RATE, .num = { { CAP_TX_BYTES, 1 } },
 	  .unit = "B/s",
-	  .help = "Bytes of sent frames per second, at their length on the wire." },
+	  .help = "Bytes of sent frames per second, at their length on the wire (an SLL2 file "
+		  "lacks the 4 bytes of each VLAN tag the kernel had taken off)." },
 	RATE("Directed Frames Received/sec", CAP_RX_DIRECTED_FRAMES,
 	     "Received frames per second whose destination MAC is one station (no group bit)."),
 	RATE("Multicast Frames Received/sec", CAP_RX_MULTICAST_FRAMES,
@@ -282,14 +286,59 @@ static const struct counter_set set = {
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 };
 
+int
+capture_check_files(const char *const *files, size_t n, struct err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat a;
+		if (stat(files[i], &a) < 0)
+			continue; /* opening it says why */
+		for (size_t j = 0; j < i; j++) {
+			struct stat b;
+			if (stat(files[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return err_set(err, "--pcap %s is the same file as --pcap %s: give "
+						    "each file once", files[i], files[j]);
+		}
+	}
+	return 0;
+}
+
+const char *
+capture_idle_option(const struct capture_opts *o, int captures, int *files)
+{
+	*files = captures && o->nfiles;
+	if (!captures && o->filter)
+		return "--capture-filter";
+	if (!captures || o->nfiles)
+		return o->snaplen ? "--snaplen" : o->buffer ? "--capture-buffer"
+		       : o->promisc ? "--promisc" : o->user ? "--user" : NULL;
+	return NULL;
+}
+
 #ifdef HAVE_PCAP
-/* The instance name of a file: "file:" and its base name. */
-static void
-file_instance(const char *path, char *buf, size_t n)
+static const char *
+base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	snprintf(buf, n, "file:%s", slash ? slash + 1 : path);
+	return slash ? slash + 1 : path;
+}
+
+/* The instance name of files[i]: "file:" and its base name, and "#K"
+ * when it is the K-th file (K >= 2) of that base name, as PDH numbers
+ * instances of one name. */
+static void
+file_instance(const char *const *files, size_t i, char *buf, size_t n)
+{
+	const char *base = base_name(files[i]);
+	unsigned same = 1;
+
+	for (size_t j = 0; j < i; j++)
+		same += strcmp(base_name(files[j]), base) == 0;
+	if (same > 1)
+		snprintf(buf, n, "file:%s#%u", base, same);
+	else
+		snprintf(buf, n, "file:%s", base);
 }
 #endif
 
@@ -550,6 +599,22 @@ set_filter(pcap_t *p, const char *user, const char *dir, const char *what, struc
 	return 0;
 }
 
+/* Add a line's worth to the note the engine prints after open. */
+static void __attribute__((format(printf, 2, 3)))
+add_note(struct capture *c, const char *fmt, ...)
+{
+	size_t len = strlen(c->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(c->note)) {
+		memcpy(c->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(c->note + len, sizeof(c->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 /* ---- files -------------------------------------------------------------- */
 
 /* The next frame of file source s into its pending slot; at the end,
@@ -585,7 +650,8 @@ static int
 open_files(struct capture *c, struct err *err)
 {
 	const struct capture_opts *o = c->opts;
-	int have_t0 = 0;
+	int have_t0 = 0, filtered = o->filter && *o->filter;
+	size_t nempty = 0;
 
 	c->files = 1;
 	c->src = xcalloc(o->nfiles, sizeof(*c->src));
@@ -595,7 +661,7 @@ open_files(struct capture *c, struct err *err)
 		pcap_t *p = pcap_open_offline_with_tstamp_precision(o->files[i],
 								    PCAP_TSTAMP_PRECISION_NANO,
 								    ebuf);
-		file_instance(o->files[i], s->name, sizeof(s->name));
+		file_instance(o->files, i, s->name, sizeof(s->name));
 		if (!p)
 			return err_set(err, "%s", ebuf);
 		s->h[0].p = p;
@@ -616,7 +682,26 @@ open_files(struct capture *c, struct err *err)
 			c->t0 = s->pending_ts;
 			have_t0 = 1;
 		}
+		if (!s->has_pending)
+			nempty++;
 	}
+	/* No frame anywhere: no bucket to cut, nothing could be counted (a
+	 * runtime condition, exit 1). Some files empty: the others give the
+	 * timeline, where the empty ones count 0, said once. */
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->src[i].has_pending)
+			continue;
+		if (nempty == c->n && c->n == 1)
+			return err_set(err, "%s holds no frame%s%s%s", o->files[i],
+				       filtered ? " matching --capture-filter '" : "",
+				       filtered ? o->filter : "", filtered ? "'" : "");
+		if (nempty < c->n)
+			add_note(c, "%s holds no frame%s: its counts are 0", o->files[i],
+				 filtered ? " matching --capture-filter" : "");
+	}
+	if (nempty == c->n && c->n > 1)
+		return err_set(err, "none of the %zu files holds a frame%s", c->n,
+			       filtered ? " matching --capture-filter" : "");
 	return 0;
 }
 
@@ -639,22 +724,6 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 }
 
 /* ---- live --------------------------------------------------------------- */
-
-/* Add a line's worth to the note the engine prints after open. */
-static void __attribute__((format(printf, 2, 3)))
-add_note(struct capture *c, const char *fmt, ...)
-{
-	size_t len = strlen(c->note);
-	va_list ap;
-
-	if (len && len + 2 < sizeof(c->note)) {
-		memcpy(c->note + len, "; ", 3);
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(c->note + len, sizeof(c->note) - len, fmt, ap);
-	va_end(ap);
-}
 
 static int
 open_handle(struct capture *c, struct source *s, const char *ifname, int any, struct err *err)
@@ -691,7 +760,10 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 			 rc == PCAP_WARNING_PROMISC_NOTSUP ? "promiscuous mode not supported"
 			 : rc == PCAP_WARNING_TSTAMP_TYPE_NOTSUP ? "time stamp type not supported"
 								 : pcap_geterr(p));
-	if (any && pcap_set_datalink(p, DLT_LINUX_SLL2) < 0)
+	/* SLL, not SLL2: libpcap puts a VLAN tag the kernel stripped back
+	 * into an SLL (and Ethernet) frame, counting its 4 bytes, but has no
+	 * place for it in SLL2, which would count each tagged frame short */
+	if (any && pcap_set_datalink(p, DLT_LINUX_SLL) < 0)
 		return err_set(err, "capturing on any: %s", pcap_geterr(p));
 	s->link = link_of(pcap_datalink(p));
 	if (!any && s->link != CAPTURE_EN10MB) {
@@ -833,6 +905,9 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			c->pfd[c->npfd].events = POLLIN;
 			c->pfd_h[c->npfd++] = &c->src[i].h[k];
 		}
+	if (c->npfd && c->opts->user && geteuid() != 0) /* setcap: already not root */
+		add_note(c, "--user %s has no effect: the run is not root (uid %u)", c->opts->user,
+			 (unsigned)geteuid());
 	if (c->npfd && drop_privileges(c->opts->user, err) < 0)
 		return -1;
 	return 0;

@@ -7,6 +7,7 @@
 # mistakes are one-line errors (exit 2 for usage, 1 for a file).
 set -e
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
 G=$GETCOUNTER
 command -v python3 >/dev/null 2>&1 || skip "needs python3 to write the pcap files"
 if "$G" -l 'Network Capture' | grep -q 'Not built in'; then
@@ -40,6 +41,8 @@ write("us.pcap", False, 65535)
 write("ns.pcap", True, 65535)
 write("cut.pcap", True, 20)
 open(d + "/junk.pcap", "wb").write(b"not a capture file at all")
+with open(d + "/empty.pcap", "wb") as f: # the header alone: no frame
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
 EOF
 
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" --local-mac 02:00:00:00:00:01 --utc -f csv \
@@ -68,6 +71,30 @@ for f in ns cut; do
 		fail "$f.pcap differs from us.pcap (above)"
 done
 
+# (The frames are stamped 1000 s after 1970, so 1970 dates are right above.)
+
+# a file without a frame (or none matching the filter): no sample, one line
+# on stderr, exit 1 (nothing could be counted); it used to print one row of
+# zeros dated 01/01/1970 00:00:01 and exit 0
+expect_exit 1 "$G" --pcap "$tmp/empty.pcap" -f csv '\Network Capture(*)\Frames Received/sec'
+[ -z "$out" ] || fail "a file without frames printed: $out"
+case $errout in *"empty.pcap holds no frame"*) ;; *) fail "empty file: $errout" ;; esac
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "empty file, more than one line: $errout"
+expect_exit 1 "$G" --pcap "$tmp/us.pcap" --capture-filter 'tcp' -f csv
+[ -z "$out" ] || fail "a filter matching nothing printed: $out"
+case $errout in *"us.pcap holds no frame matching --capture-filter 'tcp'"*) ;;
+*) fail "filter matching nothing: $errout" ;; esac
+# one empty file among others: the others' timeline, the empty one 0, said
+# once. us.pcap's 6 buckets (above), so 6 rows; without --local-mac its 5
+# frames are all received (2 + 1 + 0 + 1 + 0 + 1 = 5); empty.pcap sums to 0.
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/empty.pcap" -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 7 ] || fail "us + empty: $out"
+printf '%s\n' "$out" >"$tmp/ue.csv"
+expect_total "$tmp/ue.csv" "Frames Received/sec" 5 file:us.pcap
+expect_total "$tmp/ue.csv" "Frames Received/sec" 0 file:empty.pcap
+case $errout in *"empty.pcap holds no frame: its counts are 0"*) ;; *) fail "us + empty: $errout" ;; esac
+
 # -i 2: [1000,1002) holds 3 frames, 194 + 134 = 328 B: 1.5 frames/s, 164 B/s
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" -i 2 -f csv '\Network Capture(*)\Bytes Received/sec'
 printf '%s\n' "$out" | sed -n 2p | grep -q '"164.000000"' || fail "-i 2: $out"
@@ -79,6 +106,23 @@ expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/ns.pcap" -n 1 -f csv \
 	'\Network Capture(*)\Frames Received/sec'
 case $out in *'Network Capture(file:us.pcap)'*'Network Capture(file:ns.pcap)'*) ;;
 *) fail "instances: $out" ;; esac
+# the same file twice is a usage error (it gave two identical columns), by
+# any name; two files of one base name are file:us.pcap and file:us.pcap#2
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/us.pcap" -n 1
+case $errout in *"is the same file as --pcap"*) ;; *) fail "same file twice: $errout" ;; esac
+ln -s us.pcap "$tmp/link.pcap"
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/link.pcap" -n 1
+mkdir "$tmp/d2"
+cp "$tmp/ns.pcap" "$tmp/d2/us.pcap"
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/d2/us.pcap" -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+case $out in *'Network Capture(file:us.pcap)\'*'Network Capture(file:us.pcap#2)\'*) ;;
+*) fail "two us.pcap: $out" ;; esac
+# and the second can be asked for by its name
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --pcap "$tmp/d2/us.pcap" -f csv \
+	'\Network Capture(file:us.pcap#2)\Frames Received/sec'
+printf '%s\n' "$out" >"$tmp/u2.csv"
+expect_total "$tmp/u2.csv" "Frames Received/sec" 5 'file:us.pcap#2'
 # a file has no drops: UNSUPPORTED, not 0
 expect_exit 0 "$G" --pcap "$tmp/us.pcap" -n 1 -f json '\Network Capture(*)\Capture Dropped'
 printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "drops of a file: $out"
@@ -102,6 +146,28 @@ expect_exit 2 "$G" --local-mac 02:00:00:00:00:01 '\Network Capture(lo)\Frames Se
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --continuous
 expect_exit 2 "$G" --snaplen 5 '\Network Capture(lo)\Frames Sent/sec'
 expect_exit 2 "$G" --capture-buffer 1K '\Network Capture(lo)\Frames Sent/sec'
+# an option with nothing to act on is a usage error, one line (both were
+# accepted silently): live-only options with --pcap, any capture option
+# when no \Network Capture counter is asked for
+for o in '--snaplen 96' '--capture-buffer 1M' --promisc '--user nobody'; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$G" --pcap "$tmp/us.pcap" $o
+	case $errout in "getcounter: ${o%% *} has no effect on --pcap files"*) ;;
+	*) fail "$o with --pcap: $errout" ;; esac
+done
+for o in '--snaplen 96' '--capture-buffer 1M' --promisc '--user nobody' '--capture-filter udp'; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$G" -n 1 $o '\Memory\Available MBytes'
+	case $errout in "getcounter: ${o%% *} has no effect: the run captures no"*) ;;
+	*) fail "$o without a capture counter: $errout" ;; esac
+	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "$o: more than one line: $errout"
+done
+# with a capture counter --capture-filter works on files
+expect_exit 0 "$G" --pcap "$tmp/us.pcap" --capture-filter udp -f csv \
+	'\Network Capture(*)\Frames Received/sec'
+printf '%s\n' "$out" >"$tmp/f.csv"
+# the three UDP frames of us.pcap, all received without --local-mac
+expect_total "$tmp/f.csv" "Frames Received/sec" 3
 expect_exit 1 "$G" --pcap "$tmp/missing.pcap"
 case $errout in *missing.pcap*) ;; *) fail "missing file: $errout" ;; esac
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"

@@ -57,8 +57,10 @@ ip netns exec "$nsb" "$G" "\\Network Capture($veth_b)\\*" --capture-filter arp -
 	-f csv >"$tmp/farp.csv" 2>"$tmp/farp.err" &
 gf=$!
 pids="$pids $gf"
-# any recorded by tcpdump (Linux cooked v2)
+# any recorded by tcpdump (Linux cooked v2, and v1)
 ip netns exec "$nsb" tcpdump -i any -y LINUX_SLL2 -U -w "$tmp/any.pcap" 2>"$tmp/td3.err" &
+pids="$pids $!"
+ip netns exec "$nsb" tcpdump -i any -y LINUX_SLL -U -w "$tmp/any1.pcap" 2>"$tmp/td4.err" &
 pids="$pids $!"
 # the mix lands in the second sample (from 1 s to 2 s)
 sleep 1.4
@@ -91,14 +93,25 @@ d=$(awk -F, 'NR > 1 { n++ } END { print n + 0 }' "$tmp/b.csv")
 # any: received classes from the packet type, as on the interface; the
 # sent split from the IP destination: multicast items 3 (239.1.2.3), 5
 # and 9 (ff02::) = 2 + 1 + 1 = 4, no IP broadcast, the other 16 - 4 = 12
-# directed (ARP and 0x88b5 carry no IP destination). SLL2 keeps no VLAN
-# tag libpcap could put back, so bytes and a tagged frame's L4 are not
-# checked here.
+# directed (ARP and 0x88b5 carry no IP destination). Live any is SLL, into
+# which libpcap puts back the VLAN tag the kernel took off, so the bytes are
+# the mix's 1750 (with SLL2 they were 1738: 4 short for each of the 3
+# tagged frames of items 6 and 7). Item 7 (802.1ad + 802.1Q) stays IPv6 but
+# not UDP: the kernel gives its cooked protocol as the innermost type with
+# the inner tag's TCI still in front of the IPv6 header (seen with tcpdump
+# -xx), so UDP is items 1 and 3 only: 3 + 2 = 5 (the man page says so).
 for c in "Frames Received/sec:16" "Directed Frames Received/sec:10" \
 	"Multicast Frames Received/sec:4" "Broadcast Frames Received/sec:2" "Frames Sent/sec:0" \
 	"IPv4 Packets/sec:7" "IPv6 Packets/sec:5" "ARP Packets/sec:2" "Other Frames/sec:2" \
-	"TCP Segments/sec:2" "ICMP Messages/sec:4"; do
+	"TCP Segments/sec:2" "ICMP Messages/sec:4" "Bytes Received/sec:1750" \
+	"UDP Datagrams/sec:5" "Directed Bytes Received/sec:1054"; do
 	expect_total "$tmp/anyb.csv" "${c%:*}" "${c##*:}"
+done
+# tcpdump's SLL (v1) file of any: the same, tags and all
+"$G" --pcap "$tmp/any1.pcap" -f csv >"$tmp/any1f.csv" || fail "--pcap any1.pcap failed"
+for c in "Frames Received/sec:16" "Bytes Received/sec:1750" "UDP Datagrams/sec:5" \
+	"TCP Segments/sec:2" "Directed Bytes Received/sec:1054"; do
+	expect_total "$tmp/any1f.csv" "${c%:*}" "${c##*:}"
 done
 # the same from tcpdump's SLL2 file of any
 "$G" --pcap "$tmp/any.pcap" -f csv >"$tmp/anyf.csv" || fail "--pcap any.pcap failed"
@@ -108,8 +121,9 @@ for c in "Frames Received/sec:16" "Directed Frames Received/sec:10" \
 	"TCP Segments/sec:2" "ICMP Messages/sec:4"; do
 	expect_total "$tmp/anyf.csv" "${c%:*}" "${c##*:}"
 done
-[ "$(csv_total "$tmp/anyf.csv" "Bytes Received/sec")" = \
-	"$(csv_total "$tmp/anyb.csv" "Bytes Received/sec")" ] || fail "any: file and live bytes differ"
+# an SLL2 file has no place for the stripped tag (documented): each of the
+# 3 tagged frames counts 4 bytes short, 1750 - 3 x 4 = 1738
+expect_total "$tmp/anyf.csv" "Bytes Received/sec" 1738
 # --capture-filter arp, live: the 2 ARP frames, 2 x 60 = 120 bytes
 expect_total "$tmp/farp.csv" "Frames Received/sec" 2
 expect_total "$tmp/farp.csv" "Bytes Received/sec" 120

@@ -42,8 +42,8 @@ want="capturing on $veth_b needs CAP_NET_RAW: run as root or \`setcap cap_net_ra
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"
 [ -z "$out" ] || fail "output without CAP_NET_RAW: $out"
 
-# check_dropped PID WHAT: the capture's process is not root and holds no
-# capability
+# check_dropped PID WHAT [root]: the capture's process is nobody (with root:
+# uid 0) and holds no capability
 check_dropped() {
 	st=/proc/$1/status
 	i=0
@@ -53,11 +53,15 @@ check_dropped() {
 	done
 	[ -r "$st" ] || fail "$2: the capture ended early"
 	uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "$st")
-	[ "$uid" = "$nobody $nobody $nobody $nobody" ] || fail "$2: Uid $uid, want $nobody"
-	gid=$(awk '/^Gid:/ { print $2, $3, $4, $5 }' "$st")
-	[ "$gid" = "$nogroup $nogroup $nogroup $nogroup" ] || fail "$2: Gid $gid"
-	groups=$(awk '/^Groups:/ { $1 = ""; print }' "$st" | tr -d ' ')
-	[ "$groups" = "$nogroup" ] || fail "$2: supplementary groups '$groups'"
+	if [ "${3:-}" = root ]; then
+		[ "$uid" = "0 0 0 0" ] || fail "$2: Uid $uid, want 0"
+	else
+		[ "$uid" = "$nobody $nobody $nobody $nobody" ] || fail "$2: Uid $uid, want $nobody"
+		gid=$(awk '/^Gid:/ { print $2, $3, $4, $5 }' "$st")
+		[ "$gid" = "$nogroup $nogroup $nogroup $nogroup" ] || fail "$2: Gid $gid"
+		groups=$(awk '/^Groups:/ { $1 = ""; print }' "$st" | tr -d ' ')
+		[ "$groups" = "$nogroup" ] || fail "$2: supplementary groups '$groups'"
+	fi
 	for c in CapEff CapPrm CapInh CapAmb; do
 		v=$(awk -v c="$c:" '$1 == c { print $2 }' "$st")
 		[ "$v" = 0000000000000000 ] || fail "$2: $c $v, want 0"
@@ -85,6 +89,27 @@ pids="$p"
 check_dropped "$p" "SUDO_UID"
 wait "$p" || fail "the capture under SUDO_UID failed: $(cat "$tmp/s.err")"
 pids=""
+
+# 3b. root with neither SUDO_UID nor --user: it stays uid 0 (so -o and --log
+# still write where root writes) but holds no capability and has
+# no_new_privs, as the man page says
+env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/r.err" &
+p=$!
+pids="$p"
+check_dropped "$p" "root without --user" root
+wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
+pids=""
+
+# 3c. not root but with CAP_NET_RAW (as after setcap): --user has nothing to
+# do, one line says so, and the capture runs
+expect_exit 0 ip netns exec "$nsb" setpriv --reuid="$nobody" --regid="$nogroup" \
+	--clear-groups --inh-caps=+net_raw --ambient-caps=+net_raw "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" --user nobody -n 1
+case $errout in
+*"--user nobody has no effect: the run is not root (uid $nobody)"*) ;;
+*) fail "--user when not root: '$errout'" ;;
+esac
 
 # 4. a link type other than Ethernet (a tun device: raw IP): one line,
 # and the instance's counters are UNSUPPORTED, not 0
