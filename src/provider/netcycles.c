@@ -890,10 +890,10 @@ nci_describe(void *state, const struct counter_desc *c, const char *instance, ch
 	if (!st->loaded || !mode || n == 0)
 		return 0;
 	if (netcycles_freq_hz(cpu, &hz) == 0)
-		k = snprintf(buf, n, "here eBPF %s; nominal frequency %.0f MHz from %s", mode,
+		k = snprintf(buf, n, "(Here eBPF %s; nominal frequency %.0f MHz from %s.)", mode,
 			     (double)hz / 1e6, netcycles_freq_source(cpu));
 	else
-		k = snprintf(buf, n, "here eBPF %s; no nominal frequency known", mode);
+		k = snprintf(buf, n, "(Here eBPF %s; no nominal frequency known.)", mode);
 	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
