@@ -264,6 +264,7 @@ serve_run(const struct serve_opts *o)
 
 #include <arpa/inet.h>
 #include <crypt.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -272,6 +273,7 @@ serve_run(const struct serve_opts *o)
 #include <stdatomic.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_GNUTLS
 #include <gnutls/gnutls.h>
@@ -286,6 +288,8 @@ static struct {
 					   MHD_AccessHandlerCallback, void *, ...);
 	void (*stop_daemon)(struct MHD_Daemon *);
 	MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
+	enum MHD_Result (*add_connection)(struct MHD_Daemon *, MHD_socket, const struct sockaddr *,
+					  socklen_t);
 	struct MHD_Response *(*create_response_from_buffer)(size_t, void *,
 							    enum MHD_ResponseMemoryMode);
 	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
@@ -317,6 +321,7 @@ load_libraries(int client_ca, int basic_auth, struct err *err)
 		{ "MHD_start_daemon", (void **)&mhd.start_daemon },
 		{ "MHD_stop_daemon", (void **)&mhd.stop_daemon },
 		{ "MHD_quiesce_daemon", (void **)&mhd.quiesce_daemon },
+		{ "MHD_add_connection", (void **)&mhd.add_connection },
 		{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
 		{ "MHD_add_response_header", (void **)&mhd.add_response_header },
 		{ "MHD_queue_response", (void **)&mhd.queue_response },
@@ -389,6 +394,12 @@ struct server {
 	size_t nsets;
 	struct prom_buf buf;
 	atomic_uint inflight;
+	/* for a clean stop: connections that have not sent a request yet
+	 * (fresh), connections with a request in progress (busy), and the
+	 * flag set once SIGINT/SIGTERM came (answers then say Connection:
+	 * close) */
+	atomic_uint fresh, busy;
+	atomic_int stopping;
 	unsigned max_requests;
 	uint32_t user_hz;
 	uint8_t ulong_bits;
@@ -538,9 +549,19 @@ scrape(struct server *s, int om, uint64_t deadline_ns)
 		prom_buf_puts(&s->buf, "# EOF\n", 6);
 }
 
+/* Once stopping, an answer closes its connection: a kept-alive client
+ * does not send another request into a server about to go. */
+static void
+close_when_stopping(struct server *s, struct MHD_Response *r)
+{
+	if (atomic_load(&s->stopping))
+		mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 /* Queue a constant answer. */
 static enum MHD_Result
-reply(struct MHD_Connection *c, unsigned code, const char *body, const char *type)
+reply(struct server *s, struct MHD_Connection *c, unsigned code, const char *body,
+      const char *type)
 {
 	struct MHD_Response *r = mhd.create_response_from_buffer(strlen(body), (void *)body,
 								 MHD_RESPMEM_PERSISTENT);
@@ -551,6 +572,7 @@ reply(struct MHD_Connection *c, unsigned code, const char *body, const char *typ
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	close_when_stopping(s, r);
 	ret = mhd.queue_response(c, code, r);
 	mhd.destroy_response(r);
 	return ret;
@@ -616,7 +638,7 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 				status = 1;
 		}
 		if (nc == 0 || status != 0) {
-			*ret = reply(c, MHD_HTTP_FORBIDDEN, "a client certificate signed by the "
+			*ret = reply(s, c, MHD_HTTP_FORBIDDEN, "a client certificate signed by the "
 				     "--tls-client-ca is required\n", "text/plain");
 			return 0;
 		}
@@ -634,6 +656,8 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 			struct MHD_Response *r = mhd.create_response_from_buffer(
 				sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
 
+			if (r)
+				close_when_stopping(s, r);
 			*ret = r ? mhd.queue_basic_auth_fail_response(c, "getcounter", r) : MHD_NO;
 			if (r)
 				mhd.destroy_response(r);
@@ -662,6 +686,68 @@ deadline_of(struct MHD_Connection *c, uint64_t start_ns)
 	return start_ns + (uint64_t)(t * 1e9);
 }
 
+/* What a connection is doing, for a clean stop (its socket context). */
+enum conn_state { CONN_FRESH, CONN_BUSY, CONN_IDLE };
+
+/* Move the connection whose state is *st to state to, keeping the counts. */
+static void
+conn_set(struct server *s, int *st, enum conn_state to)
+{
+	if (*st == CONN_FRESH)
+		atomic_fetch_sub(&s->fresh, 1);
+	else if (*st == CONN_BUSY)
+		atomic_fetch_sub(&s->busy, 1);
+	if (to == CONN_FRESH)
+		atomic_fetch_add(&s->fresh, 1);
+	else if (to == CONN_BUSY)
+		atomic_fetch_add(&s->busy, 1);
+	*st = (int)to;
+}
+
+/* Move connection c to state to (a request began or ended). */
+static void
+conn_mark(struct server *s, struct MHD_Connection *c, enum conn_state to)
+{
+	const union MHD_ConnectionInfo *ci =
+		mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	if (ci && ci->socket_context)
+		conn_set(s, ci->socket_context, to);
+}
+
+/* MHD_OPTION_NOTIFY_CONNECTION: a connection opened (fresh until its
+ * first request) or closed. Each connection has its own thread, so its
+ * state is only touched there (STARTED comes before the thread starts). */
+static void
+notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+		  enum MHD_ConnectionNotificationCode toe)
+{
+	struct server *s = cls;
+	int *st = *socket_context;
+
+	(void)c;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		st = xmalloc(sizeof(*st));
+		*st = -1;
+		conn_set(s, st, CONN_FRESH);
+		*socket_context = st;
+	} else if (st) {
+		conn_set(s, st, CONN_IDLE);
+		free(st);
+		*socket_context = NULL;
+	}
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: a request was answered (or given up). */
+static void
+notify_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		 enum MHD_RequestTerminationCode toe)
+{
+	(void)con_cls;
+	(void)toe;
+	conn_mark(cls, c, CONN_IDLE);
+}
+
 /* The request handler. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -678,21 +764,22 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	(void)upload_size;
 	if (!*con_cls) {
 		*con_cls = s; /* headers seen; answer on the next call */
+		conn_mark(s, c, CONN_BUSY);
 		return MHD_YES;
 	}
 	if (!client_ok(s, c, &ret))
 		return ret;
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n", "text/plain");
+		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n", "text/plain");
 	if (!strcmp(url, "/"))
-		return reply(c, MHD_HTTP_OK,
+		return reply(s, c, MHD_HTTP_OK,
 			     "<html><head><title>getcounter</title></head><body>"
 			     "<a href=\"/metrics\">/metrics</a></body></html>\n", "text/html");
 	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, "not found\n", "text/plain");
+		return reply(s, c, MHD_HTTP_NOT_FOUND, "not found\n", "text/plain");
 	if (atomic_fetch_add(&s->inflight, 1) >= s->max_requests) {
 		atomic_fetch_sub(&s->inflight, 1);
-		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many requests\n", "text/plain");
+		return reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many requests\n", "text/plain");
 	}
 	om = prom_accept_openmetrics(
 		mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
@@ -707,6 +794,7 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 				   : "text/plain; version=0.0.4; charset=utf-8");
+	close_when_stopping(s, r);
 	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
 	mhd.destroy_response(r);
 	return ret;
@@ -870,16 +958,60 @@ server_free(struct server *s)
 		procfs_free(s->fs);
 }
 
+/* How long a stop waits for the requests in flight (the connection
+ * timeout), and for a connection that has not sent its request yet. */
+#define STOP_BUSY_NS (30 * 1000000000ull)
+#define STOP_FRESH_NS (2 * 1000000000ull)
+
+/* Stop cleanly: stop accepting, serve the connections the kernel had
+ * already accepted (the listen backlog: accepted here and handed to the
+ * daemon), close the socket (later connections are refused), then wait
+ * until no request is in progress (at most STOP_BUSY_NS) and no connection
+ * made before is still to send its request (at most STOP_FRESH_NS). The
+ * caller then stops the daemon, which closes the idle kept-alive
+ * connections. */
+static void
+drain(struct server *s, struct MHD_Daemon *d, int fd)
+{
+	uint64_t t0 = now_mono_ns(), t;
+	int cfd;
+
+	atomic_store(&s->stopping, 1);
+	if (mhd.quiesce_daemon(d) == MHD_INVALID_SOCKET)
+		fd = -1; /* still the daemon's: it closes it when stopped */
+	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+
+		while ((cfd = accept(fd, (struct sockaddr *)&ss, &sl)) >= 0 ||
+		       errno == EINTR || errno == ECONNABORTED) {
+			/* the daemon closes cfd when it cannot take it */
+			if (cfd >= 0)
+				mhd.add_connection(d, cfd, (struct sockaddr *)&ss, sl);
+			sl = sizeof(ss);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	while ((t = now_mono_ns() - t0) < STOP_BUSY_NS &&
+	       (atomic_load(&s->busy) || (t < STOP_FRESH_NS && atomic_load(&s->fresh)))) {
+		struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Serve until SIGINT or SIGTERM. */
 int
 serve_run(const struct serve_opts *o)
 {
 	struct server s = { .max_requests = o->max_requests ? o->max_requests : 8 };
 	struct err err = { "" };
-	struct MHD_OptionItem opts[8];
+	struct MHD_OptionItem opts[12];
 	struct MHD_Daemon *d;
 	char host[256], url[320], *cert = NULL, *key = NULL, *ca = NULL;
-	unsigned port = 0, flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+	unsigned port = 0, flags = MHD_USE_THREAD_PER_CONNECTION |
+					 MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
 	size_t nopt = 0;
 	sigset_t sigs;
 	int fd, sig = 0, rc = 0;
@@ -961,6 +1093,10 @@ serve_run(const struct serve_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+						(intptr_t)notify_connection, &s };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED,
+						(intptr_t)notify_completed, &s };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, opts,
 			     MHD_OPTION_END);
@@ -973,9 +1109,8 @@ serve_run(const struct serve_opts *o)
 	} else {
 		fprintf(stderr, "serving %s\n", url);
 		sigwait(&sigs, &sig);
-		mhd.quiesce_daemon(d);
-		mhd.stop_daemon(d); /* waits for the scrapes in flight */
-		close(fd);
+		drain(&s, d, fd);
+		mhd.stop_daemon(d);
 	}
 	pthread_mutex_destroy(&s.lock);
 out:
