@@ -156,6 +156,11 @@ select_set(const struct counter_set *cs, const char *const *paths, size_t npaths
 			(*pats)[(*npats)++] = xstrdup(inst);
 		}
 	}
+	/* a field exported times another (fragments x f_frsize) needs that
+	 * one read too, though it is no series of its own */
+	for (size_t f = 0; f < cs->nfields && f < 64; f++)
+		if ((*fields >> f & 1) && cs->fields[f].prom.mul)
+			*fields |= (uint64_t)1 << (cs->fields[f].prom.mul - 1);
 	if (every_inst) {
 		for (size_t k = 0; k < *npats; k++)
 			free((*pats)[k]);
@@ -265,15 +270,16 @@ serve_run(const struct serve_opts *o)
 #include <arpa/inet.h>
 #include <crypt.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_GNUTLS
 #include <gnutls/gnutls.h>
@@ -397,8 +403,9 @@ struct server {
 	/* for a clean stop: connections that have not sent a request yet
 	 * (fresh), connections with a request in progress (busy), and the
 	 * flag set once SIGINT/SIGTERM came (answers then say Connection:
-	 * close) */
-	atomic_uint fresh, busy;
+	 * close); pending: backlog connections handed to the daemon on the
+	 * stop and not yet announced by it */
+	atomic_uint fresh, busy, pending;
 	atomic_int stopping;
 	unsigned max_requests;
 	uint32_t user_hz;
@@ -727,10 +734,16 @@ notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 
 	(void)c;
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		unsigned p = atomic_load(&s->pending);
+
 		st = xmalloc(sizeof(*st));
 		*st = -1;
 		conn_set(s, st, CONN_FRESH);
 		*socket_context = st;
+		/* one of the connections drain() handed over (or, rarely, one
+		 * the daemon accepted as the stop began: fresh counts it) */
+		while (p && !atomic_compare_exchange_weak(&s->pending, &p, p - 1))
+			;
 	} else if (st) {
 		conn_set(s, st, CONN_IDLE);
 		free(st);
@@ -959,45 +972,104 @@ server_free(struct server *s)
 }
 
 /* How long a stop waits for the requests in flight (the connection
- * timeout), and for a connection that has not sent its request yet. */
+ * timeout), for a connection that has not sent its request yet, and at
+ * least, for the handshakes under way to complete (a round trip). */
 #define STOP_BUSY_NS (30 * 1000000000ull)
 #define STOP_FRESH_NS (2 * 1000000000ull)
+#define STOP_LINGER_NS (250 * 1000000ull)
 
-/* Stop cleanly: stop accepting, serve the connections the kernel had
- * already accepted (the listen backlog: accepted here and handed to the
- * daemon), close the socket (later connections are refused), then wait
- * until no request is in progress (at most STOP_BUSY_NS) and no connection
- * made before is still to send its request (at most STOP_FRESH_NS). The
- * caller then stops the daemon, which closes the idle kept-alive
- * connections. */
+/* Nonzero while a connection made before the stop is still to be
+ * answered: a request in progress (at most STOP_BUSY_NS after t0), or a
+ * connection yet to send its request or yet to be taken up by the daemon's
+ * thread (at most STOP_FRESH_NS). */
+static int
+stop_waits(struct server *s, uint64_t t0)
+{
+	uint64_t t = now_mono_ns() - t0;
+
+	return t < STOP_BUSY_NS &&
+	       (atomic_load(&s->busy) ||
+		(t < STOP_FRESH_NS && (atomic_load(&s->fresh) || atomic_load(&s->pending))));
+}
+
+/* Make listening socket fd drop new connections (a TCP segment with SYN
+ * and not ACK) while the handshakes under way still complete: closing a
+ * listening socket resets the connections it has not accepted, so it must
+ * take them all first, and no new one may come in meanwhile. A dropped SYN
+ * is sent again a second later, and finds the port closed (refused). A
+ * classic BPF socket filter sees the TCP header at offset 0; byte 13 holds
+ * the flags. Returns 0 or -1. */
+static int
+refuse_new_connections(int fd)
+{
+	static struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12), /* SYN | ACK */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),           /* SYN only: drop */
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffffu), /* anything else: keep */
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+}
+
+/* Hand every connection queued on listening socket fd to daemon d. */
+static void
+take_queued(struct server *s, struct MHD_Daemon *d, int fd)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int cfd = accept(fd, (struct sockaddr *)&ss, &sl);
+
+		if (cfd < 0 && (errno == EINTR || errno == ECONNABORTED))
+			continue;
+		if (cfd < 0)
+			return;
+		/* pending until the daemon's thread takes it up (its
+		 * NOTIFY_CONNECTION STARTED comes later, there) */
+		atomic_fetch_add(&s->pending, 1);
+		if (mhd.add_connection(d, cfd, (struct sockaddr *)&ss, sl) != MHD_YES)
+			atomic_fetch_sub(&s->pending, 1); /* it closed cfd */
+	}
+}
+
+/* Stop cleanly: the daemon stops accepting, new connections are dropped
+ * (refuse_new_connections), and the connections the kernel accepted before
+ * or completes after (their handshake under way) are taken here and handed
+ * to the daemon, for at least STOP_LINGER_NS and until no connection is
+ * still to be answered (stop_waits, twice in a row 5 ms apart, which covers
+ * a connection the daemon's thread accepted just as the stop began). Then
+ * the socket is closed: later connections are refused. The caller then
+ * stops the daemon, which closes the idle kept-alive connections. */
 static void
 drain(struct server *s, struct MHD_Daemon *d, int fd)
 {
-	uint64_t t0 = now_mono_ns(), t;
-	int cfd;
+	uint64_t t0 = now_mono_ns();
+	int quiet = 0;
 
 	atomic_store(&s->stopping, 1);
 	if (mhd.quiesce_daemon(d) == MHD_INVALID_SOCKET)
 		fd = -1; /* still the daemon's: it closes it when stopped */
-	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0) {
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
+	if (fd >= 0 && (refuse_new_connections(fd) < 0 ||
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0))
+		fprintf(stderr, "getcounter: stopping: %s (connections not yet taken may be "
+				"reset)\n", strerror(errno));
+	while (quiet < 2 || (fd >= 0 && now_mono_ns() - t0 < STOP_LINGER_NS)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		while ((cfd = accept(fd, (struct sockaddr *)&ss, &sl)) >= 0 ||
-		       errno == EINTR || errno == ECONNABORTED) {
-			/* the daemon closes cfd when it cannot take it */
-			if (cfd >= 0)
-				mhd.add_connection(d, cfd, (struct sockaddr *)&ss, sl);
-			sl = sizeof(ss);
-		}
+		if (fd >= 0)
+			take_queued(s, d, fd);
+		quiet = stop_waits(s, t0) ? 0 : quiet + 1;
+		poll(&pfd, fd >= 0, 5);
 	}
-	if (fd >= 0)
+	if (fd >= 0) {
+		take_queued(s, d, fd);
 		close(fd);
-	while ((t = now_mono_ns() - t0) < STOP_BUSY_NS &&
-	       (atomic_load(&s->busy) || (t < STOP_FRESH_NS && atomic_load(&s->fresh)))) {
-		struct timespec ts = { 0, 5 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
+		/* what was just taken is answered before the daemon stops */
+		while (stop_waits(s, t0))
+			poll(NULL, 0, 5);
 	}
 }
 

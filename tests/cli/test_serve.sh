@@ -196,6 +196,24 @@ if command -v promtool >/dev/null 2>&1; then
 	grep -Eq '[{,](instance|job)=' "$tmp/all.txt" && fail "an instance or job label"
 fi
 
+# --- LogicalDisk space in bytes: fragments x f_frsize (ldisk-basic statvfs) ---
+# /: 1050000 x 4096 = 4300800000 size, 250000 x 4096 = 1024000000 available;
+# /srv/raid: 1024-byte fragments, 1000000 x 1024 = 1024000000 available.
+# Free Megabytes alone serves the available bytes, reading f_frsize for them.
+start ld --root "$repo/tests/fixtures/ldisk-basic/t0" --serve 0 '\LogicalDisk(*)\Free Megabytes'
+curl -sf "$url" >"$tmp/ld.txt"
+grep -qx 'getcounter_logical_disk_available_bytes{mountpoint="/",device="sda1"} 1024000000' \
+	"$tmp/ld.txt" || fail "LogicalDisk / available is not 1024000000 bytes"
+grep -qx 'getcounter_logical_disk_available_bytes{mountpoint="/srv/raid",device="md0"} 1024000000' \
+	"$tmp/ld.txt" || fail "LogicalDisk /srv/raid available is not 1024000000 bytes"
+grep -q 'fragment\|_size_bytes' "$tmp/ld.txt" && fail "a fragment series or an unselected size"
+stop "$pid"
+start ld2 --root "$repo/tests/fixtures/ldisk-basic/t0" --serve 0 '\LogicalDisk(/)\*'
+curl -sf "$url" >"$tmp/ld2.txt"
+grep -qx 'getcounter_logical_disk_size_bytes{mountpoint="/",device="sda1"} 4300800000' \
+	"$tmp/ld2.txt" || fail "LogicalDisk / size is not 4300800000 bytes"
+stop "$pid"
+
 # --- the scrape deadline: a set that misses it is left out, the scrape is 200 ---
 start dl --root "$F/t0" --serve 0
 code=$(curl -s -o "$tmp/dl.txt" -w '%{http_code}' -H 'X-Prometheus-Scrape-Timeout-Seconds: 0.000001' "$url")
@@ -221,6 +239,12 @@ grep -qF "expr: '((rate(getcounter_physical_disk_read_time_seconds_total[1m])) /
 # Available MBytes: bytes / 2^20 = bytes x 9.5367431640625e-07
 grep -qF "expr: '9.5367431640625e-07 * (getcounter_memory_available_bytes)'" "$tmp/rules.yml" ||
 	fail "Available MBytes is not bytes / 2^20"
+# LogicalDisk from bytes: Free Megabytes = available bytes / 2^20; % Free
+# Space = available / (size - free + available), as df counts it
+grep -qF "expr: '9.5367431640625e-07 * (getcounter_logical_disk_available_bytes)'" \
+	"$tmp/rules.yml" || fail "Free Megabytes is not available bytes / 2^20"
+grep -qF "expr: '(100 * (getcounter_logical_disk_available_bytes) / ((getcounter_logical_disk_size_bytes - getcounter_logical_disk_free_bytes + getcounter_logical_disk_available_bytes) > 0))'" \
+	"$tmp/rules.yml" || fail "% Free Space is not from the byte series"
 grep -q 'processor_information' "$tmp/rules.yml" && fail "rules for Processor Information"
 "$G" --prometheus-rules '\TCP\Segments Retransmitted/sec' >"$tmp/tcp.yml"
 [ "$(grep -c 'record:' "$tmp/tcp.yml")" -eq 1 ] || fail "a path did not select one rule"
