@@ -10,7 +10,10 @@
  * the same path selection. Without libmicrohttpd the build still works and
  * --serve says so.
  */
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,40 @@
 #include "sample.h"
 #include "serve.h"
 
+/* Nonzero when host can be a host name: dot-separated labels of letters,
+ * digits and '-' (not at either end), at most 63 characters each, 253 in
+ * all, the last not all digits (that would be an IPv4 address). */
+static int
+host_name_ok(const char *host)
+{
+	size_t len = strlen(host), label = 0;
+	int digits_only = 1;
+
+	if (len && host[len - 1] == '.')
+		len--; /* a fully qualified name's final dot */
+	if (len == 0 || len > 253)
+		return 0;
+	for (size_t i = 0; i <= len; i++) {
+		unsigned char c = i < len ? (unsigned char)host[i] : '.';
+
+		if (c == '.') {
+			if (label == 0 || label > 63 || host[i - 1] == '-')
+				return 0;
+			if (i == len)
+				return !digits_only;
+			label = 0;
+			digits_only = 1;
+			continue;
+		}
+		if (!isalnum(c) && !(c == '-' && label > 0))
+			return 0;
+		if (!isdigit(c))
+			digits_only = 0;
+		label++;
+	}
+	return 0;
+}
+
 /* Split [ADDR:]PORT. */
 int
 serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct err *err)
@@ -32,16 +69,21 @@ serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct e
 	char *end;
 	unsigned long v;
 	size_t hl;
+	struct in6_addr a6;
+	struct in_addr a4;
 
 	if (!colon) {
 		snprintf(host, n, "127.0.0.1");
 	} else {
 		const char *h = s;
 
+		int v6 = 0;
+
 		hl = (size_t)(colon - s);
 		if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
 			h++;
 			hl -= 2;
+			v6 = 1;
 		} else if (memchr(h, ':', hl)) {
 			return err_set(err, "--serve '%s': write an IPv6 address in brackets, "
 					    "[::1]:PORT", s);
@@ -50,6 +92,10 @@ serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct e
 			return err_set(err, "--serve '%s': no address before the port", s);
 		memcpy(host, h, hl);
 		host[hl] = 0;
+		if (v6 ? inet_pton(AF_INET6, host, &a6) != 1
+		       : inet_pton(AF_INET, host, &a4) != 1 && !host_name_ok(host))
+			return err_set(err, "--serve '%s': '%s' is not an %s", s, host,
+				       v6 ? "IPv6 address" : "IPv4 address or a host name");
 	}
 	errno = 0;
 	v = strtoul(p, &end, 10);
@@ -198,23 +244,38 @@ want_counter(void *arg, const char *name)
 	return c->n == 0;
 }
 
-/* Nonzero when every path names a known set. */
+/* Nonzero when every path names something --serve serves: a set that is
+ * exported and read at each scrape, and a counter of it that needs an
+ * exported field. */
 static int
 check_paths(const char *const *paths, size_t npaths, struct err *err)
 {
 	for (size_t k = 0; k < npaths; k++) {
 		char set[128], inst[256], ctr[256];
+		const struct provider *p;
+		uint64_t all, need = 0;
 
 		if (split_path(paths[k], set, sizeof(set), inst, sizeof(inst), ctr, sizeof(ctr)) < 0)
 			return !err_set(err, "'%s' is not a counter path (\\Set(instance)\\Counter)",
 					paths[k]);
-		if (!provider_find(set))
+		p = provider_find(set);
+		if (!p)
 			return !err_set(err, "'%s': no counter set named '%s' (getcounter -l lists "
 					     "them)", paths[k], set);
-		if (!prom_set_exported(provider_find(set)->set))
-			fprintf(stderr, "getcounter: %s is not exported to Prometheus%s\n", set,
-				!strcasecmp(set, "Processor Information") ?
-				" (it repeats Processor: use \\Processor)" : "");
+		if (!prom_set_exported(p->set) || !p->open)
+			return !err_set(err, "'%s': %s is not served to Prometheus%s", paths[k],
+					p->set->name,
+					!strcasecmp(p->set->name, "Processor Information") ?
+					" (it repeats Processor: use \\Processor)" :
+					p->open ? "" : " (it is read per run, not per scrape)");
+		all = exported_fields(p->set);
+		for (size_t c = 0; c < p->set->ncounters; c++)
+			if (!ctr[0] || glob_match_ci(ctr, p->set->counters[c].name))
+				need |= counter_fields(&p->set->counters[c]) & all;
+		if (!need)
+			return !err_set(err, "'%s': no counter of %s it names is served to "
+					     "Prometheus (getcounter -l '\\%s\\*' lists them)",
+					paths[k], p->set->name, p->set->name);
 	}
 	return 1;
 }
@@ -228,14 +289,10 @@ find_set(const char *name)
 	return p ? p->set : NULL;
 }
 
-int
-serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
+/* Write the rule groups paths select (none: every exported set) to out. */
+static void
+put_rules(FILE *out, const char *const *paths, size_t npaths)
 {
-	if (!check_paths(paths, npaths, err))
-		return 2;
-	fputs("# Prometheus recording rules: getcounter's counters derived from the raw\n"
-	      "# series of getcounter --serve (getcounter --prometheus-rules).\n"
-	      "groups:\n", out);
 	for (size_t i = 0; i < nproviders; i++) {
 		const struct counter_set *cs = providers[i]->set;
 		struct cpat c;
@@ -250,6 +307,37 @@ serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
 		prom_rules_set(out, cs, want_counter, &c, find_set);
 		free_list(c.v, c.n);
 	}
+}
+
+int
+serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
+{
+	if (!check_paths(paths, npaths, err))
+		return 2;
+	/* each path must give a rule: its counters may all be ones PromQL
+	 * cannot derive (a utilization) */
+	for (size_t k = 0; k < npaths; k++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		if (!f) {
+			err_set(err, "cannot make the rules: %s", strerror(errno));
+			return 1;
+		}
+		put_rules(f, paths + k, 1);
+		fclose(f);
+		free(text);
+		if (len == 0) {
+			err_set(err, "'%s': no recording rule derives its counters from the served "
+				     "series", paths[k]);
+			return 2;
+		}
+	}
+	fputs("# Prometheus recording rules: getcounter's counters derived from the raw\n"
+	      "# series of getcounter --serve (getcounter --prometheus-rules).\n"
+	      "groups:\n", out);
+	put_rules(out, paths, npaths);
 	return ferror(out) ? 1 : 0;
 }
 
@@ -813,49 +901,58 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	return ret;
 }
 
-/* Create, bind and listen; print the cause on failure. */
+/* Create, bind and listen on the first address of host that works (a
+ * name may resolve to several: localhost to ::1 and 127.0.0.1); print the
+ * cause on failure. *is_loopback tells whether the bound address is. */
 static int
-listen_on(const char *host, unsigned port, int tls, char *url, size_t n)
+listen_on(const char *host, unsigned port, int tls, char *url, size_t n, int *is_loopback)
 {
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char portstr[8], addr[INET6_ADDRSTRLEN];
 	const char *scheme = tls ? "https" : "http";
-	int fd, one = 1, rc;
+	int fd = -1, one = 1, rc, saved = 0;
 
 	snprintf(portstr, sizeof(portstr), "%u", port);
 	rc = getaddrinfo(host, portstr, &hints, &ai);
 	if (rc) {
 		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
-			gai_strerror(rc));
+			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
 		return -1;
 	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
-		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
-			strerror(errno));
+	for (const struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (fd >= 0 && bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 64) == 0)
+			break;
+		if (!saved)
+			saved = errno; /* the first address's reason */
 		if (fd >= 0)
 			close(fd);
-		freeaddrinfo(ai);
-		return -1;
+		fd = -1;
 	}
 	freeaddrinfo(ai);
+	if (fd < 0) {
+		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
+			strerror(saved));
+		return -1;
+	}
 	getsockname(fd, (struct sockaddr *)&ss, &sl);
 	if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
 
 		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
 		snprintf(url, n, "%s://[%s]:%u/metrics", scheme, addr, ntohs(s6->sin6_port));
+		*is_loopback = IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr);
 	} else {
 		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
 
 		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
 		snprintf(url, n, "%s://%s:%u/metrics", scheme, addr, ntohs(s4->sin_port));
+		*is_loopback = (ntohl(s4->sin_addr.s_addr) >> 24) == 127;
 	}
 	return fd;
 }
@@ -928,13 +1025,6 @@ read_users(struct server *s, const char *path)
 	}
 	s->crypt = xcalloc(1, sizeof(*s->crypt));
 	return 0;
-}
-
-/* Nonzero for a loopback address. */
-static int
-loopback(const char *host)
-{
-	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") || !strcmp(host, "localhost");
 }
 
 /* The kernel's word size, for FW_ULONG fields. */
@@ -1086,7 +1176,7 @@ serve_run(const struct serve_opts *o)
 					 MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
 	size_t nopt = 0;
 	sigset_t sigs;
-	int fd, sig = 0, rc = 0;
+	int fd, sig = 0, rc = 0, is_loopback = 0;
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -1134,10 +1224,7 @@ serve_run(const struct serve_opts *o)
 			s.client_ca = 1;
 		}
 	}
-	if (o->basic_auth && !o->tls_cert && !loopback(host))
-		fprintf(stderr, "getcounter: warning: --basic-auth without --tls-cert on %s: "
-				"passwords cross the network in clear text\n", host);
-	fd = listen_on(host, port, o->tls_cert != NULL, url, sizeof(url));
+	fd = listen_on(host, port, o->tls_cert != NULL, url, sizeof(url), &is_loopback);
 	if (fd < 0) {
 		free(cert);
 		free(key);
@@ -1145,6 +1232,9 @@ serve_run(const struct serve_opts *o)
 		server_free(&s);
 		return 1;
 	}
+	if (o->basic_auth && !o->tls_cert && !is_loopback)
+		fprintf(stderr, "getcounter: warning: --basic-auth without --tls-cert on %s: "
+				"passwords cross the network in clear text\n", host);
 	pthread_mutex_init(&s.lock, NULL);
 	s.fs = procfs_new(o->roots, o->nroots);
 	s.nroots = o->nroots ? o->nroots : 1;

@@ -137,6 +137,26 @@ expect_exit 2 "$G" --serve '::1:9100'
 case $errout in *"brackets"*) ;; *) fail "bare IPv6: $errout" ;; esac
 expect_exit 2 "$G" --serve 70000
 case $errout in *"0 to 65535"*) ;; *) fail "port 70000: $errout" ;; esac
+# a host name is resolved (localhost: 127.0.0.1 or ::1, the first that binds)
+start lh --root "$F/t0" --serve localhost:0
+case $url in http://127.0.0.1:*/metrics | http://\[::1\]:*/metrics) ;; *) fail "localhost URL $url" ;; esac
+[ "$(curl -sg -o /dev/null -w '%{http_code}' "$url")" = 200 ] || fail "no answer on localhost"
+stop "$pid"
+# what can be neither an address nor a name is a usage error, one line,
+# before anything starts; an address that cannot be bound is a runtime error
+for bad in 300.1.1.1:0 '[zz]:1' '[127.0.0.1]:0' bad_name:0 -host:0 a..b:0; do
+	expect_exit 2 "$G" --root "$F/t0" --serve "$bad"
+	case $errout in *"is not an IP"*) ;; *) fail "--serve $bad: $errout" ;; esac
+	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "--serve $bad: not one line"
+done
+expect_exit 1 "$G" --root "$F/t0" --serve 192.0.2.1:0
+case $errout in "getcounter: cannot listen on 192.0.2.1:0: "*) ;; *) fail "192.0.2.1: $errout" ;; esac
+# -o and -f do not apply to --serve: usage errors, one line, no file made
+expect_exit 2 "$G" --root "$F/t0" --serve 0 -o "$tmp/x.csv"
+case $errout in *"-o does not apply"*) ;; *) fail "--serve -o: $errout" ;; esac
+[ ! -e "$tmp/x.csv" ] || fail "--serve -o made the file"
+expect_exit 2 "$G" --root "$F/t0" --serve 0 -f csv
+case $errout in *"-f does not apply"*) ;; *) fail "--serve -f: $errout" ;; esac
 
 # --- paths select sets and instances ------------------------------------------------
 start sel --root "$F/t0" --serve 127.0.0.1:0 '\Network Adapter(eth*)\*' '\Memory\Available Bytes'
@@ -251,6 +271,18 @@ grep -q 'processor_information' "$tmp/rules.yml" && fail "rules for Processor In
 expect_exit 2 "$G" --prometheus-rules '\NoSuchSet\x'
 case $errout in *"no counter set named 'NoSuchSet'"*) ;; *) fail "bad set: $errout" ;; esac
 expect_exit 2 "$G" --prometheus-rules --serve 0
+# a path naming nothing served is a usage error with nothing on stdout: a
+# set not served (Network Capture, Processor Information), a counter that
+# is not there, a counter no rule derives (% Utilization: a utilization)
+for p in '\Network Capture(*)\*' '\Processor Information(*)\*' '\Processor(*)\Nope' \
+	'\Network Adapter(*)\% Utilization'; do
+	expect_exit 2 "$G" --prometheus-rules '\TCP\*' "$p"
+	[ -z "$out" ] || fail "--prometheus-rules '$p' printed: $out"
+	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "--prometheus-rules '$p': $errout"
+	case $errout in *"'$p'"*) ;; *) fail "--prometheus-rules '$p': $errout" ;; esac
+done
+expect_exit 2 "$G" --root "$F/t0" --serve 0 '\Network Capture(*)\*'
+case $errout in *"Network Capture is not served"*) ;; *) fail "--serve Network Capture: $errout" ;; esac
 if command -v promtool >/dev/null 2>&1; then
 	promtool check rules "$tmp/rules.yml" >"$tmp/pt" 2>&1 ||
 		fail "promtool check rules: $(cat "$tmp/pt")"
