@@ -74,18 +74,23 @@ enum field_bound {
 
 /* How --serve exposes a raw field (issue 9): the name is
  * getcounter_<set>_<stem>[_<unit>][_total], "_total" iff the field's kind
- * is not FK_GAUGE; the value is raw x scale, in base units. */
+ * is not FK_GAUGE; the value is raw x scale (x the raw value of field mul,
+ * when set), in base units. */
 struct prom_desc {
 	const char *stem;  /* "received"; NULL: not exported */
 	const char *unit;  /* base unit: "bytes", "seconds", "hertz" or "" */
 	double scale;      /* raw -> unit; 0 means 1; PROM_TICKS: / USER_HZ */
 	const char *label; /* "mode=user": a label of the field's own, or NULL */
+	uint8_t mul;       /* FIELD_REF of a field multiplying the value (the
+			    * fragment size of a fragment count), or 0 */
 };
 
 #define PROM_TICKS (-1.0)
 /* For a field_desc row: its Prometheus stem, unit and scale (and label). */
 #define PROM(s, u, k) .prom = { .stem = (s), .unit = (u), .scale = (k) }
 #define PROM_L(s, u, k, l) .prom = { .stem = (s), .unit = (u), .scale = (k), .label = (l) }
+/* ... a count of units the size of field m (a FIELD_REF) holds. */
+#define PROM_M(s, u, m) .prom = { .stem = (s), .unit = (u), .mul = (m) }
 #define NO_PROM .prom = { .stem = NULL }
 
 struct field_desc {

@@ -89,7 +89,10 @@ size_t prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom
 
 /* Parse one sample line "name{l="v",...} value" back into the set (of
  * sets[0..nsets)) and field it came from, the instance name (labels joined
- * as the set names it, into inst of size n) and the raw value. Returns 0,
+ * as the set names it, into inst of size n) and the raw value: the value
+ * over the field's scale, which for a field with a multiplier (prom.mul:
+ * LogicalDisk's sizes, fragments x f_frsize) is the product raw x
+ * multiplier, since the multiplier is no series of its own. Returns 0,
  * or -1 when the line is not a getcounter field sample. */
 int prom_parse_sample(const char *line, const struct counter_set *const *sets, size_t nsets,
 		      const struct counter_set **cs, size_t *field, char *inst, size_t n,

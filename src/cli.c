@@ -409,6 +409,9 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 				    "--input logs");
 	if (cfg->serve_max_requests && !cfg->serve)
 		return err_set(err, "--serve-max-requests goes with --serve");
+	if (cfg->serve && (cfg->output_file || cfg->format))
+		return err_set(err, "--serve answers over HTTP in the Prometheus format: %s does "
+				    "not apply", cfg->output_file ? "-o" : "-f");
 	if ((cfg->tls_cert || cfg->tls_key || cfg->tls_client_ca || cfg->basic_auth) &&
 	    !cfg->serve)
 		return err_set(err, "%s goes with --serve",

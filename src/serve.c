@@ -10,7 +10,10 @@
  * the same path selection. Without libmicrohttpd the build still works and
  * --serve says so.
  */
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,40 @@
 #include "sample.h"
 #include "serve.h"
 
+/* Nonzero when host can be a host name: dot-separated labels of letters,
+ * digits and '-' (not at either end), at most 63 characters each, 253 in
+ * all, the last not all digits (that would be an IPv4 address). */
+static int
+host_name_ok(const char *host)
+{
+	size_t len = strlen(host), label = 0;
+	int digits_only = 1;
+
+	if (len && host[len - 1] == '.')
+		len--; /* a fully qualified name's final dot */
+	if (len == 0 || len > 253)
+		return 0;
+	for (size_t i = 0; i <= len; i++) {
+		unsigned char c = i < len ? (unsigned char)host[i] : '.';
+
+		if (c == '.') {
+			if (label == 0 || label > 63 || host[i - 1] == '-')
+				return 0;
+			if (i == len)
+				return !digits_only;
+			label = 0;
+			digits_only = 1;
+			continue;
+		}
+		if (!isalnum(c) && !(c == '-' && label > 0))
+			return 0;
+		if (!isdigit(c))
+			digits_only = 0;
+		label++;
+	}
+	return 0;
+}
+
 /* Split [ADDR:]PORT. */
 int
 serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct err *err)
@@ -32,16 +69,21 @@ serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct e
 	char *end;
 	unsigned long v;
 	size_t hl;
+	struct in6_addr a6;
+	struct in_addr a4;
 
 	if (!colon) {
 		snprintf(host, n, "127.0.0.1");
 	} else {
 		const char *h = s;
 
+		int v6 = 0;
+
 		hl = (size_t)(colon - s);
 		if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
 			h++;
 			hl -= 2;
+			v6 = 1;
 		} else if (memchr(h, ':', hl)) {
 			return err_set(err, "--serve '%s': write an IPv6 address in brackets, "
 					    "[::1]:PORT", s);
@@ -50,6 +92,10 @@ serve_parse_listen(const char *s, char *host, size_t n, unsigned *port, struct e
 			return err_set(err, "--serve '%s': no address before the port", s);
 		memcpy(host, h, hl);
 		host[hl] = 0;
+		if (v6 ? inet_pton(AF_INET6, host, &a6) != 1
+		       : inet_pton(AF_INET, host, &a4) != 1 && !host_name_ok(host))
+			return err_set(err, "--serve '%s': '%s' is not an %s", s, host,
+				       v6 ? "IPv6 address" : "IPv4 address or a host name");
 	}
 	errno = 0;
 	v = strtoul(p, &end, 10);
@@ -156,6 +202,11 @@ select_set(const struct counter_set *cs, const char *const *paths, size_t npaths
 			(*pats)[(*npats)++] = xstrdup(inst);
 		}
 	}
+	/* a field exported times another (fragments x f_frsize) needs that
+	 * one read too, though it is no series of its own */
+	for (size_t f = 0; f < cs->nfields && f < 64; f++)
+		if ((*fields >> f & 1) && cs->fields[f].prom.mul)
+			*fields |= (uint64_t)1 << (cs->fields[f].prom.mul - 1);
 	if (every_inst) {
 		for (size_t k = 0; k < *npats; k++)
 			free((*pats)[k]);
@@ -193,23 +244,38 @@ want_counter(void *arg, const char *name)
 	return c->n == 0;
 }
 
-/* Nonzero when every path names a known set. */
+/* Nonzero when every path names something --serve serves: a set that is
+ * exported and read at each scrape, and a counter of it that needs an
+ * exported field. */
 static int
 check_paths(const char *const *paths, size_t npaths, struct err *err)
 {
 	for (size_t k = 0; k < npaths; k++) {
 		char set[128], inst[256], ctr[256];
+		const struct provider *p;
+		uint64_t all, need = 0;
 
 		if (split_path(paths[k], set, sizeof(set), inst, sizeof(inst), ctr, sizeof(ctr)) < 0)
 			return !err_set(err, "'%s' is not a counter path (\\Set(instance)\\Counter)",
 					paths[k]);
-		if (!provider_find(set))
+		p = provider_find(set);
+		if (!p)
 			return !err_set(err, "'%s': no counter set named '%s' (getcounter -l lists "
 					     "them)", paths[k], set);
-		if (!prom_set_exported(provider_find(set)->set))
-			fprintf(stderr, "getcounter: %s is not exported to Prometheus%s\n", set,
-				!strcasecmp(set, "Processor Information") ?
-				" (it repeats Processor: use \\Processor)" : "");
+		if (!prom_set_exported(p->set) || !p->open)
+			return !err_set(err, "'%s': %s is not served to Prometheus%s", paths[k],
+					p->set->name,
+					!strcasecmp(p->set->name, "Processor Information") ?
+					" (it repeats Processor: use \\Processor)" :
+					p->open ? "" : " (it is read per run, not per scrape)");
+		all = exported_fields(p->set);
+		for (size_t c = 0; c < p->set->ncounters; c++)
+			if (!ctr[0] || glob_match_ci(ctr, p->set->counters[c].name))
+				need |= counter_fields(&p->set->counters[c]) & all;
+		if (!need)
+			return !err_set(err, "'%s': no counter of %s it names is served to "
+					     "Prometheus (getcounter -l '\\%s\\*' lists them)",
+					paths[k], p->set->name, p->set->name);
 	}
 	return 1;
 }
@@ -223,14 +289,10 @@ find_set(const char *name)
 	return p ? p->set : NULL;
 }
 
-int
-serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
+/* Write the rule groups paths select (none: every exported set) to out. */
+static void
+put_rules(FILE *out, const char *const *paths, size_t npaths)
 {
-	if (!check_paths(paths, npaths, err))
-		return 2;
-	fputs("# Prometheus recording rules: getcounter's counters derived from the raw\n"
-	      "# series of getcounter --serve (getcounter --prometheus-rules).\n"
-	      "groups:\n", out);
 	for (size_t i = 0; i < nproviders; i++) {
 		const struct counter_set *cs = providers[i]->set;
 		struct cpat c;
@@ -245,6 +307,37 @@ serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
 		prom_rules_set(out, cs, want_counter, &c, find_set);
 		free_list(c.v, c.n);
 	}
+}
+
+int
+serve_rules(FILE *out, const char *const *paths, size_t npaths, struct err *err)
+{
+	if (!check_paths(paths, npaths, err))
+		return 2;
+	/* each path must give a rule: its counters may all be ones PromQL
+	 * cannot derive (a utilization) */
+	for (size_t k = 0; k < npaths; k++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		if (!f) {
+			err_set(err, "cannot make the rules: %s", strerror(errno));
+			return 1;
+		}
+		put_rules(f, paths + k, 1);
+		fclose(f);
+		free(text);
+		if (len == 0) {
+			err_set(err, "'%s': no recording rule derives its counters from the served "
+				     "series", paths[k]);
+			return 2;
+		}
+	}
+	fputs("# Prometheus recording rules: getcounter's counters derived from the raw\n"
+	      "# series of getcounter --serve (getcounter --prometheus-rules).\n"
+	      "groups:\n", out);
+	put_rules(out, paths, npaths);
 	return ferror(out) ? 1 : 0;
 }
 
@@ -264,9 +357,12 @@ serve_run(const struct serve_opts *o)
 
 #include <arpa/inet.h>
 #include <crypt.h>
+#include <fcntl.h>
+#include <linux/filter.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -286,6 +382,8 @@ static struct {
 					   MHD_AccessHandlerCallback, void *, ...);
 	void (*stop_daemon)(struct MHD_Daemon *);
 	MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
+	enum MHD_Result (*add_connection)(struct MHD_Daemon *, MHD_socket, const struct sockaddr *,
+					  socklen_t);
 	struct MHD_Response *(*create_response_from_buffer)(size_t, void *,
 							    enum MHD_ResponseMemoryMode);
 	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
@@ -317,6 +415,7 @@ load_libraries(int client_ca, int basic_auth, struct err *err)
 		{ "MHD_start_daemon", (void **)&mhd.start_daemon },
 		{ "MHD_stop_daemon", (void **)&mhd.stop_daemon },
 		{ "MHD_quiesce_daemon", (void **)&mhd.quiesce_daemon },
+		{ "MHD_add_connection", (void **)&mhd.add_connection },
 		{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
 		{ "MHD_add_response_header", (void **)&mhd.add_response_header },
 		{ "MHD_queue_response", (void **)&mhd.queue_response },
@@ -389,6 +488,13 @@ struct server {
 	size_t nsets;
 	struct prom_buf buf;
 	atomic_uint inflight;
+	/* for a clean stop: connections that have not sent a request yet
+	 * (fresh), connections with a request in progress (busy), and the
+	 * flag set once SIGINT/SIGTERM came (answers then say Connection:
+	 * close); pending: backlog connections handed to the daemon on the
+	 * stop and not yet announced by it */
+	atomic_uint fresh, busy, pending;
+	atomic_int stopping;
 	unsigned max_requests;
 	uint32_t user_hz;
 	uint8_t ulong_bits;
@@ -538,9 +644,19 @@ scrape(struct server *s, int om, uint64_t deadline_ns)
 		prom_buf_puts(&s->buf, "# EOF\n", 6);
 }
 
+/* Once stopping, an answer closes its connection: a kept-alive client
+ * does not send another request into a server about to go. */
+static void
+close_when_stopping(struct server *s, struct MHD_Response *r)
+{
+	if (atomic_load(&s->stopping))
+		mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 /* Queue a constant answer. */
 static enum MHD_Result
-reply(struct MHD_Connection *c, unsigned code, const char *body, const char *type)
+reply(struct server *s, struct MHD_Connection *c, unsigned code, const char *body,
+      const char *type)
 {
 	struct MHD_Response *r = mhd.create_response_from_buffer(strlen(body), (void *)body,
 								 MHD_RESPMEM_PERSISTENT);
@@ -551,6 +667,7 @@ reply(struct MHD_Connection *c, unsigned code, const char *body, const char *typ
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	close_when_stopping(s, r);
 	ret = mhd.queue_response(c, code, r);
 	mhd.destroy_response(r);
 	return ret;
@@ -616,7 +733,7 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 				status = 1;
 		}
 		if (nc == 0 || status != 0) {
-			*ret = reply(c, MHD_HTTP_FORBIDDEN, "a client certificate signed by the "
+			*ret = reply(s, c, MHD_HTTP_FORBIDDEN, "a client certificate signed by the "
 				     "--tls-client-ca is required\n", "text/plain");
 			return 0;
 		}
@@ -634,6 +751,8 @@ client_ok(struct server *s, struct MHD_Connection *c, enum MHD_Result *ret)
 			struct MHD_Response *r = mhd.create_response_from_buffer(
 				sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
 
+			if (r)
+				close_when_stopping(s, r);
 			*ret = r ? mhd.queue_basic_auth_fail_response(c, "getcounter", r) : MHD_NO;
 			if (r)
 				mhd.destroy_response(r);
@@ -662,6 +781,74 @@ deadline_of(struct MHD_Connection *c, uint64_t start_ns)
 	return start_ns + (uint64_t)(t * 1e9);
 }
 
+/* What a connection is doing, for a clean stop (its socket context). */
+enum conn_state { CONN_FRESH, CONN_BUSY, CONN_IDLE };
+
+/* Move the connection whose state is *st to state to, keeping the counts. */
+static void
+conn_set(struct server *s, int *st, enum conn_state to)
+{
+	if (*st == CONN_FRESH)
+		atomic_fetch_sub(&s->fresh, 1);
+	else if (*st == CONN_BUSY)
+		atomic_fetch_sub(&s->busy, 1);
+	if (to == CONN_FRESH)
+		atomic_fetch_add(&s->fresh, 1);
+	else if (to == CONN_BUSY)
+		atomic_fetch_add(&s->busy, 1);
+	*st = (int)to;
+}
+
+/* Move connection c to state to (a request began or ended). */
+static void
+conn_mark(struct server *s, struct MHD_Connection *c, enum conn_state to)
+{
+	const union MHD_ConnectionInfo *ci =
+		mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	if (ci && ci->socket_context)
+		conn_set(s, ci->socket_context, to);
+}
+
+/* MHD_OPTION_NOTIFY_CONNECTION: a connection opened (fresh until its
+ * first request) or closed. Each connection has its own thread, so its
+ * state is only touched there (STARTED comes before the thread starts). */
+static void
+notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+		  enum MHD_ConnectionNotificationCode toe)
+{
+	struct server *s = cls;
+	int *st = *socket_context;
+
+	(void)c;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		unsigned p = atomic_load(&s->pending);
+
+		st = xmalloc(sizeof(*st));
+		*st = -1;
+		conn_set(s, st, CONN_FRESH);
+		*socket_context = st;
+		/* one of the connections drain() handed over (or, rarely, one
+		 * the daemon accepted as the stop began: fresh counts it) */
+		while (p && !atomic_compare_exchange_weak(&s->pending, &p, p - 1))
+			;
+	} else if (st) {
+		conn_set(s, st, CONN_IDLE);
+		free(st);
+		*socket_context = NULL;
+	}
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: a request was answered (or given up). */
+static void
+notify_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		 enum MHD_RequestTerminationCode toe)
+{
+	(void)con_cls;
+	(void)toe;
+	conn_mark(cls, c, CONN_IDLE);
+}
+
 /* The request handler. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -678,21 +865,22 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	(void)upload_size;
 	if (!*con_cls) {
 		*con_cls = s; /* headers seen; answer on the next call */
+		conn_mark(s, c, CONN_BUSY);
 		return MHD_YES;
 	}
 	if (!client_ok(s, c, &ret))
 		return ret;
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n", "text/plain");
+		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n", "text/plain");
 	if (!strcmp(url, "/"))
-		return reply(c, MHD_HTTP_OK,
+		return reply(s, c, MHD_HTTP_OK,
 			     "<html><head><title>getcounter</title></head><body>"
 			     "<a href=\"/metrics\">/metrics</a></body></html>\n", "text/html");
 	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, "not found\n", "text/plain");
+		return reply(s, c, MHD_HTTP_NOT_FOUND, "not found\n", "text/plain");
 	if (atomic_fetch_add(&s->inflight, 1) >= s->max_requests) {
 		atomic_fetch_sub(&s->inflight, 1);
-		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many requests\n", "text/plain");
+		return reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many requests\n", "text/plain");
 	}
 	om = prom_accept_openmetrics(
 		mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
@@ -707,54 +895,64 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 				   : "text/plain; version=0.0.4; charset=utf-8");
+	close_when_stopping(s, r);
 	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
 	mhd.destroy_response(r);
 	return ret;
 }
 
-/* Create, bind and listen; print the cause on failure. */
+/* Create, bind and listen on the first address of host that works (a
+ * name may resolve to several: localhost to ::1 and 127.0.0.1); print the
+ * cause on failure. *is_loopback tells whether the bound address is. */
 static int
-listen_on(const char *host, unsigned port, int tls, char *url, size_t n)
+listen_on(const char *host, unsigned port, int tls, char *url, size_t n, int *is_loopback)
 {
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char portstr[8], addr[INET6_ADDRSTRLEN];
 	const char *scheme = tls ? "https" : "http";
-	int fd, one = 1, rc;
+	int fd = -1, one = 1, rc, saved = 0;
 
 	snprintf(portstr, sizeof(portstr), "%u", port);
 	rc = getaddrinfo(host, portstr, &hints, &ai);
 	if (rc) {
 		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
-			gai_strerror(rc));
+			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
 		return -1;
 	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
-		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
-			strerror(errno));
+	for (const struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (fd >= 0 && bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 64) == 0)
+			break;
+		if (!saved)
+			saved = errno; /* the first address's reason */
 		if (fd >= 0)
 			close(fd);
-		freeaddrinfo(ai);
-		return -1;
+		fd = -1;
 	}
 	freeaddrinfo(ai);
+	if (fd < 0) {
+		fprintf(stderr, "getcounter: cannot listen on %s:%u: %s\n", host, port,
+			strerror(saved));
+		return -1;
+	}
 	getsockname(fd, (struct sockaddr *)&ss, &sl);
 	if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
 
 		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
 		snprintf(url, n, "%s://[%s]:%u/metrics", scheme, addr, ntohs(s6->sin6_port));
+		*is_loopback = IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr);
 	} else {
 		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
 
 		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
 		snprintf(url, n, "%s://%s:%u/metrics", scheme, addr, ntohs(s4->sin_port));
+		*is_loopback = (ntohl(s4->sin_addr.s_addr) >> 24) == 127;
 	}
 	return fd;
 }
@@ -829,13 +1027,6 @@ read_users(struct server *s, const char *path)
 	return 0;
 }
 
-/* Nonzero for a loopback address. */
-static int
-loopback(const char *host)
-{
-	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") || !strcmp(host, "localhost");
-}
-
 /* The kernel's word size, for FW_ULONG fields. */
 static uint8_t
 word_bits(void)
@@ -870,19 +1061,122 @@ server_free(struct server *s)
 		procfs_free(s->fs);
 }
 
+/* How long a stop waits for the requests in flight (the connection
+ * timeout), for a connection that has not sent its request yet, and at
+ * least, for the handshakes under way to complete (a round trip). */
+#define STOP_BUSY_NS (30 * 1000000000ull)
+#define STOP_FRESH_NS (2 * 1000000000ull)
+#define STOP_LINGER_NS (250 * 1000000ull)
+
+/* Nonzero while a connection made before the stop is still to be
+ * answered: a request in progress (at most STOP_BUSY_NS after t0), or a
+ * connection yet to send its request or yet to be taken up by the daemon's
+ * thread (at most STOP_FRESH_NS). */
+static int
+stop_waits(struct server *s, uint64_t t0)
+{
+	uint64_t t = now_mono_ns() - t0;
+
+	return t < STOP_BUSY_NS &&
+	       (atomic_load(&s->busy) ||
+		(t < STOP_FRESH_NS && (atomic_load(&s->fresh) || atomic_load(&s->pending))));
+}
+
+/* Make listening socket fd drop new connections (a TCP segment with SYN
+ * and not ACK) while the handshakes under way still complete: closing a
+ * listening socket resets the connections it has not accepted, so it must
+ * take them all first, and no new one may come in meanwhile. A dropped SYN
+ * is sent again a second later, and finds the port closed (refused). A
+ * classic BPF socket filter sees the TCP header at offset 0; byte 13 holds
+ * the flags. Returns 0 or -1. */
+static int
+refuse_new_connections(int fd)
+{
+	static struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12), /* SYN | ACK */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),           /* SYN only: drop */
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffffu), /* anything else: keep */
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+}
+
+/* Hand every connection queued on listening socket fd to daemon d. */
+static void
+take_queued(struct server *s, struct MHD_Daemon *d, int fd)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int cfd = accept(fd, (struct sockaddr *)&ss, &sl);
+
+		if (cfd < 0 && (errno == EINTR || errno == ECONNABORTED))
+			continue;
+		if (cfd < 0)
+			return;
+		/* pending until the daemon's thread takes it up (its
+		 * NOTIFY_CONNECTION STARTED comes later, there) */
+		atomic_fetch_add(&s->pending, 1);
+		if (mhd.add_connection(d, cfd, (struct sockaddr *)&ss, sl) != MHD_YES)
+			atomic_fetch_sub(&s->pending, 1); /* it closed cfd */
+	}
+}
+
+/* Stop cleanly: the daemon stops accepting, new connections are dropped
+ * (refuse_new_connections), and the connections the kernel accepted before
+ * or completes after (their handshake under way) are taken here and handed
+ * to the daemon, for at least STOP_LINGER_NS and until no connection is
+ * still to be answered (stop_waits, twice in a row 5 ms apart, which covers
+ * a connection the daemon's thread accepted just as the stop began). Then
+ * the socket is closed: later connections are refused. The caller then
+ * stops the daemon, which closes the idle kept-alive connections. */
+static void
+drain(struct server *s, struct MHD_Daemon *d, int fd)
+{
+	uint64_t t0 = now_mono_ns();
+	int quiet = 0;
+
+	atomic_store(&s->stopping, 1);
+	if (mhd.quiesce_daemon(d) == MHD_INVALID_SOCKET)
+		fd = -1; /* still the daemon's: it closes it when stopped */
+	if (fd >= 0 && (refuse_new_connections(fd) < 0 ||
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0))
+		fprintf(stderr, "getcounter: stopping: %s (connections not yet taken may be "
+				"reset)\n", strerror(errno));
+	while (quiet < 2 || (fd >= 0 && now_mono_ns() - t0 < STOP_LINGER_NS)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (fd >= 0)
+			take_queued(s, d, fd);
+		quiet = stop_waits(s, t0) ? 0 : quiet + 1;
+		poll(&pfd, fd >= 0, 5);
+	}
+	if (fd >= 0) {
+		take_queued(s, d, fd);
+		close(fd);
+		/* what was just taken is answered before the daemon stops */
+		while (stop_waits(s, t0))
+			poll(NULL, 0, 5);
+	}
+}
+
 /* Serve until SIGINT or SIGTERM. */
 int
 serve_run(const struct serve_opts *o)
 {
 	struct server s = { .max_requests = o->max_requests ? o->max_requests : 8 };
 	struct err err = { "" };
-	struct MHD_OptionItem opts[8];
+	struct MHD_OptionItem opts[12];
 	struct MHD_Daemon *d;
 	char host[256], url[320], *cert = NULL, *key = NULL, *ca = NULL;
-	unsigned port = 0, flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+	unsigned port = 0, flags = MHD_USE_THREAD_PER_CONNECTION |
+					 MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
 	size_t nopt = 0;
 	sigset_t sigs;
-	int fd, sig = 0, rc = 0;
+	int fd, sig = 0, rc = 0, is_loopback = 0;
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -930,10 +1224,7 @@ serve_run(const struct serve_opts *o)
 			s.client_ca = 1;
 		}
 	}
-	if (o->basic_auth && !o->tls_cert && !loopback(host))
-		fprintf(stderr, "getcounter: warning: --basic-auth without --tls-cert on %s: "
-				"passwords cross the network in clear text\n", host);
-	fd = listen_on(host, port, o->tls_cert != NULL, url, sizeof(url));
+	fd = listen_on(host, port, o->tls_cert != NULL, url, sizeof(url), &is_loopback);
 	if (fd < 0) {
 		free(cert);
 		free(key);
@@ -941,6 +1232,9 @@ serve_run(const struct serve_opts *o)
 		server_free(&s);
 		return 1;
 	}
+	if (o->basic_auth && !o->tls_cert && !is_loopback)
+		fprintf(stderr, "getcounter: warning: --basic-auth without --tls-cert on %s: "
+				"passwords cross the network in clear text\n", host);
 	pthread_mutex_init(&s.lock, NULL);
 	s.fs = procfs_new(o->roots, o->nroots);
 	s.nroots = o->nroots ? o->nroots : 1;
@@ -961,6 +1255,10 @@ serve_run(const struct serve_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+						(intptr_t)notify_connection, &s };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED,
+						(intptr_t)notify_completed, &s };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, opts,
 			     MHD_OPTION_END);
@@ -973,9 +1271,8 @@ serve_run(const struct serve_opts *o)
 	} else {
 		fprintf(stderr, "serving %s\n", url);
 		sigwait(&sigs, &sig);
-		mhd.quiesce_daemon(d);
-		mhd.stop_daemon(d); /* waits for the scrapes in flight */
-		close(fd);
+		drain(&s, d, fd);
+		mhd.stop_daemon(d);
 	}
 	pthread_mutex_destroy(&s.lock);
 out:

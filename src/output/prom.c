@@ -417,14 +417,22 @@ whole_scale(double k)
 	return k >= 1 && k < 1e9 && floor(k) == k;
 }
 
-/* Append raw value v of field fd in base units. */
+/* Append raw value v of field fd times m (its multiplier field's raw
+ * value, else 1) in base units. */
 static void
-put_value(struct prom_buf *b, const struct field_desc *fd, uint64_t v, uint32_t user_hz)
+put_value(struct prom_buf *b, const struct field_desc *fd, uint64_t v, uint64_t m,
+	  uint32_t user_hz)
 {
 	double k = fd->prom.scale;
 	char num[48];
 	int len;
 
+	if (m != 1 && v > UINT64_MAX / m) {
+		len = fmt_double(num, sizeof(num), (double)v * (double)m * (k == 0 ? 1 : k));
+		prom_buf_puts(b, num, (size_t)len);
+		return;
+	}
+	v *= m;
 	if (k == 0 || k == 1 || (whole_scale(k) && v <= UINT64_MAX / (uint64_t)k))
 		len = snprintf(num, sizeof(num), "%llu",
 			       (unsigned long long)(k > 1 ? v * (uint64_t)k : v));
@@ -509,7 +517,8 @@ put_family(struct prom_buf *b, const struct counter_set *cs, size_t f, int om)
 			 (int)ln, fd->prom.label, fd->name, *fd->prom.unit ? ", in " : "",
 			 fd->prom.unit);
 	} else {
-		snprintf(help, sizeof(help), "%s: raw field %s%s%s.", cs->name, fd->name,
+		snprintf(help, sizeof(help), "%s: raw field %s%s%s%s%s.", cs->name, fd->name,
+			 fd->prom.mul ? " x " : "", fd->prom.mul ? cs->fields[fd->prom.mul - 1].name : "",
 			 *fd->prom.unit ? ", in " : "", fd->prom.unit);
 	}
 	buf_str(b, "# HELP ");
@@ -584,9 +593,10 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 		len = strlen(name);
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			size_t mark = b->len;
+			size_t mark = b->len, mf = fd->prom.mul ? fd->prom.mul - 1u : f;
 
-			if (!(ri->present >> f & 1) || (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
+			if (!(ri->present >> f & 1) || !(ri->present >> mf & 1) ||
+			    (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
 				continue;
 			prom_buf_puts(b, name, len);
 			extra_value[0] = 0;
@@ -598,7 +608,8 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 				continue;
 			}
 			prom_buf_puts(b, " ", 1);
-			put_value(b, fd, vals ? vals[i * nf + f] : ri->values[f], fmt->user_hz);
+			put_value(b, fd, vals ? vals[i * nf + f] : ri->values[f],
+				  fd->prom.mul ? ri->values[mf] : 1, fmt->user_hz);
 			prom_buf_puts(b, "\n", 1);
 			nsamples++;
 		}

@@ -185,6 +185,16 @@ put_sum(struct prom_buf *b, const struct counter_set *cs, const struct term *t, 
 	return 0;
 }
 
+/* Nonzero when every term's field is exported times field mul already. */
+static int
+premultiplied(const struct counter_set *cs, const struct term *t, uint8_t mul)
+{
+	for (int i = 0; i < COUNTER_MAX_TERMS && t[i].sign; i++)
+		if (t[i].field >= cs->nfields || cs->fields[t[i].field].prom.mul != mul)
+			return 0;
+	return 1;
+}
+
 /* Append the PromQL of counter c, or return -1 when it has none (a
  * utilization, a field not exported, rows matched by a provider hook). */
 static int
@@ -227,8 +237,9 @@ counter_expr(struct prom_buf *b, const struct counter_set *cs, const struct coun
 		goto out;
 	if (c->den[0].sign && put_sum(&den, cs, c->den, fn, &kb) < 0)
 		goto out;
-	/* a multiplier cancels in a ratio; otherwise it scales N */
-	if (c->mul && !c->den[0].sign) {
+	/* a multiplier cancels in a ratio; otherwise it scales N, unless the
+	 * exposition multiplied the fields by it already (sizes in bytes) */
+	if (c->mul && !c->den[0].sign && !premultiplied(cs, c->num, c->mul)) {
 		if (!cs->fields[c->mul - 1].prom.stem)
 			goto out;
 		prom_buf_puts(&num, " * ", 3);

@@ -60,10 +60,15 @@ enum {
 
 static const struct field_desc fields[F_NFIELDS] = {
 	DISK_FIELD_DESCS
-	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE, PROM("fragment_size", "bytes", 0) },
-	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE, PROM("size_fragments", "", 0) },
-	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE, PROM("free_fragments", "", 0) },
-	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE, PROM("available_fragments", "", 0) },
+	/* --serve exports the sizes in bytes (fragments x f_frsize), so the
+	 * fragment size is no series of its own */
+	[F_FRSIZE] = { "f_frsize", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_BLOCKS] = { "f_blocks", FW_64, FK_GAUGE, FB_NONE,
+		       PROM_M("size", "bytes", FIELD_REF(F_FRSIZE)) },
+	[F_BFREE] = { "f_bfree", FW_64, FK_GAUGE, FB_NONE,
+		      PROM_M("free", "bytes", FIELD_REF(F_FRSIZE)) },
+	[F_BAVAIL] = { "f_bavail", FW_64, FK_GAUGE, FB_NONE,
+		       PROM_M("available", "bytes", FIELD_REF(F_FRSIZE)) },
 	[F_FILES] = { "f_files", FW_64, FK_GAUGE, FB_NONE, PROM("inodes", "", 0) },
 	[F_FAVAIL] = { "f_favail", FW_64, FK_GAUGE, FB_NONE, PROM("available_inodes", "", 0) },
 };

@@ -402,6 +402,64 @@ test_extra_label(void **state)
 	prom_buf_free(&b);
 }
 
+/* LogicalDisk's space is in bytes, base units only: fragments x f_frsize,
+ * multiplied at exposition; no fragment series, and no size without the
+ * fragment size (UNSUPPORTED: absent, never a wrong number). */
+static void
+test_logical_disk_bytes(void **state)
+{
+	const struct counter_set *ld = provider_find("LogicalDisk")->set;
+	const struct counter_set *sets[1] = { ld };
+	struct prom_fmt fmt = { .user_hz = 100, .ulong_bits = 64, .fields = ~(uint64_t)0 };
+	struct prom_buf b = { 0 };
+	struct raw_set rs;
+	struct raw_instance *ri;
+	const struct counter_set *got;
+	size_t f;
+	char inst[64];
+	uint64_t raw;
+	const char *line;
+
+	(void)state;
+	raw_set_init(&rs, ld);
+	raw_set_begin(&rs);
+	rs.valid = 1;
+	ri = raw_set_add(&rs, "/", 1, 1);
+	raw_put(ri, field_of(ld, "f_frsize"), 4096);
+	raw_put(ri, field_of(ld, "f_blocks"), 1000);
+	raw_put(ri, field_of(ld, "f_bfree"), 300);
+	raw_put(ri, field_of(ld, "f_bavail"), 250);
+	/* 2^62 fragments of 4096 bytes = 2^74 bytes: past 64 bits, a float */
+	ri = raw_set_add(&rs, "/huge", 5, 2);
+	raw_put(ri, field_of(ld, "f_frsize"), 4096);
+	raw_put(ri, field_of(ld, "f_blocks"), (uint64_t)1 << 62);
+	/* no fragment size: no size series */
+	ri = raw_set_add(&rs, "/nofr", 5, 3);
+	raw_put(ri, field_of(ld, "f_blocks"), 7);
+	prom_format_set(&b, &rs, NULL, &fmt);
+	/* 1000 x 4096 = 4096000; 300 x 4096 = 1228800; 250 x 4096 = 1024000 */
+	line = strstr(b.p, "getcounter_logical_disk_size_bytes{mountpoint=\"/\"} 4096000\n");
+	assert_non_null(line);
+	assert_non_null(strstr(b.p, "getcounter_logical_disk_free_bytes{mountpoint=\"/\"} 1228800\n"));
+	assert_non_null(strstr(b.p, "getcounter_logical_disk_available_bytes{mountpoint=\"/\"} "
+				    "1024000\n"));
+	/* 2^74 = 18889465931478580854784 */
+	assert_non_null(strstr(b.p, "getcounter_logical_disk_size_bytes{mountpoint=\"/huge\"} "
+				    "1.8889465931478581e+22\n"));
+	assert_null(strstr(b.p, "/nofr"));
+	assert_null(strstr(b.p, "fragment"));
+	assert_non_null(strstr(b.p, "# TYPE getcounter_logical_disk_size_bytes gauge\n"));
+	/* the round trip gives the product, bytes: the fragment size is no
+	 * series of its own */
+	assert_int_equal(prom_parse_sample(line, sets, 1, &got, &f, inst, sizeof(inst), &raw, 100),
+			 0);
+	assert_int_equal(f, field_of(ld, "f_blocks"));
+	assert_string_equal(inst, "/");
+	assert_int_equal(raw, 4096000);
+	raw_set_free(&rs);
+	prom_buf_free(&b);
+}
+
 /* Every exported field of every set, formatted and parsed back into the
  * same set, field, instance and raw value. */
 static void
@@ -452,8 +510,16 @@ test_round_trip(void **state)
 					      250) < 0)
 				fail_msg("%s: cannot parse back %s", cs->name, line);
 			assert_ptr_equal(got, cs);
+			/* a field times its multiplier (bytes = fragments x
+			 * f_frsize) parses back to the product: (1000 (f + 1) +
+			 * i) (1000 m + i), whose last three digits are i x i = i
+			 * for i = 0 or 1 */
 			i = raw % 1000;
-			assert_int_equal(raw, 1000 * (f + 1) + i);
+			if (cs->fields[f].prom.mul)
+				assert_int_equal(raw, (1000 * (f + 1) + i) *
+							      (1000 * cs->fields[f].prom.mul + i));
+			else
+				assert_int_equal(raw, 1000 * (f + 1) + i);
 			assert_string_equal(inst, cs->multi_instance ? names[two][i] : "");
 			lines++;
 		}
@@ -478,6 +544,7 @@ main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_extra_label),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_logical_disk_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
