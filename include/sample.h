@@ -6,6 +6,12 @@
  * Storage is reused from read to read: raw_set_begin() forgets the
  * instances but keeps their memory, raw_set_add() reuses a slot (and its
  * name when unchanged), so a steady state allocates nothing.
+ *
+ * A set keeps only the fields it is told to (raw_set_keep): an instance
+ * stores one word per kept field, found through the set's slot map, so a
+ * run that derives two counters of a 40-field set stores two or three words
+ * an instance, not 40. Without raw_set_keep every field is kept and
+ * values[f] is field f.
  */
 #ifndef GETCOUNTER_SAMPLE_H
 #define GETCOUNTER_SAMPLE_H
@@ -15,13 +21,17 @@
 
 #include "counter.h"
 
+/* slot[f] of a field the set does not keep */
+#define RAW_SLOT_NONE 0xFFu
+
 struct raw_instance {
-	char *name;        /* owned by the raw_set; "0", "vda", "eth0" */
-	size_t name_cap;
-	uint64_t identity; /* a changed identity under the same name is a RESET */
-	uint64_t present;  /* bit f: field f was read this time */
-	uint8_t in_total;  /* counted in _Total */
-	uint64_t *values;  /* set->nfields values, owned by the raw_set */
+	char *name;          /* owned by the raw_set; "0", "vda", "eth0" */
+	uint64_t identity;   /* a changed identity under the same name is a RESET */
+	uint64_t present;    /* bit f: field f was read this time (and is kept) */
+	const uint8_t *slot; /* field -> index in values; NULL: every field, values[f] */
+	uint64_t *values;    /* one word per kept field, owned by the raw_set */
+	uint32_t name_cap;
+	uint8_t in_total;    /* counted in _Total */
 };
 
 struct raw_set {
@@ -31,6 +41,9 @@ struct raw_set {
 	size_t ninstances;
 	size_t cap;
 	struct raw_instance *inst;
+	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
+	uint8_t *slot;    /* NULL when every field is kept */
+	unsigned nslots;  /* words per instance */
 };
 
 /* The read of every requested set at one moment. */
@@ -43,8 +56,11 @@ struct raw_sample {
 	struct raw_set *sets;
 };
 
-/* Initialise an empty set for counter set cs. */
+/* Initialise an empty set for counter set cs, keeping every field. */
 void raw_set_init(struct raw_set *rs, const struct counter_set *cs);
+/* Keep only the fields in mask (at least a word an instance is stored).
+ * Forgets the instances. */
+void raw_set_keep(struct raw_set *rs, uint64_t mask);
 /* Free what the set owns (not rs itself). */
 void raw_set_free(struct raw_set *rs);
 /* Start a new read: no instances, memory kept. */
@@ -53,14 +69,34 @@ void raw_set_begin(struct raw_set *rs);
  * the returned pointer is valid until the next raw_set_add. */
 struct raw_instance *raw_set_add(struct raw_set *rs, const char *name, size_t len,
 				 uint64_t identity);
-/* Record value v for field f of instance ri (marks it present). */
+/* The index of field f in ri->values, or RAW_SLOT_NONE. */
+static inline unsigned
+raw_slot(const struct raw_instance *ri, unsigned f)
+{
+	return ri->slot ? ri->slot[f] : f;
+}
+
+/* Record value v for field f of instance ri (marks it present); a field the
+ * set does not keep is dropped. */
 static inline void
 raw_put(struct raw_instance *ri, unsigned f, uint64_t v)
 {
-	ri->values[f] = v;
+	unsigned s = raw_slot(ri, f);
+
+	if (s == RAW_SLOT_NONE)
+		return;
+	ri->values[s] = v;
 	ri->present |= (uint64_t)1 << f;
 }
-/* Copy src into dst (same counter set), reusing dst's memory. */
+
+/* The value of field f of ri; f must be present. */
+static inline uint64_t
+raw_get(const struct raw_instance *ri, unsigned f)
+{
+	return ri->values[raw_slot(ri, f)];
+}
+/* Copy src into dst (same counter set), reusing dst's memory; dst keeps
+ * what it keeps (the fields src has that dst does not keep are dropped). */
 void raw_set_copy(struct raw_set *dst, const struct raw_set *src);
 
 #endif

@@ -54,8 +54,8 @@ wrap_bound(const struct counter_set *set, const struct field_desc *fd,
 		double inflight = 0;
 		if (set->inflight_field) {
 			unsigned f = set->inflight_field - 1u;
-			uint64_t a = (prev->present & bit(f)) ? prev->values[f] : 0;
-			uint64_t b = (cur->present & bit(f)) ? cur->values[f] : 0;
+			uint64_t a = (prev->present & bit(f)) ? raw_get(prev, f) : 0;
+			uint64_t b = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
 			inflight = (double)(a > b ? a : b);
 		}
 		return dt * 1000.0 * (1.0 + inflight);
@@ -65,9 +65,9 @@ wrap_bound(const struct counter_set *set, const struct field_desc *fd,
 	case FB_IF_BYTES:
 		if (set->speed_field) {
 			unsigned f = set->speed_field - 1u;
-			if ((cur->present & bit(f)) && cur->values[f] > 0 &&
-			    cur->values[f] < 0xFFFFFFFFu)
-				return (double)cur->values[f] * 1e6 / 8.0 * dt * 1.1;
+			uint64_t speed = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
+			if (speed > 0 && speed < 0xFFFFFFFFu)
+				return (double)speed * 1e6 / 8.0 * dt * 1.1;
 		}
 		return 0;
 	default:
@@ -85,20 +85,23 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 	int have_cpu = 0;
 
 	out->present = both;
+	out->slot = cur->slot;
 	out->wrapped = 0;
 	out->status = ST_OK;
 	if (prev->identity != cur->identity) {
-		memset(out->d, 0, sizeof(uint64_t) * set->nfields);
+		for (uint64_t m = both; m; m &= m - 1)
+			out->d[raw_slot(cur, (unsigned)__builtin_ctzll(m))] = 0;
 		out->status = ST_RESET;
 		return;
 	}
-	for (unsigned f = 0; f < set->nfields; f++) {
+	/* only the fields read both times: a run keeps few of a set's fields */
+	for (uint64_t m = both; m; m &= m - 1) {
+		unsigned f = (unsigned)__builtin_ctzll(m);
 		const struct field_desc *fd = &set->fields[f];
-		uint64_t a = prev->values[f], b = cur->values[f];
+		uint64_t a = raw_get(prev, f), b = raw_get(cur, f);
+		uint64_t *d = &out->d[raw_slot(cur, f)];
 
-		out->d[f] = 0;
-		if (!(both & bit(f)))
-			continue;
+		*d = 0;
 		if (fd->kind == FK_GAUGE)
 			continue;
 		if (fd->kind == FK_CPU_TIME) {
@@ -107,7 +110,7 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 			have_cpu = 1;
 		}
 		if (b >= a) {
-			out->d[f] = b - a;
+			*d = b - a;
 			continue;
 		}
 		if (fd->kind == FK_CPU_TIME || fd->kind == FK_CPU_EXTRA)
@@ -121,7 +124,7 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 			double bound = wrap_bound(set, fd, prev, cur, env->dt);
 			if (corrected < ((uint64_t)1 << 31) &&
 			    (bound <= 0 || (double)corrected < bound)) {
-				out->d[f] = corrected;
+				*d = corrected;
 				out->wrapped |= bit(f);
 				continue;
 			}
@@ -138,16 +141,18 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 }
 
 /* Sum the signed terms over vals (only fields in present); returns how many
- * terms were present. */
+ * terms were present. Field f is vals[slot[f]] (vals[f] without a map). */
 static int
-term_sum(const struct term *t, const uint64_t *vals, uint64_t present, double *sum)
+term_sum(const struct term *t, const uint64_t *vals, const uint8_t *slot, uint64_t present,
+	 double *sum)
 {
 	int n = 0;
 	*sum = 0;
 	for (int i = 0; i < COUNTER_MAX_TERMS && t[i].sign; i++) {
 		if (!(present & bit(t[i].field)))
 			continue;
-		*sum += t[i].sign > 0 ? (double)vals[t[i].field] : -(double)vals[t[i].field];
+		double v = (double)vals[slot ? slot[t[i].field] : t[i].field];
+		*sum += t[i].sign > 0 ? v : -v;
 		n++;
 	}
 	return n;
@@ -183,18 +188,21 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 	    const struct field_deltas *deltas, struct nb *out)
 {
 	const uint64_t *vals;
+	const uint8_t *slot;
 	uint64_t present;
 	double mul = 1;
 
 	if (counter_type_needs_two(c->type)) {
 		vals = deltas->d;
+		slot = deltas->slot;
 		present = deltas->present;
 	} else {
 		vals = cur->values;
+		slot = cur->slot;
 		present = cur->present;
 	}
-	out->n_terms = term_sum(c->num, vals, present, &out->n);
-	out->b_terms = has_den(c) ? term_sum(c->den, vals, present, &out->b) : 0;
+	out->n_terms = term_sum(c->num, vals, slot, present, &out->n);
+	out->b_terms = has_den(c) ? term_sum(c->den, vals, slot, present, &out->b) : 0;
 	if (!has_den(c))
 		out->b = 0;
 	/* a wrap is rare: the counter's field mask only when one happened */
@@ -204,7 +212,7 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 		unsigned f = c->mul - 1u;
 		if (!(cur->present & bit(f)))
 			return -1;
-		mul = (double)cur->values[f];
+		mul = (double)raw_get(cur, f);
 	}
 	out->n *= mul;
 	if (!c->mul_num_only)
@@ -277,13 +285,13 @@ apply(const struct counter_set *set, const struct counter_desc *c, double n, dou
 		int full = 0;
 		if (cur && set->speed_field) {
 			unsigned f = set->speed_field - 1u;
-			if ((cur->present & bit(f)) && cur->values[f] > 0 &&
-			    cur->values[f] < 0xFFFFFFFFu)
-				bw = (double)cur->values[f] * 1e6;
+			uint64_t speed = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
+			if (speed > 0 && speed < 0xFFFFFFFFu)
+				bw = (double)speed * 1e6;
 		}
 		if (cur && set->duplex_field) {
 			unsigned f = set->duplex_field - 1u;
-			full = (cur->present & bit(f)) && cur->values[f] == 1;
+			full = (cur->present & bit(f)) && raw_get(cur, f) == 1;
 		}
 		if (bw <= 0) {
 			r.status = ST_UNSUPPORTED;

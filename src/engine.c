@@ -49,7 +49,7 @@ struct eset {
 	size_t cap;      /* of the per-instance arrays below */
 	size_t *prev_of; /* cur index -> prev index, SIZE_MAX for none */
 	struct field_deltas *deltas;
-	uint64_t *delta_pool; /* cap x nfields: deltas[i].d points into it */
+	uint64_t *delta_pool; /* cap x kept fields: deltas[i].d points into it */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
 	size_t *gone;    /* prev indices absent now */
@@ -421,15 +421,15 @@ warn_fast_links(const struct engine *e)
 		unsigned f = cs->speed_field - 1u;
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			if (!(ri->present & ((uint64_t)1 << f)) || ri->values[f] == 0 ||
-			    ri->values[f] >= 0xFFFFFFFFu)
+			uint64_t speed = (ri->present & ((uint64_t)1 << f)) ? raw_get(ri, f) : 0;
+			if (speed == 0 || speed >= 0xFFFFFFFFu)
 				continue;
-			double secs = 2147483648.0 / ((double)ri->values[f] * 1e6 / 8.0);
+			double secs = 2147483648.0 / ((double)speed * 1e6 / 8.0);
 			if (e->cfg->interval >= secs)
 				fprintf(stderr, "getcounter: %s(%s): at %llu Mbit/s a 32-bit byte "
 						"counter can pass 2^31 in %.1f s, within one %g s "
 						"interval: a wrap there shows as RESET\n",
-					cs->name, ri->name, (unsigned long long)ri->values[f], secs,
+					cs->name, ri->name, (unsigned long long)speed, secs,
 					e->cfg->interval);
 		}
 	}
@@ -451,7 +451,7 @@ eset_grow(struct eset *es, size_t n)
 {
 	if (n <= es->cap)
 		return;
-	size_t nf = es->prov->set->nfields ? es->prov->set->nfields : 1;
+	size_t nf = es->a.nslots ? es->a.nslots : 1; /* the fields a read keeps */
 	es->cap = next_cap(es->cap, n);
 	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
 	es->deltas = xrealloc(es->deltas, es->cap * sizeof(*es->deltas));
@@ -1538,6 +1538,9 @@ engine_setup_sets(struct engine *e, struct err *err)
 		es->ctx.needed = fields_needed(es->prov->set, needed, util);
 		raw_set_init(&es->a, es->prov->set);
 		raw_set_init(&es->b, es->prov->set);
+		/* store only what a counter derives from (a log records that) */
+		raw_set_keep(&es->a, es->ctx.needed);
+		raw_set_keep(&es->b, es->ctx.needed);
 		es->cur = &es->a;
 		es->prev = &es->b;
 		if (e->replay) {

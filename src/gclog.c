@@ -888,6 +888,13 @@ instance_key(struct gclog_writer *w, struct wset *ws, const char *name)
 	return w->keybuf;
 }
 
+/* Field f's index among the fields in mask (f is one of them). */
+static unsigned
+field_rank(uint64_t mask, unsigned f)
+{
+	return (unsigned)__builtin_popcountll(mask & (((uint64_t)1 << f) - 1u));
+}
+
 static void
 put_instance(struct gbuf *b, size_t set_id, uint32_t id, const struct winst *wi)
 {
@@ -912,7 +919,9 @@ new_instance(struct wset *ws, const struct raw_instance *ri, const char *key)
 	wi->identity = ri->identity;
 	wi->in_total = ri->in_total;
 	wi->key = xstrdup(key);
-	wi->values = xcalloc(ws->set->nfields ? ws->set->nfields : 1, sizeof(uint64_t));
+	/* the last values written, one word per recorded field */
+	wi->values = xcalloc(ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1,
+			     sizeof(uint64_t));
 	return (uint32_t)ws->ninst++;
 }
 
@@ -1068,7 +1077,7 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			/* which present fields moved: bit k for the k-th present one */
 			for (uint64_t m = present; m; m &= m - 1, bit <<= 1) {
 				unsigned f = (unsigned)__builtin_ctzll(m);
-				if (ri->values[f] != wi->values[f])
+				if (raw_get(ri, f) != wi->values[field_rank(ws->fields, f)])
 					changed |= bit;
 			}
 			gb_varint(b, changed);
@@ -1076,8 +1085,9 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 				unsigned f = (unsigned)__builtin_ctzll(m);
 				if (!(changed & 1))
 					continue;
-				gb_zz(b, (int64_t)(ri->values[f] - wi->values[f]));
-				wi->values[f] = ri->values[f];
+				uint64_t *last = &wi->values[field_rank(ws->fields, f)];
+				gb_zz(b, (int64_t)(raw_get(ri, f) - *last));
+				*last = raw_get(ri, f);
 			}
 		}
 		/* the list just written is the next sample's reference */

@@ -1,9 +1,10 @@
 /*
  * sample.c - raw sample storage, reused from read to read so that a steady
  * state allocates nothing. The values of a set's instances live in one
- * block, nfields words per instance slot, so an instance costs no heap
- * block of its own: instance slot i's values are at block + i * nfields,
- * and the block (inst[0].values) grows with the instance array.
+ * block, nslots words per instance slot (one per kept field), so an
+ * instance costs no heap block of its own: instance slot i's values are at
+ * block + i * nslots, and the block (inst[0].values) grows with the
+ * instance array.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,17 @@
 #include "sample.h"
 #include "util.h"
 
+static uint64_t
+all_fields(const struct counter_set *cs)
+{
+	return cs->nfields >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cs->nfields) - 1u;
+}
+
 /* Words of values per instance slot. */
 static size_t
 slot_words(const struct raw_set *rs)
 {
-	return rs->set->nfields ? rs->set->nfields : 1;
+	return rs->nslots ? rs->nslots : 1;
 }
 
 void
@@ -23,10 +30,12 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 {
 	memset(rs, 0, sizeof(*rs));
 	rs->set = cs;
+	rs->keep = all_fields(cs);
+	rs->nslots = cs->nfields;
 }
 
-void
-raw_set_free(struct raw_set *rs)
+static void
+free_instances(struct raw_set *rs)
 {
 	for (size_t i = 0; i < rs->cap; i++)
 		free(rs->inst[i].name);
@@ -35,6 +44,34 @@ raw_set_free(struct raw_set *rs)
 	free(rs->inst);
 	rs->inst = NULL;
 	rs->cap = rs->ninstances = 0;
+}
+
+void
+raw_set_free(struct raw_set *rs)
+{
+	free_instances(rs);
+	free(rs->slot);
+	rs->slot = NULL;
+}
+
+void
+raw_set_keep(struct raw_set *rs, uint64_t mask)
+{
+	const struct counter_set *cs = rs->set;
+	unsigned n = 0;
+
+	mask &= all_fields(cs);
+	raw_set_free(rs);
+	rs->keep = mask;
+	rs->nslots = cs->nfields;
+	if (mask == all_fields(cs))
+		return;
+	rs->slot = xmalloc(SET_MAX_FIELDS);
+	memset(rs->slot, RAW_SLOT_NONE, SET_MAX_FIELDS);
+	for (unsigned f = 0; f < cs->nfields; f++)
+		if (mask >> f & 1)
+			rs->slot[f] = (uint8_t)n++;
+	rs->nslots = n;
 }
 
 void
@@ -54,8 +91,10 @@ raw_set_grow(struct raw_set *rs)
 	xgrow((void **)&rs->inst, &rs->cap, rs->ninstances + 1, sizeof(*rs->inst));
 	block = xrealloc(block, rs->cap * nw * sizeof(uint64_t));
 	memset(block + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
-	for (size_t i = 0; i < rs->cap; i++)
+	for (size_t i = 0; i < rs->cap; i++) {
 		rs->inst[i].values = block + i * nw;
+		rs->inst[i].slot = rs->slot;
+	}
 }
 
 struct raw_instance *
@@ -66,10 +105,10 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	if (rs->ninstances == rs->cap)
 		raw_set_grow(rs);
 	ri = &rs->inst[rs->ninstances++];
-	memset(ri->values, 0, sizeof(uint64_t) * rs->set->nfields);
+	memset(ri->values, 0, sizeof(uint64_t) * slot_words(rs));
 	if (!ri->name || strncmp(ri->name, name, len) != 0 || ri->name[len] != '\0') {
 		if (ri->name_cap < len + 1) {
-			ri->name_cap = len + 1 < 16 ? 16 : len + 1;
+			ri->name_cap = len + 1 < 16 ? 16 : (uint32_t)(len + 1);
 			free(ri->name);
 			ri->name = xmalloc(ri->name_cap);
 		}
@@ -85,15 +124,32 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 void
 raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 {
-	if (dst->set != src->set && dst->cap && slot_words(dst) != slot_words(src))
-		raw_set_free(dst); /* the values block has another slot size */
+	if (dst->set != src->set) {
+		/* another set: its own fields, all kept (the memory is reused
+		 * when the words per instance stay the same) */
+		if (dst->slot || dst->nslots != src->set->nfields)
+			raw_set_free(dst);
+		size_t cap = dst->cap, n = dst->ninstances;
+		struct raw_instance *inst = dst->inst;
+		raw_set_init(dst, src->set);
+		dst->cap = cap;
+		dst->ninstances = n;
+		dst->inst = inst;
+	}
 	raw_set_begin(dst);
-	dst->set = src->set;
+	int same = dst->keep == src->keep;
 	for (size_t i = 0; i < src->ninstances; i++) {
 		const struct raw_instance *s = &src->inst[i];
 		struct raw_instance *d = raw_set_add(dst, s->name, strlen(s->name), s->identity);
-		memcpy(d->values, s->values, sizeof(uint64_t) * src->set->nfields);
-		d->present = s->present;
+		if (same) {
+			memcpy(d->values, s->values, sizeof(uint64_t) * slot_words(src));
+			d->present = s->present;
+		} else {
+			for (uint64_t m = s->present; m; m &= m - 1) {
+				unsigned f = (unsigned)__builtin_ctzll(m);
+				raw_put(d, f, raw_get(s, f));
+			}
+		}
 		d->in_total = s->in_total;
 	}
 	dst->mono_ns = src->mono_ns;

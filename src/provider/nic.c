@@ -650,7 +650,7 @@ put_stats(struct raw_instance *ri, const struct nic_stats *s, uint64_t needed)
 
 	if (!want)
 		return;
-	if (want == s->present) {
+	if (want == s->present && !ri->slot) {
 		for (unsigned f = 0; f < NIC_NSTATS; f++) /* absent: 0 in s and in ri */
 			ri->values[f] = s->v[f];
 		ri->present |= want;

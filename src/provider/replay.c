@@ -499,13 +499,13 @@ consume(struct replay *r, struct input *in)
 			struct raw_instance *ti = raw_set_add(&c->stage, fi->name, strlen(fi->name),
 							      fi->identity);
 			ti->in_total = fi->in_total;
-			if (m->identity) {
+			if (m->identity && !ti->slot && !fi->slot) {
 				memcpy(ti->values, fi->values, from->set->nfields * sizeof(uint64_t));
 				ti->present = fi->present;
 			} else {
 				for (size_t f = 0; f < from->set->nfields; f++)
 					if ((fi->present >> f & 1) && m->field[f] != 0xff)
-						raw_put(ti, m->field[f], fi->values[f]);
+						raw_put(ti, m->field[f], raw_get(fi, (unsigned)f));
 			}
 			stage_key(c, i, ss->keys[i]);
 		}

@@ -1,0 +1,191 @@
+/*
+ * test_sample.c - raw sample storage: the slot map that keeps only the
+ * fields a run derives from (raw_set_keep), copies between sets that keep
+ * different fields, and deltas derived from kept fields equal to those
+ * from every field.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gc_test.h"
+
+#include "derive.h"
+#include "sample.h"
+
+enum { F_A, F_B, F_C, F_D, F_E, NF };
+
+static const struct field_desc fields[NF] = {
+	[F_A] = { "a", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_B] = { "b", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_C] = { "c", FW_32, FK_COUNTER, FB_NONE, NO_PROM },
+	[F_D] = { "d", FW_64, FK_GAUGE, FB_NONE, NO_PROM },
+	[F_E] = { "e", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
+};
+
+enum { C_RATE, C_AVG, NC };
+
+static const struct counter_desc counters[NC] = {
+	/* (a + c) / dt */
+	[C_RATE] = { .name = "Rate", .type = CT_RATE, .num = { { F_A, 1 }, { F_C, 1 } } },
+	/* delta e / delta c */
+	[C_AVG] = { .name = "Avg", .type = CT_AVG_BULK, .num = { { F_E, 1 } },
+		    .den = { { F_C, 1 } } },
+};
+
+static const struct counter_set set = {
+	.name = "Test",
+	.fields = fields,
+	.nfields = NF,
+	.counters = counters,
+	.ncounters = NC,
+};
+
+#define BIT(f) ((uint64_t)1 << (f))
+
+/* Put every field: value base + 10 f (c is 32 bits wide). */
+static struct raw_instance *
+put_all(struct raw_set *rs, const char *name, uint64_t base)
+{
+	struct raw_instance *ri = raw_set_add(rs, name, strlen(name), 7);
+	for (unsigned f = 0; f < NF; f++)
+		raw_put(ri, f, base + 10 * f);
+	return ri;
+}
+
+static void
+test_keep(void **state)
+{
+	(void)state;
+	struct raw_set rs;
+
+	raw_set_init(&rs, &set);
+	assert_int_equal(rs.nslots, NF);
+	raw_set_keep(&rs, BIT(F_A) | BIT(F_C) | BIT(F_E));
+	assert_int_equal(rs.nslots, 3);
+	for (int i = 0; i < 20; i++) { /* past the first growth */
+		char name[8];
+		snprintf(name, sizeof(name), "i%d", i);
+		put_all(&rs, name, (uint64_t)i * 100);
+	}
+	assert_int_equal(rs.ninstances, 20);
+	for (int i = 0; i < 20; i++) {
+		const struct raw_instance *ri = &rs.inst[i];
+		/* b and d were put but are not kept: absent */
+		assert_int_equal(ri->present, BIT(F_A) | BIT(F_C) | BIT(F_E));
+		assert_int_equal(raw_get(ri, F_A), (uint64_t)i * 100);      /* base + 0 */
+		assert_int_equal(raw_get(ri, F_C), (uint64_t)i * 100 + 20); /* base + 10 x 2 */
+		assert_int_equal(raw_get(ri, F_E), (uint64_t)i * 100 + 40); /* base + 10 x 4 */
+		/* three words an instance, back to back */
+		assert_ptr_equal(ri->values, rs.inst[0].values + 3 * i);
+	}
+	raw_set_free(&rs);
+}
+
+/* Deltas and values from kept fields equal those from every field. */
+static void
+test_derive_kept(void **state)
+{
+	(void)state;
+	struct raw_set full[2], kept[2];
+	struct derive_env env = { .dt = 2, .user_hz = 100, .ulong_bits = 64 };
+	FIELD_DELTAS_DECLARE(dfull);
+	FIELD_DELTAS_DECLARE(dkept);
+
+	for (int k = 0; k < 2; k++) {
+		raw_set_init(&full[k], &set);
+		raw_set_init(&kept[k], &set);
+		raw_set_keep(&kept[k], BIT(F_A) | BIT(F_C) | BIT(F_E));
+	}
+	/* read 1: a 1000, c 0xFFFFFFF0 (about to wrap), e 500;
+	 * read 2: a 1600, c 0x10 (wrapped: 0x20 more), e 820. */
+	const uint64_t r[2][NF] = { { 1000, 5, 0xFFFFFFF0u, 9, 500 },
+				    { 1600, 6, 0x10, 9, 820 } };
+	for (int k = 0; k < 2; k++) {
+		struct raw_instance *a = raw_set_add(&full[k], "x", 1, 1);
+		struct raw_instance *b = raw_set_add(&kept[k], "x", 1, 1);
+		for (unsigned f = 0; f < NF; f++) {
+			raw_put(a, f, r[k][f]);
+			raw_put(b, f, r[k][f]);
+		}
+	}
+	derive_deltas(&set, &full[0].inst[0], &full[1].inst[0], &env, &dfull);
+	derive_deltas(&set, &kept[0].inst[0], &kept[1].inst[0], &env, &dkept);
+	assert_int_equal(dkept.status, ST_WRAPPED);
+	assert_int_equal(dkept.wrapped, BIT(F_C));
+	assert_int_equal(dkept.d[kept[1].slot[F_C]], 0x20);
+
+	struct value vf = derive_value(&set, &counters[C_RATE], &full[1].inst[0], &dfull, ST_OK, &env);
+	struct value vk = derive_value(&set, &counters[C_RATE], &kept[1].inst[0], &dkept, ST_OK, &env);
+	/* (600 + 32) / 2 = 316 */
+	assert_true(vk.v == 316.0);
+	assert_true(vf.v == vk.v);
+	assert_int_equal(vk.status, ST_WRAPPED);
+	vk = derive_value(&set, &counters[C_AVG], &kept[1].inst[0], &dkept, ST_OK, &env);
+	/* 320 / 32 = 10 */
+	assert_true(vk.v == 10.0);
+	for (int k = 0; k < 2; k++) {
+		raw_set_free(&full[k]);
+		raw_set_free(&kept[k]);
+	}
+}
+
+/* Copies between sets keeping different fields keep what both keep. */
+static void
+test_copy(void **state)
+{
+	(void)state;
+	struct raw_set full, kept, back, other;
+	static const struct counter_set set2 = {
+		.name = "Other", .fields = fields, .nfields = 2,
+	};
+
+	raw_set_init(&full, &set);
+	raw_set_init(&kept, &set);
+	raw_set_init(&back, &set);
+	raw_set_init(&other, &set2);
+	raw_set_keep(&kept, BIT(F_B) | BIT(F_D));
+	put_all(&full, "one", 1);
+	put_all(&full, "two", 2);
+	full.mono_ns = 42;
+	full.valid = 1;
+
+	raw_set_copy(&kept, &full);
+	assert_int_equal(kept.ninstances, 2);
+	assert_int_equal(kept.mono_ns, 42);
+	assert_int_equal(kept.inst[1].present, BIT(F_B) | BIT(F_D));
+	assert_int_equal(raw_get(&kept.inst[1], F_B), 12); /* 2 + 10 */
+	assert_int_equal(raw_get(&kept.inst[1], F_D), 32); /* 2 + 30 */
+	assert_string_equal(kept.inst[1].name, "two");
+
+	raw_set_copy(&back, &kept); /* back keeps all, gets b and d */
+	assert_int_equal(back.inst[0].present, BIT(F_B) | BIT(F_D));
+	assert_int_equal(raw_get(&back.inst[0], F_B), 11);
+	assert_int_equal(raw_get(&back.inst[0], F_D), 31);
+
+	raw_set_copy(&other, &kept); /* another set: takes src's set, all kept */
+	assert_ptr_equal(other.set, &set);
+	assert_null(other.slot);
+	assert_int_equal(raw_get(&other.inst[0], F_D), 31);
+
+	raw_set_free(&full);
+	raw_set_free(&kept);
+	raw_set_free(&back);
+	raw_set_free(&other);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keep),
+		cmocka_unit_test(test_derive_kept),
+		cmocka_unit_test(test_copy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
