@@ -22,11 +22,9 @@ struct derive_env {
 /* Field deltas of one instance between two reads. d points at one word per
  * field the set keeps, storage the owner provides (the engine keeps one pool
  * per set, so an instance costs its kept fields' words, not SET_MAX_FIELDS);
- * field f's delta is d[slot[f]] (d[f] when slot is NULL), the current read's
- * slot map. */
+ * field f's delta is d[raw_slot(cur, f)], cur the later read. */
 struct field_deltas {
 	uint64_t *d;
-	const uint8_t *slot;
 	uint64_t present; /* fields read in both */
 	uint64_t wrapped; /* fields whose delta was corrected for one wrap */
 	uint8_t status;   /* ST_OK, ST_WRAPPED or ST_RESET */

@@ -85,7 +85,6 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 	int have_cpu = 0;
 
 	out->present = both;
-	out->slot = cur->slot;
 	out->wrapped = 0;
 	out->status = ST_OK;
 	if (prev->identity != cur->identity) {
@@ -142,7 +141,7 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 
 /* Sum the signed terms over vals (only fields in present); returns how many
  * terms were present. Field f is vals[slot[f]] (vals[f] without a map). */
-static int
+static inline __attribute__((always_inline)) int
 term_sum(const struct term *t, const uint64_t *vals, const uint8_t *slot, uint64_t present,
 	 double *sum)
 {
@@ -160,7 +159,7 @@ term_sum(const struct term *t, const uint64_t *vals, const uint8_t *slot, uint64
 
 /* Nonzero when a field of c's numerator is in present (stops at the
  * first: usually the first term). */
-static int
+static inline __attribute__((always_inline)) int
 num_present(const struct counter_desc *c, uint64_t present)
 {
 	for (int i = 0; i < COUNTER_MAX_TERMS && c->num[i].sign; i++)
@@ -183,7 +182,7 @@ struct nb {
 	int wrapped;
 };
 
-static int
+static inline __attribute__((always_inline)) int
 instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 	    const struct field_deltas *deltas, struct nb *out)
 {
@@ -194,7 +193,7 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 
 	if (counter_type_needs_two(c->type)) {
 		vals = deltas->d;
-		slot = deltas->slot;
+		slot = cur->slot;
 		present = deltas->present;
 	} else {
 		vals = cur->values;
@@ -227,7 +226,7 @@ clamp(double v, double lo, double hi)
 }
 
 /* The formula of c's type over N and B (already summed, means divided). */
-static struct value
+static inline __attribute__((always_inline)) struct value
 apply(const struct counter_set *set, const struct counter_desc *c, double n, double b,
       const struct raw_instance *cur, const struct field_deltas *deltas,
       const struct derive_env *env)

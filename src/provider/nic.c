@@ -1066,11 +1066,17 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 	put_bql(st, ni, ri);
 	if (!(needed & LINK_MASK))
 		return;
-	text = if_read(st, i, SLOT_SPEED, "", "speed");
-	ni->has_speed = text && nic_parse_speed(text, &ni->speed) == 0;
-	text = if_read(st, i, SLOT_DUPLEX, "", "duplex");
-	ni->has_duplex = text != NULL;
-	ni->duplex = text ? nic_parse_duplex(text) : 0;
+	/* each file only when a counter needs it: the duplex only for
+	 * % Utilization, not for the wrap bound of the byte counters */
+	if (needed & BIT(F_SPEED)) {
+		text = if_read(st, i, SLOT_SPEED, "", "speed");
+		ni->has_speed = text && nic_parse_speed(text, &ni->speed) == 0;
+	}
+	if (needed & BIT(F_DUPLEX)) {
+		text = if_read(st, i, SLOT_DUPLEX, "", "duplex");
+		ni->has_duplex = text != NULL;
+		ni->duplex = text ? nic_parse_duplex(text) : 0;
+	}
 	put_link(ri, ni, needed);
 }
 

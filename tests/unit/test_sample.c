@@ -69,7 +69,7 @@ test_keep(void **state)
 	raw_set_keep(&rs, BIT(F_A) | BIT(F_C) | BIT(F_E));
 	assert_int_equal(rs.nslots, 3);
 	for (int i = 0; i < 20; i++) { /* past the first growth */
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "i%d", i);
 		put_all(&rs, name, (uint64_t)i * 100);
 	}
