@@ -21,6 +21,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 struct ffile {
 	int fd;
@@ -106,12 +107,95 @@ add_request(const char *line)
 	nreqs++;
 }
 
+/* Sum the decimal numbers of buf[0..n) into sink: the least parsing a
+ * reader of the file must do. */
+static void
+tokenize_numbers(const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n;
+	uint64_t acc = 0;
+
+	while (p < end) {
+		if (*p >= '0' && *p <= '9') {
+			uint64_t v = 0;
+			while (p < end && *p >= '0' && *p <= '9')
+				v = v * 10 + (uint64_t)(*p++ - '0');
+			acc += v;
+		} else {
+			p++;
+		}
+	}
+	sink += acc;
+}
+
+/* Files and directories opened, read (or listed) and closed every step:
+ * getcounter's files past its descriptor budget, and the directories it
+ * lists every read ("@open REL", "@dir REL"). */
+struct popen_file {
+	char *rel;
+	int dir;
+};
+static struct popen_file *po;
+static size_t npo, po_cap;
+static char *po_buf;
+static size_t po_buf_cap = 4096;
+
+static void
+add_per_step(const char *rel, int dir)
+{
+	if (npo == po_cap) {
+		po_cap = po_cap ? po_cap * 2 : 64;
+		po = realloc(po, po_cap * sizeof(*po));
+	}
+	po[npo].rel = strdup(rel);
+	po[npo].dir = dir;
+	npo++;
+	if (!po_buf)
+		po_buf = malloc(po_buf_cap);
+}
+
+/* Open, read (or list) and close each per-step file; returns the bytes. */
+static size_t
+read_per_step(int rootfd, int tokenize)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < npo; i++) {
+		int fd = openat(rootfd, po[i].rel,
+				O_RDONLY | O_CLOEXEC | (po[i].dir ? O_DIRECTORY : 0));
+		long n;
+		if (fd < 0)
+			continue;
+		if (po[i].dir) {
+			while ((n = syscall(SYS_getdents64, fd, po_buf, po_buf_cap)) > 0)
+				total += (size_t)n;
+		} else {
+			while ((n = pread(fd, po_buf, po_buf_cap, 0)) == (long)po_buf_cap) {
+				po_buf_cap *= 2;
+				po_buf = realloc(po_buf, po_buf_cap);
+			}
+			if (n > 0) {
+				total += (size_t)n;
+				if (tokenize)
+					tokenize_numbers(po_buf, (size_t)n);
+			}
+		}
+		close(fd);
+	}
+	return total;
+}
+
 /* Add relpath (under rootfd) to the files read each step. */
 static void
 add_file(int rootfd, const char *relpath)
 {
 	if (strncmp(relpath, "@netlink", 8) == 0) {
 		add_request(relpath);
+		return;
+	}
+	if (strncmp(relpath, "@open ", 6) == 0 || strncmp(relpath, "@dir ", 5) == 0) {
+		int dir = relpath[1] == 'd';
+		add_per_step(relpath + (dir ? 5 : 6), dir);
 		return;
 	}
 	int fd = openat(rootfd, relpath, O_RDONLY | O_CLOEXEC);
@@ -145,21 +229,8 @@ read_files(int tokenize)
 		if (n < 0)
 			continue;
 		total += (size_t)n;
-		if (tokenize) {
-			const char *p = f->buf, *end = f->buf + n;
-			uint64_t acc = 0;
-			while (p < end) {
-				if (*p >= '0' && *p <= '9') {
-					uint64_t v = 0;
-					while (p < end && *p >= '0' && *p <= '9')
-						v = v * 10 + (uint64_t)(*p++ - '0');
-					acc += v;
-				} else {
-					p++;
-				}
-			}
-			sink += acc;
-		}
+		if (tokenize)
+			tokenize_numbers(f->buf, (size_t)n);
 	}
 	return total;
 }
@@ -287,6 +358,7 @@ main(int argc, char **argv)
 		if (root)
 			ticker_step(&tk);
 		read_files(tokenize);
+		read_per_step(rootfd, tokenize);
 		nl_dumps();
 	}
 	uint64_t wall0 = bench_wall_ns();
@@ -297,6 +369,7 @@ main(int argc, char **argv)
 			bench_sleep_ms(sleep_ms);
 		uint64_t a = bench_cpu_ns();
 		bytes = read_files(tokenize);
+		bytes += read_per_step(rootfd, tokenize);
 		nlbytes = nl_dumps();
 		uint64_t b = bench_cpu_ns();
 		t[s] = b - a > overhead ? b - a - overhead : 0;
@@ -307,10 +380,11 @@ main(int argc, char **argv)
 		sum += t[s];
 	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
 	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu files=%zu "
-	       "netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
+	       "per_step_opens=%zu netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
 	       steps, (unsigned long long)(sum / (uint64_t)steps),
 	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
-	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, nreqs, bytes, nlbytes,
+	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, npo, nreqs, bytes,
+	       nlbytes,
 	       bench_vmhwm_kb());
 	ticker_close(&tk);
 	return 0;

@@ -24,6 +24,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -66,6 +67,80 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to
 		}
 	}
 	return syscall(SYS_sendto, fd, buf, len, flags, to, tolen);
+}
+
+/* The files the engine opens during the recorded step, as "@open REL" (a
+ * file: past its descriptor budget it opens, reads and closes a file every
+ * read) and "@dir REL" (a directory it lists every read) lines. Files it
+ * keeps open were opened before that step and are listed from
+ * /proc/self/fd instead. */
+static char *opens;
+static size_t opens_len, opens_cap;
+static char bench_root[4096];
+
+static void
+record_open(int dirfd, const char *path, int fd)
+{
+	char dir[4096], link[64], line[8192];
+	struct stat sb;
+	ssize_t got;
+
+	if (path[0] == '/' || dirfd == AT_FDCWD || fstat(fd, &sb) < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+	got = readlink(link, dir, sizeof(dir) - 1);
+	if (got < 0)
+		return;
+	dir[got] = '\0';
+	size_t rl = strlen(bench_root);
+	const char *rel = dir;
+	if (strncmp(dir, bench_root, rl) == 0 && (dir[rl] == '/' || dir[rl] == '\0'))
+		rel = dir + rl;
+	while (*rel == '/')
+		rel++;
+	char full[8192];
+	int n = snprintf(full, sizeof(full), "%s%s%s", rel, *rel ? "/" : "", path);
+	if (n <= 0 || (size_t)n >= sizeof(full))
+		return;
+	/* proc/net is a link to proc/self/net: the path names our pid */
+	const char *tail = full;
+	if (strncmp(full, "proc/", 5) == 0 && full[5] >= '0' && full[5] <= '9') {
+		const char *q = full + 5;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '/')
+			tail = q;
+	}
+	n = snprintf(line, sizeof(line), "%s %s%s\n", S_ISDIR(sb.st_mode) ? "@dir" : "@open",
+		     tail == full ? "" : "proc/self", tail);
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return;
+	if (opens_len + (size_t)n + 1 > opens_cap) {
+		opens_cap = (opens_len + (size_t)n + 1) * 2;
+		opens = realloc(opens, opens_cap);
+		if (!opens)
+			exit(1);
+	}
+	memcpy(opens + opens_len, line, (size_t)n + 1);
+	opens_len += (size_t)n;
+}
+
+/* Every openat of the library objects comes through here, as sendto does. */
+int
+openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & (O_CREAT | __O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	int fd = (int)syscall(SYS_openat, dirfd, path, flags, mode);
+	if (recording && fd >= 0)
+		record_open(dirfd, path, fd);
+	return fd;
 }
 
 /* Allocation figures now (zeros without malloc-count.so). */
@@ -160,6 +235,11 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 	fputs(requests, mem);
 	for (const char *q = requests; (q = strchr(q, '\n')); q++)
 		n++;
+	if (opens) {
+		fputs(opens, mem);
+		for (const char *q = opens; (q = strchr(q, '\n')); q++)
+			n++;
+	}
 	fclose(mem);
 	out = fopen(path, "w");
 	if (!out) {
@@ -277,6 +357,11 @@ main(int argc, char **argv)
 		return status;
 	}
 	const struct frame *f = NULL;
+	{
+		char *real = root ? realpath(root, NULL) : NULL;
+		snprintf(bench_root, sizeof(bench_root), "%s", real ? real : "/");
+		free(real);
+	}
 	for (long w = 0; w < warmup; w++) {
 		if (root)
 			ticker_step(&tk);
@@ -284,6 +369,9 @@ main(int argc, char **argv)
 		recording = w == warmup - 1;
 		requests_len = 0;
 		requests[0] = '\0';
+		opens_len = 0;
+		if (opens)
+			opens[0] = '\0';
 		if (engine_step(e, 0, 0, &f, &err) < 0) {
 			fprintf(stderr, "gcbench: %s\n", err.msg);
 			return 1;
