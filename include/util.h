@@ -28,6 +28,24 @@ char *xstrndup(const char *s, size_t n);
 /* Grow *p (an array of *cap elements of size elem) to hold at least want. */
 void xgrow(void **p, size_t *cap, size_t want, size_t elem);
 
+/* A set of strings stored once each, in chunks, so that they never move
+ * (callers keep the pointers), numbered 0, 1, ... in order of first
+ * appearance. A string costs its bytes and 16 more: no heap block of its
+ * own. Zero-initialize; free with strset_free. */
+struct strset {
+	char **chunks;       /* every chunk, the last one being filled */
+	size_t nchunks, chunk_used, chunk_size;
+	const char **strs;   /* id -> string */
+	size_t n, strs_cap;
+	uint32_t *slots;     /* open addressing: id + 1, 0 empty */
+	size_t nslots;       /* a power of two, at least twice n */
+};
+
+/* The id of s (added the first time); *stored, when not NULL, is the set's
+ * copy of s. */
+uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
+void strset_free(struct strset *ss);
+
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 uint64_t now_mono_ns(void);
 int64_t now_wall_ns(void);

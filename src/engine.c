@@ -80,8 +80,8 @@ enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE
 
 struct row_ref {
 	size_t idx;
-	char *instance;   /* owned copy (NULL for single-instance) */
-	const char *path; /* borrowed from the column map (e->cols) */
+	const char *instance; /* borrowed from e->names (NULL for single-instance) */
+	const char *path; /* borrowed from e->cols */
 	uint32_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	uint32_t column;
 	uint8_t kind;     /* enum ref_kind */
@@ -105,12 +105,6 @@ struct item {
 	const struct counter_desc *rows_c;
 	size_t *rows;     /* rows_es cur indices, ref after ref */
 	size_t nrows, rows_cap;
-};
-
-struct column_map {
-	size_t cap, n;
-	char **keys;
-	uint32_t *ids;
 };
 
 struct engine {
@@ -139,7 +133,8 @@ struct engine {
 	struct eset *sets;
 	size_t nitems;
 	struct item *items;
-	struct column_map cols;
+	struct strset cols;  /* every path shown, its id the column (rows borrow it) */
+	struct strset names; /* every instance name a row has shown (rows borrow it) */
 	size_t nrows, rows_cap;
 	struct frame_row *rows;
 	uint32_t user_hz;
@@ -180,42 +175,6 @@ hash_str(const char *s)
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211u;
 	return h;
-}
-
-/* The column of path, given a new one the first time; *key is the map's
- * copy of path, which lives as long as the engine (rows borrow it). */
-static uint32_t
-column_of(struct column_map *m, const char *path, const char **key)
-{
-	size_t i;
-
-	if (m->n * 2 >= m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64;
-		char **keys = xcalloc(ncap, sizeof(char *));
-		uint32_t *ids = xcalloc(ncap, sizeof(uint32_t));
-		for (size_t k = 0; k < m->cap; k++) {
-			if (!m->keys[k])
-				continue;
-			for (i = hash_str(m->keys[k]) % ncap; keys[i]; i = (i + 1) % ncap)
-				;
-			keys[i] = m->keys[k];
-			ids[i] = m->ids[k];
-		}
-		free(m->keys);
-		free(m->ids);
-		m->keys = keys;
-		m->ids = ids;
-		m->cap = ncap;
-	}
-	for (i = hash_str(path) % m->cap; m->keys[i]; i = (i + 1) % m->cap)
-		if (strcmp(m->keys[i], path) == 0) {
-			*key = m->keys[i];
-			return m->ids[i];
-		}
-	m->keys[i] = xstrdup(path);
-	m->ids[i] = (uint32_t)m->n++;
-	*key = m->keys[i];
-	return m->ids[i];
 }
 
 void
@@ -907,8 +866,6 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 static void
 item_clear(struct item *it)
 {
-	for (size_t i = 0; i < it->nrefs; i++)
-		free(it->refs[i].instance);
 	it->nrefs = 0;
 	it->has_gone = 0;
 }
@@ -924,7 +881,9 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	struct row_ref *r = &it->refs[it->nrefs++];
 	r->kind = kind;
 	r->idx = idx;
-	r->instance = instance ? xstrdup(instance) : NULL;
+	r->instance = NULL;
+	if (instance)
+		strset_add(&e->names, instance, &r->instance);
 	need = path_format(buf, sizeof(buf), e->host, it->es->prov->set->name, instance,
 			   it->c->name);
 	if (need >= sizeof(buf)) {
@@ -933,7 +892,7 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 			    it->c->name);
 	}
 	/* one copy of each path, the column map's, borrowed by every ref */
-	r->column = column_of(&e->cols, path, &r->path);
+	r->column = strset_add(&e->cols, path, &r->path);
 	if (path != buf)
 		free(path);
 	if (kind == REF_GONE)
@@ -1361,10 +1320,8 @@ engine_free_parts(struct engine *e)
 		free(es->members);
 	}
 	free(e->sets);
-	for (size_t i = 0; i < e->cols.cap; i++)
-		free(e->cols.keys[i]);
-	free(e->cols.keys);
-	free(e->cols.ids);
+	strset_free(&e->cols);
+	strset_free(&e->names);
 	free(e->rows);
 	if (e->fs)
 		procfs_free(e->fs);

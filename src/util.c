@@ -83,6 +83,77 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 	*cap = c;
 }
 
+static size_t
+strset_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* Copy s[0..len] (NUL included) into the current chunk, starting a new
+ * one when it does not fit; strings never move. */
+static const char *
+strset_store(struct strset *ss, const char *s, size_t len)
+{
+	if (!ss->nchunks || ss->chunk_used + len + 1 > ss->chunk_size) {
+		size_t size = len + 1 > 65536 ? len + 1 : 65536;
+		ss->chunks = xrealloc(ss->chunks, (ss->nchunks + 1) * sizeof(*ss->chunks));
+		ss->chunks[ss->nchunks++] = xmalloc(size);
+		ss->chunk_size = size;
+		ss->chunk_used = 0;
+	}
+	char *d = ss->chunks[ss->nchunks - 1] + ss->chunk_used;
+	memcpy(d, s, len + 1);
+	ss->chunk_used += len + 1;
+	return d;
+}
+
+uint32_t
+strset_add(struct strset *ss, const char *s, const char **stored)
+{
+	size_t mask, i;
+
+	if ((ss->n + 1) * 2 > ss->nslots) {
+		size_t n = ss->nslots ? ss->nslots * 2 : 64;
+		free(ss->slots);
+		ss->slots = xcalloc(n, sizeof(*ss->slots));
+		ss->nslots = n;
+		for (size_t id = 0; id < ss->n; id++) {
+			for (i = strset_hash(ss->strs[id]) & (n - 1); ss->slots[i]; i = (i + 1) & (n - 1))
+				;
+			ss->slots[i] = (uint32_t)id + 1;
+		}
+	}
+	mask = ss->nslots - 1;
+	for (i = strset_hash(s) & mask; ss->slots[i]; i = (i + 1) & mask) {
+		uint32_t id = ss->slots[i] - 1;
+		if (strcmp(ss->strs[id], s) == 0) {
+			if (stored)
+				*stored = ss->strs[id];
+			return id;
+		}
+	}
+	xgrow((void **)&ss->strs, &ss->strs_cap, ss->n + 1, sizeof(*ss->strs));
+	ss->strs[ss->n] = strset_store(ss, s, strlen(s));
+	ss->slots[i] = (uint32_t)ss->n + 1;
+	if (stored)
+		*stored = ss->strs[ss->n];
+	return (uint32_t)ss->n++;
+}
+
+void
+strset_free(struct strset *ss)
+{
+	for (size_t k = 0; k < ss->nchunks; k++)
+		free(ss->chunks[k]);
+	free(ss->chunks);
+	free((void *)ss->strs);
+	free(ss->slots);
+	memset(ss, 0, sizeof(*ss));
+}
+
 uint64_t
 now_mono_ns(void)
 {

@@ -1,0 +1,79 @@
+/*
+ * test_util.c - the string set (strset): ids in order of first appearance,
+ * one copy of each string, and stored strings that never move while the
+ * set grows past its first table and its first chunk.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gc_test.h"
+
+#include "util.h"
+
+static void
+test_strset_ids(void **state)
+{
+	(void)state;
+	struct strset ss = { 0 };
+	const char *a, *b, *a2;
+
+	assert_int_equal(strset_add(&ss, "\\\\h\\Processor(0)\\% User Time", &a), 0);
+	assert_int_equal(strset_add(&ss, "eth0", &b), 1);
+	assert_int_equal(strset_add(&ss, "\\\\h\\Processor(0)\\% User Time", &a2), 0);
+	assert_ptr_equal(a, a2); /* one copy */
+	assert_string_equal(b, "eth0");
+	assert_int_equal(strset_add(&ss, "", NULL), 2); /* the empty string is a string */
+	assert_int_equal(strset_add(&ss, "", NULL), 2);
+	assert_int_equal(ss.n, 3);
+	strset_free(&ss);
+	assert_int_equal(ss.n, 0);
+}
+
+/* 100,000 strings of about 12 bytes: past 64 KiB chunks and many table
+ * growths; every pointer handed out still reads its string. */
+static void
+test_strset_stable(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	struct strset ss = { 0 };
+	static const char *kept[N];
+	char buf[32];
+
+	for (int i = 0; i < N; i++) {
+		snprintf(buf, sizeof(buf), "veth%d/cpu%d", i, i % 7);
+		assert_int_equal(strset_add(&ss, buf, &kept[i]), (uint32_t)i);
+	}
+	assert_true(ss.nchunks > 1);
+	for (int i = 0; i < N; i += 997) {
+		snprintf(buf, sizeof(buf), "veth%d/cpu%d", i, i % 7);
+		assert_string_equal(kept[i], buf);
+		const char *again;
+		assert_int_equal(strset_add(&ss, buf, &again), (uint32_t)i);
+		assert_ptr_equal(again, kept[i]);
+	}
+	/* a string longer than a chunk gets a chunk of its own */
+	static char big[70000];
+	memset(big, 'x', sizeof(big) - 1);
+	const char *bigp;
+	assert_int_equal(strset_add(&ss, big, &bigp), (uint32_t)N);
+	assert_int_equal(strlen(bigp), sizeof(big) - 1);
+	assert_string_equal(kept[N - 1], "veth99999/cpu4"); /* 99999 = 7 x 14285 + 4 */
+	strset_free(&ss);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strset_ids),
+		cmocka_unit_test(test_strset_stable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
