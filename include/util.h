@@ -46,6 +46,10 @@ struct strset {
 uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 void strset_free(struct strset *ss);
 
+/* FNV-1a of s: hash tables, and an instance's identity where the kernel
+ * gives none (the same value in every run, so logs agree). */
+uint64_t str_hash(const char *s);
+
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 uint64_t now_mono_ns(void);
 int64_t now_wall_ns(void);

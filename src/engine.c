@@ -168,15 +168,6 @@ on_signal(int sig)
 	stop_requested = 1;
 }
 
-static size_t
-hash_str(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 void
 engine_hostname(const struct config *cfg, char *buf, size_t n)
 {
@@ -460,14 +451,14 @@ eset_pair(struct eset *es)
 	for (size_t k = 0; k < hcap; k++)
 		es->hash[k] = SIZE_MAX;
 	for (size_t j = 0; j < m; j++) {
-		size_t h = hash_str(prev->inst[j].name) % hcap;
+		size_t h = str_hash(prev->inst[j].name) % hcap;
 		while (es->hash[h] != SIZE_MAX)
 			h = (h + 1) % hcap;
 		es->hash[h] = j;
 	}
 	uint8_t *used = xcalloc(m ? m : 1, 1);
 	for (size_t i = 0; i < n; i++) {
-		size_t h = hash_str(cur->inst[i].name) % hcap;
+		size_t h = str_hash(cur->inst[i].name) % hcap;
 		es->prev_of[i] = SIZE_MAX;
 		for (; es->hash[h] != SIZE_MAX; h = (h + 1) % hcap) {
 			size_t j = es->hash[h];

@@ -870,15 +870,6 @@ gclog_writer_nsets(const struct gclog_writer *w)
 	return w->nsets;
 }
 
-static size_t
-hash_name(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* The key of instance name in ws (into w->keybuf), "" for none. */
 static const char *
 instance_key(struct gclog_writer *w, struct wset *ws, const char *name)
@@ -994,7 +985,7 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	for (size_t k = 0; k < hcap; k++)
 		ws->hash[k] = UINT32_MAX;
 	for (size_t j = 0; j < ws->ninst; j++) {
-		size_t h = hash_name(ws->inst[j].name) & (hcap - 1);
+		size_t h = str_hash(ws->inst[j].name) & (hcap - 1);
 		while (ws->hash[h] != UINT32_MAX)
 			h = (h + 1) & (hcap - 1);
 		ws->hash[h] = (uint32_t)j;
@@ -1003,7 +994,7 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		const struct raw_instance *ri = &rs->inst[i];
 		const char *key = instance_key(w, ws, ri->name);
 		uint32_t id = UINT32_MAX;
-		for (size_t h = hash_name(ri->name) & (hcap - 1); ws->hash[h] != UINT32_MAX;
+		for (size_t h = str_hash(ri->name) & (hcap - 1); ws->hash[h] != UINT32_MAX;
 		     h = (h + 1) & (hcap - 1))
 			if (strcmp(ws->inst[ws->hash[h]].name, ri->name) == 0) {
 				id = ws->hash[h];

@@ -83,10 +83,10 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 	*cap = c;
 }
 
-static size_t
-strset_hash(const char *s)
+uint64_t
+str_hash(const char *s)
 {
-	size_t h = 1469598103934665603u;
+	uint64_t h = 1469598103934665603u;
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211u;
 	return h;
@@ -121,13 +121,13 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 		ss->slots = xcalloc(n, sizeof(*ss->slots));
 		ss->nslots = n;
 		for (size_t id = 0; id < ss->n; id++) {
-			for (i = strset_hash(ss->strs[id]) & (n - 1); ss->slots[i]; i = (i + 1) & (n - 1))
+			for (i = str_hash(ss->strs[id]) & (n - 1); ss->slots[i]; i = (i + 1) & (n - 1))
 				;
 			ss->slots[i] = (uint32_t)id + 1;
 		}
 	}
 	mask = ss->nslots - 1;
-	for (i = strset_hash(s) & mask; ss->slots[i]; i = (i + 1) & mask) {
+	for (i = str_hash(s) & mask; ss->slots[i]; i = (i + 1) & mask) {
 		uint32_t id = ss->slots[i] - 1;
 		if (strcmp(ss->strs[id], s) == 0) {
 			if (stored)

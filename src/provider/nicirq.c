@@ -144,17 +144,6 @@ nicirq_action_match(const char *actions, size_t len, const char *ifname, const c
 	return 0;
 }
 
-/* FNV-1a of an interface name: its identity where no ifindex is known. */
-static uint64_t
-name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* qsort order of IRQ numbers. */
 static int
 irq_cmp(const void *a, const void *b)
@@ -303,7 +292,7 @@ net_entry(const char *name, unsigned char type, void *arg)
 	if (nicdev_of_entry(st->fs, name, type, sizeof(st->ifs->name), &dev) < 0)
 		return 0; /* virtual: no instance */
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%.64s/ifindex", name);
-	id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex : name_hash(name);
+	id = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex : str_hash(name);
 	ni = lookup_if(st, name, len, &is_new);
 	ni->seen = st->scans;
 	if (is_new || !procfs_is_live(st->fs) || ni->identity != id) {

@@ -181,17 +181,6 @@ nicpower_parse_ms(const char *text, uint64_t *ms)
 	return *p ? -1 : 0;
 }
 
-/* FNV-1a of an interface name: its identity where no ifindex is known. */
-static uint64_t
-name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* The fields whose attributes a read opens: the needed ones, and the
  * runtime status whenever a time is needed (it decides whether the times
  * mean anything). */
@@ -213,7 +202,7 @@ probe_if(struct np_state *st, struct np_if *ni, const struct nicdev *dev)
 
 	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/ifindex", ni->name);
 	ni->identity = procfs_read_u64(st->fs, st->path, &ifindex) == 0 ? ifindex
-									 : name_hash(ni->name);
+									 : str_hash(ni->name);
 	for (unsigned f = 0; f < NP_NFIELDS; f++) {
 		ni->pf[f] = NULL;
 		if (!(want & BIT(f)))

@@ -1075,15 +1075,6 @@ struct sum_set {
 	size_t *hash;
 };
 
-static size_t
-str_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 static void
 sum_add_instance(struct sum_set *ss, const char *name)
 {
