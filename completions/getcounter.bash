@@ -21,7 +21,7 @@
 # The options: long and short ones match case-sensitively, the Windows
 # spellings (and typeperf's) ignoring case.
 _getcounter_long=(--counter --counter-file --interval --samples --continuous --format --output
-	--yes --precision --utc --list-set --instances --root --verbose --help --version
+	--yes --precision --smooth --utc --list-set --instances --root --verbose --help --version
 	--log --input --begin --end --every --summary --max-size --circular --append
 	--serve --serve-max-requests --tls-cert --tls-key --tls-client-ca --basic-auth
 	--prometheus-rules --tui --ascii --no-color
@@ -293,7 +293,7 @@ _getcounter()
 		;;
 	--log | --input) _gc_head=""; _getcounter_gcl "$_gc_val"; return 0 ;;
 	-c | --counter) _getcounter_paths ""; return 0 ;;
-	-i | -n | --interval | --samples | --precision | --begin | --end | --every | --max-size | \
+	-i | -n | --interval | --samples | --precision | --smooth | --begin | --end | --every | --max-size | \
 		--serve | --serve-max-requests | --local-mac | --capture-filter | --snaplen | \
 		--capture-buffer)
 		return 0

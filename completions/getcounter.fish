@@ -222,6 +222,7 @@ complete -c getcounter -s f -l format -x -a 'table list csv tsv json gcl BIN' -d
 complete -c getcounter -s o -l output -r -F -d 'Write to a file'
 complete -c getcounter -s y -l yes -d 'Replace a non-empty output file'
 complete -c getcounter -l precision -x -d 'Decimals of values'
+complete -c getcounter -l smooth -x -d 'Show a load average of each value (C 2..127)'
 complete -c getcounter -l utc -d 'Show times in UTC'
 complete -c getcounter -s l -l list-set -o ListSet -d 'List the counter sets'
 complete -c getcounter -s q -d 'List the counter paths of the matching sets'

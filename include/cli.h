@@ -31,6 +31,7 @@ struct config {
 	const char *format;  /* -f value, NULL for the default */
 	const char *output_file;
 	int precision;       /* -1 for the format's default */
+	int smooth;          /* --smooth C (2..127), 0 for none */
 	int instances;       /* -x */
 	int verbose;
 	int yes;             /* -y: replace a non-empty output file */

@@ -60,6 +60,7 @@ enum opt_id {
 	O_TLS_CLIENT_CA,
 	O_BASIC_AUTH,
 	O_PROMETHEUS_RULES,
+	O_SMOOTH,
 };
 
 struct option_spec {
@@ -79,6 +80,7 @@ static const struct option_spec options[] = {
 	{ O_FORMAT, 'f', "format", { "f" }, 1 },
 	{ O_OUTPUT, 'o', "output", { "o" }, 1 },
 	{ O_PRECISION, 0, "precision", { 0 }, 1 },
+	{ O_SMOOTH, 0, "smooth", { 0 }, 1 },
 	{ O_LIST_SET, 'l', "list-set", { "ListSet" }, 0 },
 	{ O_QUERY, 'q', NULL, { "q" }, 0 },
 	{ O_QUERY_INSTANCES, 0, NULL, { "qx" }, 0 },
@@ -168,6 +170,8 @@ cli_usage(FILE *out)
 	      "      --prometheus-rules   print Prometheus recording rules deriving the counters\n"
 	      "                           of PATHS (default all) from the --serve series\n"
 	      "      --precision N        decimals of values (csv/tsv default 6)\n"
+	      "      --smooth C           show the load average (avg*C + x*(128-C))/128 of each\n"
+	      "                           value instead of the value (1 < C < 128; display only)\n"
 	      "      --utc                show times in UTC\n"
 	      "  -l, --list-set [PATTERN] counter sets matching PATTERN (default *)\n"
 	      "  -q [PATTERN]             every counter path of the matching sets\n"
@@ -531,6 +535,14 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		if (v > 17)
 			return err_set(err, "%s '%s' is too large: at most 17 decimals", name, arg);
 		cfg->precision = (int)v;
+		break;
+	case O_SMOOTH:
+		if (parse_count(name, arg, 0, &v, err) < 0)
+			return -1;
+		if (v < 2 || v > 127)
+			return err_set(err, "%s '%s' is out of range: C is 2 to 127 (1 < C < 128)",
+				       name, arg);
+		cfg->smooth = (int)v;
 		break;
 	case O_LIST_SET:
 		cfg->mode = MODE_LIST_SETS;

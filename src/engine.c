@@ -107,6 +107,12 @@ struct item {
 	size_t nrows, rows_cap;
 };
 
+/* A column's --smooth average. */
+struct smooth_cell {
+	double avg;
+	uint8_t on; /* avg holds a value */
+};
+
 struct engine {
 	const struct config *cfg;
 	char host[256];
@@ -135,6 +141,8 @@ struct engine {
 	struct item *items;
 	struct strset cols;  /* every path shown, its id the column (rows borrow it) */
 	struct strset names; /* every instance name a row has shown (rows borrow it) */
+	struct smooth_cell *smooth; /* --smooth: per column */
+	size_t smooth_cap;
 	size_t nrows, rows_cap;
 	struct frame_row *rows;
 	uint32_t user_hz;
@@ -1075,6 +1083,30 @@ rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int sna
 	return derive_total(rs->cur->set, it->rows_c, inst, deltas, pair, ref->rows_n, &env);
 }
 
+/* --smooth C (COUNTERS.md 1): each column shows NDIS's load average
+ * avg = (avg x C + x x (128 - C)) / 128 from its first value on; a row
+ * without a value is shown as it is and starts the average again. Display
+ * only: the log holds the raw reads. */
+static void
+engine_smooth(struct engine *e)
+{
+	double c = (double)e->cfg->smooth;
+
+	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
+	for (size_t r = 0; r < e->nrows; r++) {
+		struct frame_row *row = &e->rows[r];
+		struct smooth_cell *s = &e->smooth[row->column];
+		if (!value_exists(row->counter, (enum value_status)row->status)) {
+			s->on = 0;
+			continue;
+		}
+		if (s->on)
+			row->value = (s->avg * c + row->value * (128.0 - c)) / 128.0;
+		s->avg = row->value;
+		s->on = 1;
+	}
+}
+
 static void
 item_build(struct engine *e, struct item *it)
 {
@@ -1275,6 +1307,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	f->wall_ns = e->wall_ns;
 	f->nrows = e->nrows;
 	f->rows = e->rows;
+	if (e->cfg->smooth)
+		engine_smooth(e);
 }
 
 /* ---- set-up and tear-down ----------------------------------------------- */
@@ -1313,6 +1347,7 @@ engine_free_parts(struct engine *e)
 	free(e->sets);
 	strset_free(&e->cols);
 	strset_free(&e->names);
+	free(e->smooth);
 	free(e->rows);
 	if (e->fs)
 		procfs_free(e->fs);

@@ -265,4 +265,24 @@ set -e
 pid=""
 [ "$rc" -eq 0 ] || fail "--continuous: exit $rc after SIGTERM"
 [ "$(sed 1d "$tmp/term.csv" | grep -c .)" -ge 1 ] || fail "SIGTERM: no rows: $(cat "$tmp/term.csv")"
+
+# --- --smooth C: NDIS's load average, restarted by a value that is missing --
+# Five roots: cli-basic t0..t2, then t3 without MemAvailable (Available
+# MBytes unsupported: blank) and t4 with 2048000 kB (2000 MB); 2 s apart.
+for k in 3 4; do
+	cp -r "$F/t2" "$tmp/t$k"
+	echo "$((1004 + 2 * (k - 2))).00 2008.00" >"$tmp/t$k/proc/uptime"
+done
+sed -i '/^MemAvailable/d' "$tmp/t3/proc/meminfo"
+sed -i 's/^MemAvailable:.*/MemAvailable:    2048000 kB/' "$tmp/t4/proc/meminfo"
+expect_exit 0 "$GETCOUNTER" $R3 --root "$tmp/t3" --root "$tmp/t4" -f csv --smooth 32 \
+	'\Memory\Available MBytes'
+# t1 1000 (the first value: as is); t2 (1000 x 32 + 500 x 96) / 128 = 625;
+# t3 blank; t4 2000, the average started again (not (625 x 32 + 2000 x 96)
+# / 128 = 1656.25)
+got=$(printf '%s\n' "$out" | sed 1d | cut -d, -f2 | tr -d '"\r' | tr '\n' ' ')
+[ "$got" = "1000.000000 625.000000   2000.000000 " ] || fail "--smooth 32: '$got'"
+expect_exit 2 "$GETCOUNTER" --smooth 128 '\Memory\Available MBytes'
+expect_exit 2 "$GETCOUNTER" --smooth 1 '\Memory\Available MBytes'
+expect_exit 2 "$GETCOUNTER" --smooth x '\Memory\Available MBytes'
 echo ok
