@@ -269,13 +269,20 @@ check_paths(const char *const *paths, size_t npaths, struct err *err)
 					" (it repeats Processor: use \\Processor)" :
 					p->open ? "" : " (it is read per run, not per scrape)");
 		all = exported_fields(p->set);
+		size_t named = 0;
 		for (size_t c = 0; c < p->set->ncounters; c++)
-			if (!ctr[0] || glob_match_ci(ctr, p->set->counters[c].name))
+			if (!ctr[0] || glob_match_ci(ctr, p->set->counters[c].name)) {
 				need |= counter_fields(&p->set->counters[c]) & all;
+				named++;
+			}
+		if (!named)
+			return !err_set(err, "no counter matches '%s' in '%s' (getcounter -q '%s' "
+					     "lists them)", ctr, paths[k], p->set->name);
 		if (!need)
-			return !err_set(err, "'%s': no counter of %s it names is served to "
-					     "Prometheus (getcounter -l '\\%s\\*' lists them)",
-					paths[k], p->set->name, p->set->name);
+			return !err_set(err, "'%s': none of the counters of %s it names is served "
+					     "to Prometheus (getcounter --serve PORT '\\%s%s\\*' serves "
+					     "what %s has)", paths[k], p->set->name, p->set->name,
+					p->set->multi_instance ? "(*)" : "", p->set->name);
 	}
 	return 1;
 }

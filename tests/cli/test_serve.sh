@@ -283,6 +283,12 @@ for p in '\Network Capture(*)\*' '\Processor Information(*)\*' '\Processor(*)\No
 done
 expect_exit 2 "$G" --root "$F/t0" --serve 0 '\Network Capture(*)\*'
 case $errout in *"Network Capture is not served"*) ;; *) fail "--serve Network Capture: $errout" ;; esac
+# an unknown counter is named as unknown, and the command the message
+# suggests works
+expect_exit 2 "$G" --root "$F/t0" --serve 0 '\Processor(*)\Bogus'
+case $errout in *"no counter matches 'Bogus'"*"(getcounter -q 'Processor' lists them)"*) ;;
+*) fail "--serve unknown counter: $errout" ;; esac
+expect_exit 0 "$G" -q 'Processor'
 if command -v promtool >/dev/null 2>&1; then
 	promtool check rules "$tmp/rules.yml" >"$tmp/pt" 2>&1 ||
 		fail "promtool check rules: $(cat "$tmp/pt")"
