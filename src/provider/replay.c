@@ -187,9 +187,11 @@ parse_time(const char *s, int64_t *ns)
 			off = sign * (oh * 3600 + om * 60);
 		}
 	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 ||
-	    y < 1970)
-		return -1;
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap) || h > 23 || mi > 59 || sec > 60 || y < 1970)
+		return -1; /* 02/30 is a mistake, not 03/02 */
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
 	tm.tm_mday = d;

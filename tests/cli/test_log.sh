@@ -182,7 +182,7 @@ done
 "$G" --input "$tmp/cut.gcl" -f csv | tr -d '\r' | cmp -s - "$tmp/be.exp" || fail "relog of a cut"
 "$G" --input "$tmp/cut.gcl" --summary >"$tmp/sum"
 [ "$(field "$tmp/sum" Samples)" = 4 ] || fail "cut log samples: $(field "$tmp/sum" Samples)"
-for t in yesterday 2023-11-14T25:00:00 13/45/2023 '11/14/23 10:00:00' 2023-11-14T23:36:46Q ''; do
+for t in yesterday 2023-11-14T25:00:00 13/45/2023 2023-02-29T10:00:00 04/31/2023 2023-06-31 '11/14/23 10:00:00' 2023-11-14T23:36:46Q ''; do
 	expect_exit 2 "$G" --input "$S" -f csv --begin "$t"
 	[ -z "$out" ] || fail "bad --begin '$t' printed"
 	[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "bad --begin '$t': $errout"
