@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -672,6 +673,10 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 	case O_USER:
 		if (*arg == '\0')
 			return err_set(err, "%s needs a user name", name);
+		/* a name that is not a user is a mistake in the command, found
+		 * now rather than after the capture has opened */
+		if (!getpwnam(arg))
+			return err_set(err, "%s '%s': no such user", name, arg);
 		cfg->capture.user = arg;
 		break;
 	case O_TLS_CERT:

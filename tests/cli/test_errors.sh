@@ -36,6 +36,11 @@ bad 2 'Procesor' "$GETCOUNTER" -f csv -n 2 -i 0.01 -c '\Memory\Available MBytes'
 	-c '\Procesor(*)\% Processor Time'
 bad 2 'Nothing' "$GETCOUNTER" '\*\Nothing'
 
+# A --user that is no user is a usage error, found before anything opens;
+# so is a --smooth factor outside 2..127.
+bad 2 "'nosuchuser-$$': no such user" "$GETCOUNTER" --user "nosuchuser-$$" --pcap /dev/null
+bad 2 "--smooth" "$GETCOUNTER" --smooth 0 '\Memory\Available MBytes'
+
 # Unknown counters, in a good set and with a wildcard instance.
 bad 2 '% Procesor Time' "$GETCOUNTER" '\Processor(*)\% Procesor Time'
 bad 2 'Available Mbites' "$GETCOUNTER" '\Memory\Available Mbites'
