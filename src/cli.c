@@ -363,6 +363,14 @@ read_counter_file(struct config *cfg, const char *file, struct err *err)
 			s++;
 		if (*s == '\0' || *s == '#')
 			continue;
+		/* a control character is in no path: a binary file, named
+		 * without echoing its bytes to the terminal */
+		for (const char *c = s; *c; c++)
+			if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f) {
+				fclose(f);
+				return err_set(err, "%s:%u: a control character (0x%02x): not a "
+						    "counter file", file, lineno, (unsigned char)*c);
+			}
 		/* typeperf files may quote their paths */
 		if (*s == '"' && e - s >= 2 && e[-1] == '"') {
 			e[-1] = '\0';

@@ -107,6 +107,10 @@ bad 2 "snapshot" "$GETCOUNTER" --root "$F/t0" -n 2
 # --counter-file that does not exist.
 bad 2 "$tmp/nofile.txt" "$GETCOUNTER" --counter-file "$tmp/nofile.txt"
 bad 2 "$tmp/nofile.txt" "$GETCOUNTER" -cf "$tmp/nofile.txt"
+# a binary file: named, its bytes not echoed to the terminal
+printf '\\Memory\\Available MBytes\n\177ELF\001\002\n' >"$tmp/bin.cf"
+bad 2 "$tmp/bin.cf:2: a control character (0x7f)" "$GETCOUNTER" -cf "$tmp/bin.cf"
+case $errout in *"$(printf '\001')"*) fail "-cf echoed a control byte: $errout" ;; esac
 
 # -o into a directory that does not exist, or under a file: runtime error.
 R="--root $F/t0 --root $F/t1"
