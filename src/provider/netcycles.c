@@ -1,9 +1,14 @@
 /*
  * netcycles.c - the eBPF source of COUNTERS.md section 10 (include/
  * netcycles.h) and the Per Processor Network Activity Cycles set it feeds:
- * instances "IF/CPU" for every interface of our network namespace (virtual
- * ones included) and every online CPU, "IF/_Total" from derive
- * (GROUP_PARENT).
+ * instances "IF/CPU" for the interfaces of our network namespace (virtual
+ * ones included) the programs follow, and every online CPU, "IF/_Total"
+ * from derive (GROUP_PARENT). The programs follow NC_MAX_IF interfaces:
+ * those the run's paths name exactly, then those their wildcards match
+ * (netcycles_if_rank, netcycles_pick); the notice says how many named ones
+ * are left out. Live, the interfaces come from a netlink dump, so names
+ * and ifindexes are of the namespace the programs filter on; sysfs gives
+ * an interface's device and IRQs only when it holds the same ifindex.
  *
  * The loader opens the skeleton of src/bpf/netcycles.bpf.c, sizes its
  * per-CPU array by libbpf_num_possible_cpus(), loads the tp_btf programs
@@ -544,7 +549,9 @@ netcycles_mode(void)
 const char *
 netcycles_notice(void)
 {
-	if (nc.loaded || !nc.reason[0] || nc.notice_given)
+	/* a reason while loaded: a later acquire could not load or attach
+	 * what it needed (the earlier counters still work) */
+	if (!nc.reason[0] || nc.notice_given)
 		return NULL;
 	nc.notice_given = 1;
 	return nc.reason;
@@ -696,7 +703,9 @@ static const struct counter_set set = {
 	.name = "Per Processor Network Activity Cycles",
 	.help = "Processor time and cycles each network interface costs each processor "
 		"(hard interrupts, sends) and its packets there, from eBPF programs on "
-		"kernel tracepoints; live only, as root or with CAP_BPF and CAP_PERFMON.",
+		"kernel tracepoints; live only, as root or with CAP_BPF and CAP_PERFMON. "
+		"At most 32 interfaces at once, those the paths name exactly first; the "
+		"others have no instances.",
 	.multi_instance = 1,
 	.group = GROUP_PARENT, /* IF/_Total per interface */
 	.fields = fields,
