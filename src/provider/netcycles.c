@@ -983,8 +983,16 @@ nci_discover(struct nci_state *st)
 	size_t j = 0;
 
 	st->scans++;
-	if (!st->nl || nic_netlink_dump(st->nl, nci_link, st, NULL) < 0)
+	if (!st->nl) {
 		procfs_list(st->fs, "sys/class/net", nci_entry, st);
+	} else if (nic_netlink_dump(st->nl, nci_link, st, NULL) < 0) {
+		/* a failed dump (perhaps half done): keep the last list, or
+		 * the first time read sysfs */
+		for (size_t i = 0; i < st->nifs; i++)
+			st->ifs[i].seen = st->scans;
+		if (st->scans == 1)
+			procfs_list(st->fs, "sys/class/net", nci_entry, st);
+	}
 	for (size_t i = 0; i < st->nifs; i++) {
 		if (st->ifs[i].seen == st->scans) {
 			st->ifs[j++] = st->ifs[i];
