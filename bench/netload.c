@@ -3,8 +3,9 @@
  * running for a fixed time. The packet rate is measured by the caller from
  * the receiving interface's counters, not here.
  *
- *   netload sink PORTFILE ADDR             TCP and UDP sink on ADDR (ports
- *                                          written to PORTFILE), 60 s at most
+ *   netload sink PORTFILE ADDR [SECONDS]   TCP and UDP sink on ADDR (ports
+ *                                          written to PORTFILE), SECONDS (60)
+ *                                          at most
  *   netload udp ADDR PORT SIZE SECONDS     send SIZE-byte datagrams, flat out
  *   netload tcp ADDR PORT SECONDS          stream to the TCP sink, flat out
  */
@@ -46,7 +47,7 @@ addr_of(const char *host, int port)
 
 /* TCP and UDP on addr, reading everything for 60 s at most. */
 static int
-sink(const char *portfile, const char *host)
+sink(const char *portfile, const char *host, double seconds)
 {
 	struct sockaddr_in a = addr_of(host, 0);
 	socklen_t len = sizeof(a);
@@ -54,7 +55,7 @@ sink(const char *portfile, const char *host)
 	int one = 1;
 	char tmp[256], buf[65536];
 	struct sockaddr_in ta, ua;
-	double end = now() + 60;
+	double end = now() + seconds;
 	FILE *f;
 
 	setsockopt(t, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -102,8 +103,8 @@ main(int argc, char **argv)
 	long long n = 0;
 
 	memset(buf, 'x', sizeof(buf));
-	if (argc == 4 && strcmp(argv[1], "sink") == 0)
-		return sink(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "sink") == 0)
+		return sink(argv[2], argv[3], argc == 5 ? atof(argv[4]) : 60);
 	if (argc == 6 && strcmp(argv[1], "udp") == 0) {
 		struct sockaddr_in a = addr_of(argv[2], atoi(argv[3]));
 		size_t size = (size_t)atoi(argv[4]);

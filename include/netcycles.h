@@ -30,7 +30,9 @@ enum {
 
 /* Load the programs (once; counted) and attach those of hooks (NC_HOOK_*)
  * not yet attached: no tracepoint runs a program no requested counter
- * needs. fs must be live: under --root nothing is loaded. 0, or -1 when
+ * needs, and no program is even loaded that none needs (a later acquire
+ * asking for more loads a new object with the union and carries the
+ * counts over). A listing (-l, -q) never acquires. fs must be live: under --root nothing is loaded. 0, or -1 when
  * the counters cannot be had here; the reason is kept for
  * netcycles_notice. Every acquire, failed or not, is matched by a
  * netcycles_release; the last one detaches and unloads everything. */
@@ -44,6 +46,12 @@ const struct nc_cpu *netcycles_cpu(unsigned cpu);
 /* CPU cpu's nominal frequency in Hz (cpufreq base_frequency, else
  * cpuinfo_max_freq, else the TSC rate), into *hz: 0, or -1 when unknown. */
 int netcycles_freq_hz(unsigned cpu, uint64_t *hz);
+
+/* The nominal frequency of cpu found now, without loading anything
+ * (cpufreq base_frequency, else cpuinfo_max_freq, else, live, the TSC
+ * rate), into *hz; where it comes from ("cpufreq base_frequency", ...), or
+ * NULL with *hz 0 when none is known. For -l -v, which loads nothing. */
+const char *netcycles_nominal_hz(struct procfs *fs, unsigned cpu, uint64_t *hz);
 
 /* Where the frequency of cpu comes from ("base_frequency", ...), or "". */
 const char *netcycles_freq_source(unsigned cpu);
@@ -60,6 +68,22 @@ const char *netcycles_notice(void);
  * tables' sizes are not tracked. No-ops when not loaded. */
 void netcycles_slot_set(unsigned slot, uint32_t ifindex, const unsigned *irqs, size_t n);
 void netcycles_slot_clear(unsigned slot, uint32_t ifindex, const unsigned *irqs, size_t n);
+
+/* How the run's instance patterns name interface ifname: NC_RANK_EXACT
+ * when one names it before its last '/' without a wildcard ("veth3/0",
+ * "veth3/_Total"), else NC_RANK_WILDCARD when one with a wildcard matches
+ * one of its instances (IF/_Total or IF/CPU for cpus[0 .. ncpus)), else
+ * NC_RANK_NONE. patterns NULL: every interface is asked for (WILDCARD). */
+enum { NC_RANK_EXACT, NC_RANK_WILDCARD, NC_RANK_NONE };
+int netcycles_if_rank(const char *ifname, const char *const *patterns, size_t npatterns,
+		      const unsigned *cpus, size_t ncpus);
+
+/* Which of n interfaces (in name order, rank[i] NC_RANK_*) the programs
+ * follow, at most max: every NC_RANK_EXACT first, then NC_RANK_WILDCARD,
+ * each in order; never NC_RANK_NONE. pick[i] is set to 1 for those, 0 for
+ * the others. Returns how many named ones (EXACT or WILDCARD) were left
+ * out. */
+size_t netcycles_pick(const int *rank, size_t n, size_t max, uint8_t *pick);
 
 /* The TSC rate from a perf_event_mmap_page's time_shift and time_mult
  * (ns = cycles x mult >> shift): 2^shift x 1e9 / mult Hz, or 0 when mult

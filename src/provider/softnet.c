@@ -369,9 +369,11 @@ struct softnet_state {
 	int bpf_loaded;
 };
 
-/* Open: softnet_stat always (the instances), softirqs when needed. */
+/* Open: softnet_stat always (the instances), softirqs when needed, the
+ * eBPF programs when needed and not a listing (-l, -q: nothing loads). */
 static void *
-softnet_open(const struct provider_ctx *ctx, struct err *err)
+softnet_open_request(const struct provider_ctx *ctx, const struct provider_request *req,
+		     struct err *err)
 {
 	struct softnet_state *st = xcalloc(1, sizeof(*st));
 
@@ -380,7 +382,7 @@ softnet_open(const struct provider_ctx *ctx, struct err *err)
 	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
 	if (ctx->needed & (BIT(F_NET_RX) | BIT(F_NET_TX)))
 		st->softirqs = procfs_file(ctx->fs, "proc/softirqs");
-	if (ctx->needed & BPF_FIELDS) {
+	if ((ctx->needed & BPF_FIELDS) && !(req && req->listing)) {
 		unsigned hooks = 0;
 		if (ctx->needed & (BIT(F_NET_RX_NS) | BIT(F_NET_TX_NS)))
 			hooks |= NC_HOOK_SOFTIRQ;
@@ -392,6 +394,12 @@ softnet_open(const struct provider_ctx *ctx, struct err *err)
 		st->bpf_loaded = netcycles_acquire(ctx->fs, hooks) == 0;
 	}
 	return st;
+}
+
+static void *
+softnet_open(const struct provider_ctx *ctx, struct err *err)
+{
+	return softnet_open_request(ctx, NULL, err);
 }
 
 /* Parse /proc/softirqs' header and NET_RX and NET_TX rows into the state;
@@ -563,6 +571,7 @@ softnet_notice(void *state)
 const struct provider provider_per_processor_network_activity = {
 	.set = &softnet_set,
 	.open = softnet_open,
+	.open_request = softnet_open_request,
 	.read = softnet_read,
 	.close = softnet_close,
 	.notice = softnet_notice,

@@ -9,7 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -379,6 +383,187 @@ test_root_unsupported(void **unused)
 	procfs_free(fs);
 }
 
+/* How the paths name an interface: exactly (no wildcard before the last
+ * '/'), by a wildcard matching one of its instances (IF/_Total or IF/CPU
+ * for an online CPU), or not at all. */
+static void
+test_if_rank(void **unused)
+{
+	const unsigned cpus[] = { 0, 1 };
+	const char *exact[] = { "veth3/*" };
+	const char *exact_total[] = { "VETH3/_Total" };
+	const char *all[] = { "*" };
+	const char *cpu1[] = { "v*/1" };
+	const char *cpu7[] = { "v*/7" };
+	const char *totals[] = { "*/_Total" };
+	const char *bare[] = { "veth3" };
+	const char *both[] = { "v*", "veth3/0" };
+
+	(void)unused;
+	assert_int_equal(netcycles_if_rank("veth3", exact, 1, cpus, 2), NC_RANK_EXACT);
+	/* "veth30" is not "veth3": the part before '/' must be the whole name */
+	assert_int_equal(netcycles_if_rank("veth30", exact, 1, cpus, 2), NC_RANK_NONE);
+	assert_int_equal(netcycles_if_rank("veth", exact, 1, cpus, 2), NC_RANK_NONE);
+	assert_int_equal(netcycles_if_rank("veth3", exact_total, 1, cpus, 2), NC_RANK_EXACT);
+	assert_int_equal(netcycles_if_rank("lo", all, 1, cpus, 2), NC_RANK_WILDCARD);
+	assert_int_equal(netcycles_if_rank("veth3", cpu1, 1, cpus, 2), NC_RANK_WILDCARD);
+	assert_int_equal(netcycles_if_rank("lo", cpu1, 1, cpus, 2), NC_RANK_NONE);
+	/* CPU 7 is not online: no instance of veth3 matches */
+	assert_int_equal(netcycles_if_rank("veth3", cpu7, 1, cpus, 2), NC_RANK_NONE);
+	assert_int_equal(netcycles_if_rank("lo", totals, 1, cpus, 2), NC_RANK_WILDCARD);
+	/* no '/': matches no IF/CPU instance */
+	assert_int_equal(netcycles_if_rank("veth3", bare, 1, cpus, 2), NC_RANK_NONE);
+	/* the exact one wins over an earlier wildcard */
+	assert_int_equal(netcycles_if_rank("veth3", both, 2, cpus, 2), NC_RANK_EXACT);
+	assert_int_equal(netcycles_if_rank("veth9", both, 2, cpus, 2), NC_RANK_WILDCARD);
+	/* no patterns (a provider opened without the run's request): all */
+	assert_int_equal(netcycles_if_rank("lo", NULL, 0, cpus, 2), NC_RANK_WILDCARD);
+}
+
+/* Which interfaces get the slots: exact ones first, then wildcard ones,
+ * each in name order, never unnamed ones. */
+static void
+test_pick(void **unused)
+{
+	const int e = NC_RANK_EXACT, w = NC_RANK_WILDCARD, n = NC_RANK_NONE;
+	/* 3 slots over W W W E N W: E (index 3), then the first two W (0,
+	 * 1); left out: the W at 2 and 5, so 2 (5 named - 3 slots) */
+	const int r1[] = { w, w, w, e, n, w };
+	const uint8_t want1[] = { 1, 1, 0, 1, 0, 0 };
+	/* 2 slots over E E E: the first two; 1 left out */
+	const int r2[] = { e, e, e };
+	const uint8_t want2[] = { 1, 1, 0 };
+	/* 4 slots over N W N: the W only; none left out */
+	const int r3[] = { n, w, n };
+	const uint8_t want3[] = { 0, 1, 0 };
+	uint8_t pick[6];
+
+	(void)unused;
+	memset(pick, 7, sizeof(pick));
+	assert_int_equal(netcycles_pick(r1, 6, 3, pick), 2);
+	assert_memory_equal(pick, want1, 6);
+	memset(pick, 7, sizeof(pick));
+	assert_int_equal(netcycles_pick(r2, 3, 2, pick), 1);
+	assert_memory_equal(pick, want2, 3);
+	memset(pick, 7, sizeof(pick));
+	assert_int_equal(netcycles_pick(r3, 3, 4, pick), 0);
+	assert_memory_equal(pick, want3, 3);
+}
+
+/* mkdir -p path: 0, or -1. */
+static int
+system_mkdirs(const char *path)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Add interface name with ifindex to the sys/class/net of root. */
+static void
+add_if(const char *root, const char *name, int ifindex)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/class/net/%s", root, name);
+	assert_int_equal(system_mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/class/net/%s/ifindex", root, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%d\n", ifindex);
+	fclose(f);
+}
+
+/* Instances of rs whose name starts with prefix. */
+static int
+count_prefix(const struct raw_set *rs, const char *prefix)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < rs->ninstances; i++)
+		n += strncmp(rs->inst[i].name, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/* The set under a root of 40 interfaces a00 ... a39 (ifindexes 2 ... 41),
+ * CPUs 0-1, asked for zz/_Total and *: not loaded (--root), so the
+ * instances are those of the 32 followed interfaces, 2 CPUs each (64).
+ * First zz is not there: a00 ... a31 are followed, the notice says 40
+ * named, 8 (40 - 32) left out. Then zz comes (ifindex 42; a root is
+ * listed again each read): named exactly, it takes the place of the last
+ * wildcard one, a31, though it sorts after every a: zz and a00 ... a30. */
+static void
+test_slots_named_first(void **unused)
+{
+	char root[] = "/tmp/gc-test-netcycles-XXXXXX";
+	char path[256];
+	const struct provider *prov = provider_find(CYCLES_SET);
+	const char *pats[] = { "zz/_Total", "*" };
+	struct provider_request req = { pats, 2, NULL, 0 };
+	struct provider_ctx ctx;
+	struct raw_set rs;
+	struct err err = { "" };
+	const char *roots[1];
+	const char *note;
+	FILE *f;
+
+	(void)unused;
+	assert_non_null(mkdtemp(root));
+	for (int i = 0; i < 40; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "a%02d", i);
+		add_if(root, name, i + 2);
+	}
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", root);
+	assert_int_equal(system_mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("0-1\n", f);
+	fclose(f);
+
+	roots[0] = root;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.fs = procfs_new(roots, 1);
+	ctx.needed = ~(uint64_t)0 >> (64 - prov->set->nfields);
+	assert_int_equal(procfs_begin_read(ctx.fs, 0, &err), 0);
+	void *st = prov->open_request(&ctx, &req, &err);
+	assert_non_null(st);
+	note = prov->notice(st);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "the paths name 40 interfaces, the eBPF programs follow 32 at "
+				     "once; 8 "));
+	raw_set_init(&rs, prov->set);
+	raw_set_begin(&rs);
+	assert_int_equal(prov->read(st, &rs, &err), 0);
+	assert_int_equal(rs.ninstances, 64);
+	assert_int_equal(count_prefix(&rs, "a31/"), 2);
+	assert_int_equal(count_prefix(&rs, "a32/"), 0);
+	assert_int_equal(count_prefix(&rs, "zz/"), 0);
+	for (size_t i = 0; i < rs.ninstances; i++)
+		assert_int_equal(rs.inst[i].present, 0); /* UNSUPPORTED: nothing loaded */
+
+	add_if(root, "zz", 42);
+	raw_set_begin(&rs);
+	assert_int_equal(prov->read(st, &rs, &err), 0);
+	assert_int_equal(rs.ninstances, 64);
+	assert_int_equal(count_prefix(&rs, "zz/"), 2);
+	assert_int_equal(count_prefix(&rs, "a30/"), 2);
+	assert_int_equal(count_prefix(&rs, "a31/"), 0);
+	prov->close(st);
+	raw_set_free(&rs);
+	procfs_free(ctx.fs);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+}
+
 int
 main(void)
 {
@@ -392,6 +577,9 @@ main(void)
 		cmocka_unit_test(test_cpuinfo_rate),
 		cmocka_unit_test(test_set_shape),
 		cmocka_unit_test(test_root_unsupported),
+		cmocka_unit_test(test_if_rank),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_slots_named_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
