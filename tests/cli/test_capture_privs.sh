@@ -123,11 +123,12 @@ case $errout in
 esac
 printf '%s\n' "$out" | grep -q '"status": "UNSUPPORTED"' || fail "tun: not UNSUPPORTED: $out"
 
-# 4. --user that does not exist: one line, exit 1
-expect_exit 1 ip netns exec "$nsb" "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec" \
+# 4. --user that does not exist: one line, exit 2 (a usage error, found
+# before the capture opens)
+expect_exit 2 ip netns exec "$nsb" "$tmp/getcounter" "\\Network Capture($veth_b)\\Frames Received/sec" \
 	--user no-such-user-$$
 case $errout in
-*"--user no-such-user-$$: no such user"*) ;;
+*"--user 'no-such-user-$$': no such user"*) ;;
 *) fail "unknown --user: $errout" ;;
 esac
 exit 0
