@@ -40,7 +40,8 @@ void engine_close(struct engine *e);
  * are instead of being opened again, with the files they read through: a
  * capture gave up its privileges when it started, and keeps its handles.
  * On success, old has lost them (close it next); on failure old is as it
- * was. */
+ * was. The states taken may keep pointing at old's cfg: it must outlive
+ * the new engine. */
 struct engine *engine_reopen(struct engine *old, const struct config *cfg,
 			     const char *const *paths, size_t npaths, int *status,
 			     struct err *err);
