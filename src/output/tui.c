@@ -10,8 +10,9 @@
  *
  * A live source samples on the interval, letting a source with its own
  * clock (a live capture) work until each read as engine_run does; a finite
- * one (--input logs, a --root series, --pcap files) is read whole at the start and then stepped, sought and
- * played from the history, so stepping back costs no re-reading.
+ * one (--input logs, a --root series, --pcap files) is read whole at the
+ * start and then stepped, sought and played from the history, so stepping
+ * back costs no re-reading.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -1418,6 +1419,10 @@ add_counter(struct tui *t)
 		if (shown_again)
 			t->sel = first_again;
 		return;
+	}
+	if (!t->finite && t->ended) {
+		snprintf(t->msg, sizeof(t->msg), "the run has ended: nothing more is read");
+		goto hide_again;
 	}
 	if (t->finite && t->log_fd >= 0) {
 		snprintf(t->msg, sizeof(t->msg), "a replay recorded with --log is recorded once: "

@@ -14,6 +14,16 @@ if "$GETCOUNTER" -l 'Network Capture' | grep -q 'Not built in'; then
 	skip "Network Capture is not built in (no libpcap-dev)"
 fi
 ip link show lo >/dev/null 2>&1 || skip "no loopback interface"
+# wait_row TEXT: poll until a legend row (a series' letter first) shows TEXT
+wait_row() {
+	n=0
+	while [ $n -lt 50 ]; do
+		screen | grep '^[a-zA-Z] ' | grep -qF -- "$1" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "no legend row shows '$1': $(screen)"
+}
 C='\Network Capture(lo)\Frames Received/sec'
 tui_start 120 30 "$utf8" --tui -i 0.5 "$C" '\Network Adapter(lo)\Packets Received/sec'
 wait_for "LIVE"
@@ -40,13 +50,13 @@ keys a
 type_text '\Memory\Available MBytes'
 keys Enter
 wait_for "added '\\Memory\\Available MBytes'"
-wait_for "\\Memory\\Available MBytes"
+wait_row "\\Memory\\Available MBytes"
 # a counter of the capture already open (the same instance): added
 keys a
 type_text '\Network Capture(lo)\Frames Sent/sec'
 keys Enter
 wait_for "added '\\Network Capture(lo)\\Frames Sent/sec'"
-wait_for "Frames Sent/sec"
+wait_row "Frames Sent/sec"
 screen | grep -q "CAP_NET_RAW" && fail "the capture was opened again: $(screen)"
 # a new capture handle needs the privilege the run gave up: said, and the
 # screen keeps what it had

@@ -66,6 +66,11 @@ wait_for "END"
 sleep 0.3
 [ -f "$W/rc" ] && fail "the screen left by itself after -n: $(cat "$W/stderr")"
 screen | grep -q "^END" || fail "the status is not END: $(screen | tail -1)"
+# nothing more is read: a counter cannot be added
+keys a
+type_text '\Memory\Committed Bytes'
+keys Enter
+wait_for "the run has ended: nothing more is read"
 keys q
 wait_rc 0
 "$GETCOUNTER" -i 0.1 -n 3 --log "$W/plain.gcl" "$P2" >/dev/null
