@@ -34,6 +34,25 @@ int engine_step(struct engine *e, size_t read_index, int snapshot, const struct 
 
 void engine_close(struct engine *e);
 
+/* engine_open again, for a run that goes on with other paths (the screen's
+ * add-counter): a live run's sets that old has open the same way (the same
+ * provider asked the same instances, or no field more) move over as they
+ * are instead of being opened again, with the files they read through: a
+ * capture gave up its privileges when it started, and keeps its handles.
+ * On success, old has lost them (close it next); on failure old is as it
+ * was. The states taken may keep pointing at old's cfg: it must outlive
+ * the new engine. */
+struct engine *engine_reopen(struct engine *old, const struct config *cfg,
+			     const char *const *paths, size_t npaths, int *status,
+			     struct err *err);
+
+/* Until the monotonic deadline_ns: sleep, or let a source that keeps its own
+ * clock (a live capture, the provider's wait) do its work until then, as
+ * engine_run does before each read. A caller with its own schedule (the
+ * screen) calls it at each deadline, before engine_step. 0, or -1 with
+ * err. */
+int engine_wait(struct engine *e, uint64_t deadline_ns, struct err *err);
+
 /* The counter paths e resolved (as given, else the defaults or what a
  * replayed log was watching); borrowed, valid while e is open. */
 const char *const *engine_paths(const struct engine *e, size_t *n);

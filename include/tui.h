@@ -92,6 +92,13 @@ void tui_hist_stats(const struct tui_hist *h, size_t s, uint64_t from, uint64_t 
  * (0 when max <= 0). */
 int tui_autoscale_exp(double max);
 
+/* A legend value in at most TUI_VALUE_COLUMNS columns (n at least 16): as
+ * the table prints it (precision) when that fits, which with two decimals
+ * is below 1 million (and above -100 thousand); else in thousands, millions ... with
+ * k, M, G, T or P and two decimals (1.50M, -24.71G); beyond, as 1.00e+21. */
+#define TUI_VALUE_COLUMNS 9
+void tui_format_value(char *buf, size_t n, double v, int precision);
+
 /* Parse a `g` target: "+5m", "-30s", "+2h" (relative to now_ns), or a
  * --begin time (ISO 8601, M/D/YYYY H:MM:SS). 0, or -1. */
 int tui_parse_goto(const char *s, int64_t now_ns, int64_t *out);

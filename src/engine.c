@@ -41,6 +41,8 @@ struct eset {
 	const struct provider *prov;
 	void *state;
 	struct provider_ctx ctx;
+	struct provider_ctx *pctx; /* owned: the ctx the state was opened with */
+	struct eset *adopted; /* engine_reopen: the old engine's set whose state this is */
 	struct raw_set a, b;
 	struct raw_set *cur, *prev;
 	int have_prev;
@@ -165,6 +167,8 @@ struct engine {
 	struct frame frame;
 	const char *resolving;  /* the path resolve_path is on */
 	size_t npaths_resolved; /* its index */
+	struct engine *donor;   /* engine_reopen: the engine whose open sets it takes */
+	int fs_borrowed;        /* fs is the donor's until the reopen succeeds */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -1328,6 +1332,7 @@ engine_free_parts(struct engine *e)
 		struct eset *es = &e->sets[s];
 		if (es->state && !e->replay)
 			es->prov->close(es->state);
+		free(es->pctx);
 		raw_set_free(&es->a);
 		raw_set_free(&es->b);
 		free(es->prev_of);
@@ -1349,7 +1354,7 @@ engine_free_parts(struct engine *e)
 	strset_free(&e->names);
 	free(e->smooth);
 	free(e->rows);
-	if (e->fs)
+	if (e->fs && !e->fs_borrowed)
 		procfs_free(e->fs);
 	if (e->log) {
 		struct err ignored;
@@ -1380,7 +1385,10 @@ static int
 engine_setup(struct engine *e, const struct config *cfg, const char *const *paths,
 	     size_t npaths, struct err *err)
 {
+	struct engine *donor = e->donor;
+
 	memset(e, 0, sizeof(*e));
+	e->donor = donor;
 	e->cfg = cfg;
 	e->catalog = providers;
 	e->ncatalog = nproviders;
@@ -1473,7 +1481,13 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		}
 		return engine_setup_sets(e, err);
 	}
-	e->fs = procfs_new((const char *const *)cfg->roots, cfg->nroots);
+	if (e->donor) {
+		/* the sets taken over read through the old engine's files */
+		e->fs = e->donor->fs;
+		e->fs_borrowed = 1;
+	} else {
+		e->fs = procfs_new((const char *const *)cfg->roots, cfg->nroots);
+	}
 	if (procfs_begin_read(e->fs, 0, err) < 0)
 		return cfg->nroots ? EXIT_USAGE : EXIT_RUNTIME;
 	if (cfg->nroots) {
@@ -1496,6 +1510,46 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 		e->ulong_bits = kernel_word_bits();
 	}
 	return engine_setup_sets(e, err);
+}
+
+/* Nonzero when pattern p is one of list's n. */
+static int
+pattern_in(const char *p, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* engine_reopen: the donor's set that es may take as it is open: the same
+ * provider, asked the same instances (a provider opened per request opens
+ * those, and reads every field), else asked no field more. NULL for none. */
+static struct eset *
+donor_set(const struct engine *e, const struct eset *es, const struct provider_request *req)
+{
+	const struct engine *d = e->donor;
+
+	if (!d)
+		return NULL;
+	for (size_t s = 0; s < d->nsets; s++) {
+		struct eset *ds = &d->sets[s];
+		if (ds->prov != es->prov || !ds->state || !ds->pctx)
+			continue;
+		if (!es->prov->open_request)
+			return es->ctx.needed & ~ds->pctx->needed ? NULL : ds;
+		size_t dn = 0;
+		while (ds->patterns && ds->patterns[dn])
+			dn++;
+		for (size_t i = 0; i < req->ninstances; i++)
+			if (!pattern_in(req->instances[i], ds->patterns, dn))
+				return NULL;
+		for (size_t i = 0; i < dn; i++)
+			if (!pattern_in(ds->patterns[i], req->instances, req->ninstances))
+				return NULL;
+		return ds;
+	}
+	return NULL;
 }
 
 /* Work out what each set must read, and open its provider (a replay's
@@ -1542,10 +1596,20 @@ engine_setup_sets(struct engine *e, struct err *err)
 				if (e->items[k].es == es && e->items[k].pattern)
 					es->patterns[req.ninstances++] = e->items[k].pattern;
 			req.instances = es->patterns;
-			es->state = es->prov->open_request(&es->ctx, &req, err);
-		} else {
-			es->state = es->prov->open(&es->ctx, err);
 		}
+		es->adopted = donor_set(e, es, &req);
+		if (es->adopted) {
+			/* open already, the same way: taken as it is */
+			es->state = es->adopted->state;
+			es->pctx = es->adopted->pctx;
+			continue;
+		}
+		es->pctx = xcalloc(1, sizeof(*es->pctx));
+		*es->pctx = es->ctx;
+		if (es->prov->open_request)
+			es->state = es->prov->open_request(es->pctx, &req, err);
+		else
+			es->state = es->prov->open(es->pctx, err);
 		if (!es->state) {
 			/* a provider opened per request names what it opened
 			 * ("capturing on eth0 needs CAP_NET_RAW: ...") */
@@ -1612,6 +1676,45 @@ engine_open(const struct config *cfg, const char *const *paths, size_t npaths, i
 		free(e);
 		return NULL;
 	}
+	return e;
+}
+
+struct engine *
+engine_reopen(struct engine *old, const struct config *cfg, const char *const *paths,
+	      size_t npaths, int *status, struct err *err)
+{
+	struct engine *e = xcalloc(1, sizeof(*e));
+	int live = !cfg->nroots && !cfg->ninputs && !cfg->capture.nfiles && old->fs &&
+		   procfs_is_live(old->fs);
+
+	e->donor = live ? old : NULL;
+	if (npaths == 0)
+		paths = NULL;
+	*status = engine_setup(e, cfg, paths, npaths, err);
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		if (!es->adopted)
+			continue;
+		if (*status != EXIT_OK) {
+			/* the old engine keeps what it had */
+			es->state = NULL;
+			es->pctx = NULL;
+		} else {
+			es->adopted->state = NULL;
+			es->adopted->pctx = NULL;
+		}
+		es->adopted = NULL;
+	}
+	if (*status != EXIT_OK) {
+		engine_free_parts(e);
+		free(e);
+		return NULL;
+	}
+	if (e->fs_borrowed) {
+		old->fs = NULL;
+		e->fs_borrowed = 0;
+	}
+	e->donor = NULL;
 	return e;
 }
 
@@ -1817,7 +1920,7 @@ sleep_until(uint64_t deadline_ns)
 
 /* Sleep until deadline, or let a source that waits on its own (a live
  * capture) do so. 0, or -1 with err. */
-static int
+int
 engine_wait(struct engine *e, uint64_t deadline, struct err *err)
 {
 	for (size_t s = 0; s < e->nsets; s++) {

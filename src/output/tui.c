@@ -8,9 +8,11 @@
  * and statuses are the frames'; the legend's minimum, average and maximum
  * are those of the values shown, as the table's summary.
  *
- * A live source samples on the interval; a finite one (--input logs, a
- * --root series) is read whole at the start and then stepped, sought and
- * played from the history, so stepping back costs no re-reading.
+ * A live source samples on the interval, letting a source with its own
+ * clock (a live capture) work until each read as engine_run does; a finite
+ * one (--input logs, a --root series, --pcap files) is read whole at the
+ * start and then stepped, sought and played from the history, so stepping
+ * back costs no re-reading.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -95,14 +97,16 @@ struct tui {
 	char **paths; /* owned: what the engine samples */
 	size_t npaths;
 	struct tui_hist h;
-	int finite;        /* a replay or a --root series: all read */
+	int finite;        /* a replay, a --root series or --pcap files: all read */
 	uint64_t cursor;   /* finite: the newest sample shown */
 	int playing;
 	int speed;         /* index into speeds */
 	int frozen;        /* live */
 	uint64_t frozen_n; /* live: samples when frozen */
 	double interval;
-	int ended;         /* a live --root source ran out */
+	uint64_t deadline; /* live: the monotonic time of the timer's next tick */
+	uint64_t nframes;  /* live: frames read (-n N stops after N) */
+	int ended;         /* a live source ran out, or gave its -n samples */
 	enum view view;
 	enum stat_kind stat;
 	size_t sel;
@@ -191,25 +195,6 @@ format_bytes(char *buf, size_t n, double b)
 		snprintf(buf, n, "%.1f MiB", b / 1024 / 1024);
 	else
 		snprintf(buf, n, "%.1f GiB", b / 1024 / 1024 / 1024);
-}
-
-/* A legend value in at most 9 columns: as the table prints it, or with
- * k, M, G, T from 10 million up (24.70G). */
-static void
-format_legend(char *buf, size_t n, double v, int precision)
-{
-	static const char *const suffix[] = { "k", "M", "G", "T", "P" };
-	int k = -1;
-
-	if (fabs(v) < 1e7) {
-		format_value_human(buf, n, v, precision);
-		return;
-	}
-	while (fabs(v) >= 1000 && k < 4) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, n, "%.2f%s", v, suffix[k]);
 }
 
 /* Print s at most w columns wide, control characters as '?', and bytes
@@ -488,11 +473,11 @@ draw_legend(const struct tui *t, int y0, int rows)
 		tui_hist_stats(&t->h, s, first, last, &st);
 		format_scale(scale, sizeof(scale), se->scale_exp);
 		if (st.has_last)
-			format_legend(vl, sizeof(vl), st.last, t->cfg->precision);
+			tui_format_value(vl, sizeof(vl), st.last, t->cfg->precision);
 		if (st.n) {
-			format_legend(va, sizeof(va), st.avg, t->cfg->precision);
-			format_legend(vmin, sizeof(vmin), st.min, t->cfg->precision);
-			format_legend(vmax, sizeof(vmax), st.max, t->cfg->precision);
+			tui_format_value(va, sizeof(va), st.avg, t->cfg->precision);
+			tui_format_value(vmin, sizeof(vmin), st.min, t->cfg->precision);
+			tui_format_value(vmax, sizeof(vmax), st.max, t->cfg->precision);
 		}
 		if (st.last_st != TUI_NO_ROW)
 			status = status_name((enum value_status)(st.last_st & 0x7f));
@@ -1147,6 +1132,8 @@ load_all(struct tui *t)
 			break;
 		if (f)
 			push_frame(t, f);
+		if (cfg->samples_given && t->h.n >= (uint64_t)cfg->samples)
+			break; /* -n N: the first N samples */
 	}
 	return 0;
 }
@@ -1165,6 +1152,7 @@ arm_timer(struct tui *t, double secs)
 		its.it_interval = its.it_value;
 	}
 	timerfd_settime(t->timer_fd, 0, &its, NULL);
+	t->deadline = now_mono_ns() + (uint64_t)ns;
 }
 
 /* Arm the replay's play timer for the current speed (or stop it). */
@@ -1181,13 +1169,19 @@ arm_play(struct tui *t)
 	arm_timer(t, iv / speeds[t->speed]);
 }
 
-/* One live read: 0, or -1 with err. */
+/* One live read at the monotonic deadline (the time it stands for; a
+ * source with its own clock works until then): 0, or -1 with err. */
 static int
-live_step(struct tui *t)
+live_step(struct tui *t, uint64_t deadline)
 {
 	const struct frame *f;
-	int rc = engine_step(*t->e, 0, 0, &f, t->err);
+	int rc;
 
+	if (t->ended)
+		return 0;
+	if (engine_wait(*t->e, deadline, t->err) < 0)
+		return -1;
+	rc = engine_step(*t->e, 0, 0, &f, t->err);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
@@ -1195,9 +1189,28 @@ live_step(struct tui *t)
 		arm_timer(t, 0);
 		return 0;
 	}
-	if (f)
+	if (f) {
 		push_frame(t, f);
+		/* -n N: N samples, then the screen stays until q */
+		if (t->cfg->samples_given && ++t->nframes >= (uint64_t)t->cfg->samples) {
+			t->ended = 1;
+			arm_timer(t, 0);
+		}
+	}
 	return 0;
+}
+
+/* The timer ticked exp times since it was read: read once, at the last
+ * tick (the ones before it were missed, as engine_run skips a deadline a
+ * read overran). 0, or -1 with err. */
+static int
+live_tick(struct tui *t, uint64_t exp)
+{
+	uint64_t iv = (uint64_t)(t->interval * 1e9 + 0.5);
+	uint64_t deadline = t->deadline + (exp ? exp - 1 : 0) * iv;
+
+	t->deadline = deadline + iv;
+	return live_step(t, deadline);
 }
 
 /* Reopen the engine on t->paths: 0, or -1 with the error in err (the old
@@ -1206,8 +1219,10 @@ static int
 reopen(struct tui *t, struct err *err)
 {
 	int rc;
-	struct engine *ne = engine_open(&t->cfg_reopen, (const char *const *)t->paths, t->npaths,
-					&rc, err);
+	/* the sets open already stay open: a capture cannot open again
+	 * once it has given up its privileges */
+	struct engine *ne = engine_reopen(*t->e, &t->cfg_reopen, (const char *const *)t->paths,
+					  t->npaths, &rc, err);
 
 	if (!ne)
 		return -1;
@@ -1228,8 +1243,9 @@ reopen(struct tui *t, struct err *err)
 		t->cursor = t->h.n && cursor >= t->h.n ? t->h.n - 1 : cursor;
 		return 0;
 	}
-	/* the first read primes */
-	return live_step(t);
+	/* the first read primes, standing for now (a capture taken over
+	 * counts up to now, so the next rate spans only the time since) */
+	return live_step(t, now_mono_ns());
 }
 
 /* ---- the add-counter prompt --------------------------------------------- */
@@ -1355,6 +1371,21 @@ complete(struct tui *t, int list_only)
 	}
 }
 
+/* Nonzero when the run captures live (and so has given up its privileges
+ * for good). */
+static int
+captures(const struct tui *t)
+{
+	static const char set[] = "\\Network Capture";
+
+	if (t->cfg->capture.nfiles)
+		return 0;
+	for (size_t i = 0; i < t->npaths; i++)
+		if (strncasecmp(path_without_host(t->paths[i]), set, sizeof(set) - 1) == 0)
+			return 1;
+	return 0;
+}
+
 /* Enter at the add prompt: reopen the engine with the path added. */
 static void
 add_counter(struct tui *t)
@@ -1389,6 +1420,10 @@ add_counter(struct tui *t)
 			t->sel = first_again;
 		return;
 	}
+	if (!t->finite && t->ended) {
+		snprintf(t->msg, sizeof(t->msg), "the run has ended: nothing more is read");
+		goto hide_again;
+	}
 	if (t->finite && t->log_fd >= 0) {
 		snprintf(t->msg, sizeof(t->msg), "a replay recorded with --log is recorded once: "
 						 "give every path on the command line");
@@ -1398,7 +1433,13 @@ add_counter(struct tui *t)
 	t->paths[t->npaths++] = xstrdup(t->input);
 	if (reopen(t, &err) < 0) {
 		free(t->paths[--t->npaths]);
-		snprintf(t->msg, sizeof(t->msg), "%s", err.msg);
+		if (strstr(err.msg, " needs CAP_NET_RAW") && captures(t))
+			/* not "run as root": it was, until its capture began */
+			snprintf(t->msg, sizeof(t->msg), "'%s' not added: this run gave up "
+				 "CAP_NET_RAW when its capture started (give every capture on "
+				 "the command line)", t->input);
+		else
+			snprintf(t->msg, sizeof(t->msg), "%s", err.msg);
 		goto hide_again;
 	}
 	size_t added = t->h.nseries - before + shown_again;
@@ -1727,7 +1768,7 @@ loop(struct tui *t)
 					go_to(t, t->cursor + 1);
 					dirty = 1;
 				} else {
-					if (live_step(t) < 0)
+					if (live_tick(t, exp) < 0)
 						return -1;
 					/* frozen: sampling goes on, the screen waits */
 					dirty = !t->frozen;
@@ -1774,7 +1815,7 @@ tui_run(struct engine **e, const struct config *cfg, int log_fd, struct err *err
 	t.err = err;
 	t.log_fd = log_fd;
 	t.log_name = cfg->log_file ? cfg->log_file : "";
-	t.finite = cfg->ninputs > 0 || cfg->nroots > 0;
+	t.finite = cfg->ninputs > 0 || cfg->nroots > 0 || cfg->capture.nfiles > 0;
 	t.interval = cfg->interval;
 	t.paths = xcalloc(np + 1, sizeof(*t.paths));
 	for (size_t i = 0; i < np; i++)
@@ -1801,7 +1842,7 @@ tui_run(struct engine **e, const struct config *cfg, int log_fd, struct err *err
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-	} else if (live_step(&t) < 0) { /* the first read primes */
+	} else if (live_step(&t, now_mono_ns()) < 0) { /* the first read primes */
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -5,6 +5,7 @@
  * replay. Plain C, no curses: tests/unit/test_tui.c drives it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,4 +240,30 @@ tui_parse_goto(const char *s, int64_t now_ns, int64_t *out)
 		return 0;
 	}
 	return replay_parse_time(s, out);
+}
+
+void
+tui_format_value(char *buf, size_t n, double v, int precision)
+{
+	static const char *const suffix[] = { "k", "M", "G", "T", "P" };
+	double x = v;
+	int k = -1;
+
+	format_value_human(buf, n, v, precision);
+	if (strlen(buf) <= TUI_VALUE_COLUMNS || !isfinite(v))
+		return;
+	/* 999.995 and up rounds to 1000.00: the next unit's 1.00 */
+	while (fabs(x) >= 999.995 && k < 4) {
+		x /= 1000;
+		k++;
+	}
+	if (k >= 0) {
+		snprintf(buf, n, "%.2f%s", x, suffix[k]);
+		if (strlen(buf) <= TUI_VALUE_COLUMNS)
+			return;
+	}
+	/* beyond P, or a long fraction (-p 8): the digits give way */
+	snprintf(buf, n, "%.3g", v);
+	if (strlen(buf) > TUI_VALUE_COLUMNS)
+		snprintf(buf, n, "%.2g", v);
 }

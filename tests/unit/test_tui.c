@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -146,6 +147,44 @@ test_goto(void **state)
 	assert_int_equal(tui_parse_goto("soon", now, &t), -1);
 }
 
+/* v formatted for the legend equals want, and fits its column. */
+static void
+check_value(double v, int precision, const char *want)
+{
+	char buf[32];
+
+	tui_format_value(buf, sizeof(buf), v, precision);
+	assert_string_equal(buf, want);
+	assert_true(strlen(buf) <= TUI_VALUE_COLUMNS);
+}
+
+static void
+test_value_width(void **state)
+{
+	(void)state;
+	/* as the table prints it while it fits 9 columns */
+	check_value(999999.99, -1, "999999.99");
+	check_value(24.5, -1, "24.50");
+	check_value(-99999.99, -1, "-99999.99");
+	/* "1500000.00" would be 10 columns: 1500000 / 1000^2 = 1.50M */
+	check_value(1500000, -1, "1.50M");
+	check_value(9999999.99, -1, "10.00M"); /* 9999999.99 / 1e6 = 9.99999999 */
+	check_value(1000000, -1, "1.00M");
+	/* 999999.999 rounds to 1000000.00: 1.00M, not 1000.00k */
+	check_value(999999.999, -1, "1.00M");
+	/* "-150000.00" is 10 columns: -150.00k */
+	check_value(-150000, -1, "-150.00k");
+	check_value(24.71e9, -1, "24.71G");
+	check_value(999.99e15, -1, "999.99P");
+	/* beyond P: 1e21 / 1e15 = 1000000.00P is too wide: 3 digits */
+	check_value(1e21, -1, "1e+21");
+	check_value(-1.5e300, -1, "-1.5e+300");
+	/* -p 6: "1234.500000" is 11 columns: 1.23k */
+	check_value(1234.5, 6, "1.23k");
+	check_value(0.5, 8, "0.5");
+	check_value(12.3456789, 6, "12.345679");
+}
+
 int
 main(void)
 {
@@ -155,6 +194,7 @@ main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_autoscale),
 		cmocka_unit_test(test_goto),
+		cmocka_unit_test(test_value_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
