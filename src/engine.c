@@ -1752,6 +1752,8 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 		free(list);
 	}
 	gclog_writer_paths(e->log, e->paths, e->npaths);
+	if (gclog_writer_check(e->log, err) < 0)
+		return -2; /* --max-size too small for these counters: a usage error */
 	return 0;
 }
 

@@ -373,6 +373,33 @@ n=$(wc -l <"$tmp/max2r.csv")
 { [ "$n" -ge 10 ] && [ "$n" -lt 121 ]; } || fail "--log --max-size replay rows: $n"
 head -n "$n" "$tmp/max2.csv" | cmp -s - "$tmp/max2r.csv" || fail "--log --max-size replay is not the first rows"
 
+# a --max-size that cannot hold one read: refused with the size that
+# works, never a 32-byte log and exit 0. 100 bytes is less than the header
+# (32), the sync marker (8) and the end mark room (32) plus the session
+# and schema records of any counter: refused before reading (exit 2).
+expect_exit 2 "$G" "$AM" -n 5 -i 0.1 -o "$tmp/tiny.gcl" --max-size 100
+printf '%s\n' "$errout" | grep -q -- '--max-size 100 is too small for a log of these counters: give at least 1K' ||
+	fail "tiny --max-size message: $errout"
+[ ! -e "$tmp/tiny.gcl" ] || fail "tiny --max-size left a log of $(stat -c %s "$tmp/tiny.gcl") bytes"
+expect_exit 2 "$G" "$AM" -n 5 -i 0.1 -f csv --log "$tmp/tiny.gcl" --max-size 100
+[ -z "$out" ] || fail "tiny --max-size with --log printed: $out"
+[ ! -e "$tmp/tiny.gcl" ] || fail "tiny --max-size --log left a log"
+# exactly the floor it named (schemas, no instances): the first read's
+# instance record and value do not fit, so that read fails (exit 1)
+floor=$(printf '%s\n' "$errout" | sed -n 's/.*takes \([0-9]*\) bytes or more.*/\1/p')
+[ -n "$floor" ] || fail "no floor in: $errout"
+expect_exit 1 "$G" "$AM" -n 5 -i 0.1 -o "$tmp/tiny.gcl" --max-size "$floor"
+printf '%s\n' "$errout" | grep -q 'the first read of these counters takes .* give at least 1K' ||
+	fail "floor --max-size message: $errout"
+[ ! -e "$tmp/tiny.gcl" ] || fail "floor --max-size left a log"
+# --append to a log with no room left for one more read: exit 2, the log
+# is kept as it was
+"$G" "$AM" -n 2 -i 0.1 -o "$tmp/full.gcl"
+cp "$tmp/full.gcl" "$tmp/full0.gcl"
+expect_exit 2 "$G" "$AM" -n 2 -i 0.1 -o "$tmp/full.gcl" --append --max-size "$(stat -c %s "$tmp/full.gcl")"
+printf '%s\n' "$errout" | grep -q 'leaves no room in .*full.gcl' || fail "full --append message: $errout"
+cmp -s "$tmp/full.gcl" "$tmp/full0.gcl" || fail "a refused --append changed the log"
+
 # circular: a 64K ring (doubled only if one keyframe of these counters
 # cannot fit a segment on this machine); a first short run tells how many
 # samples the ring holds, the real run writes about four rings' worth
