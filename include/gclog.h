@@ -92,6 +92,11 @@ void gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t
 /* What follows is not continuous with what came before (a gap in a
  * replayed source): the next sample starts a new session. */
 void gclog_writer_gap(struct gclog_writer *w);
+/* What follows is another recording (a relog of a source's next --append or
+ * restart, or of another log): like a gap, but the next session's id is
+ * not the last one's + 1, so a replay primes with its first read (the
+ * recording run printed no row for it) instead of showing it blank. */
+void gclog_writer_restart(struct gclog_writer *w);
 /* The machine booted again (a new boot id): a gap, and the next session
  * records boot_id. */
 void gclog_writer_boot(struct gclog_writer *w, const char *boot_id);

@@ -1604,7 +1604,9 @@ engine_log_read(struct engine *e, struct err *err)
 	}
 	/* a replayed gap stays a gap in the log it is relogged to; a new
 	 * boot id starts a session that records it */
-	if (gap && e->replay)
+	if (gap && e->replay && replay_priming(e->replay))
+		gclog_writer_restart(e->log); /* a source's next recording */
+	else if (gap && e->replay)
 		gclog_writer_gap(e->log);
 	if (e->boot_changed && e->log_started)
 		gclog_writer_boot(e->log, e->boot_id);
@@ -1643,6 +1645,13 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 		e->sets_primed = 1;
 		if (e->cfg->verbose)
 			warn_fast_links(e);
+		return 0;
+	}
+	if (!snapshot && e->replay && replay_priming(e->replay)) {
+		/* a later session's first read primes, as the recording did */
+		for (size_t s = 0; s < e->nsets; s++)
+			if (!e->sets[s].absent)
+				e->sets[s].have_prev = 1;
 		return 0;
 	}
 	engine_frame(e, snapshot, &e->frame);

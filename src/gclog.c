@@ -1328,6 +1328,15 @@ gclog_writer_gap(struct gclog_writer *w)
 }
 
 void
+gclog_writer_restart(struct gclog_writer *w)
+{
+	/* not id + 1: a reader takes that for a break in one recording */
+	w->session.id += 2;
+	w->started = 0;
+	w->help_written = 0;
+}
+
+void
 gclog_writer_boot(struct gclog_writer *w, const char *boot_id)
 {
 	snprintf(w->session.boot_id, sizeof(w->session.boot_id), "%s", boot_id);

@@ -42,6 +42,7 @@ struct cat {
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
 	int gap_kind;           /* 1 a break, 2 the first read of its source */
+	int first;              /* the staged read is its session's first */
 	/* its sources (input, set id); with more than one, each one's last read */
 	struct source {
 		size_t input, id;
@@ -82,6 +83,9 @@ struct input {
 	size_t reported;
 	int torn_reported;
 	int stepped;           /* consumed in this step */
+	uint64_t session_id;   /* the current session's id */
+	int have_session_id;
+	int new_run;           /* the current session is a new recording */
 };
 
 struct replay {
@@ -402,6 +406,11 @@ input_fill(struct replay *r, struct input *in)
 		case GCLOG_SESSION: {
 			const struct gclog_session *s = gclog_reader_session(in->rd);
 			in->session++;
+			/* a writer adds 1 to the id at a break in one recording (a
+			 * reboot, a relog's gap); any other id is a new recording */
+			in->new_run = !in->have_session_id || s->id != in->session_id + 1;
+			in->session_id = s->id;
+			in->have_session_id = 1;
 			memset(in->map, 0, sizeof(in->map));
 			in->user_hz = s->user_hz;
 			in->ulong_bits = s->ulong_bits;
@@ -516,6 +525,7 @@ consume(struct replay *r, struct input *in)
 			size_t at = source_of(c, (size_t)(in - r->in), ss->set);
 			struct source *l = &c->srcs[at];
 			int kind = !l->have ? 2 : s->gap || l->session != in->session ? 1 : 0;
+			c->first = !l->have || (l->session != in->session && in->new_run);
 			if (c->eng_have && c->eng_src == at) {
 				c->gap |= kind != 0; /* the engine holds this source's read */
 				c->has_prev = 0;
@@ -534,6 +544,8 @@ consume(struct replay *r, struct input *in)
 			c->cur_src = at;
 		} else {
 			int kind = !c->have_src ? 2 : s->gap || c->src != src ? 1 : 0;
+			c->first = !c->have_src ||
+				   (c->src != src && (c->src >> 32 != src >> 32 || in->new_run));
 			c->gap |= kind != 0;
 			if (kind && c->gap_kind != 1)
 				c->gap_kind = kind;
@@ -640,6 +652,21 @@ replay_next(struct replay *r)
 		combine(r);
 	}
 	return step_done(r, 1);
+}
+
+int
+replay_priming(const struct replay *r)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->ncat; i++) {
+		if (!r->cat[i]->present)
+			continue;
+		if (!r->cat[i]->first)
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 int
