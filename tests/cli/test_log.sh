@@ -479,6 +479,21 @@ expect_exit 0 "$G" --input "$AP" --input "$AP" -f csv
 [ "$(lf | sed 1d | uniq | wc -l)" -eq 6 ] || fail "a log twice: rows not in pairs: $out"
 sed 1d "$tmp/ap.exp" >"$tmp/ap.exp.rows"
 lf | sed 1d | uniq | cmp -s - "$tmp/ap.exp.rows" || fail "a log twice: rows differ: $out"
+# --summary lists every session's paths: a later session (an --append, a
+# --tui reopen after `a`) that recorded more says which session it was
+SP=$tmp/sp.gcl
+"$G" -i 0.05 -n 1 -o "$SP" "$AM"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$AM" "$CS"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$AM"
+expect_exit 0 "$G" --input "$SP" --summary
+[ "$(printf '%s\n' "$out" | sed -n '/^Paths recorded :$/,/^Damage/p')" = "Paths recorded :
+    $AM
+    $CS (session 2)
+Damage         : none" ] || fail "summary paths of every session: $out"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$CS" "$AM"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$CS"
+"$G" --input "$SP" --summary | grep -qxF "    $CS (sessions 2, 4-5)" || fail "summary path sessions: $("$G" --input "$SP" --summary)"
+"$G" --input "$SP" --summary | grep -qxF "    $AM (sessions 1-4)" || fail "summary path sessions 1-4"
 # a non-gcl file is refused and left as it was
 printf 'hello, not a log\n' >"$tmp/text.gcl"
 cp "$tmp/text.gcl" "$tmp/text.orig"
