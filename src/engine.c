@@ -1888,6 +1888,8 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 		}
 		if (got > 0)
 			break; /* the end of a replay, or a full log */
+		if (!f && r > 0 && e->replay && reads != UINT64_MAX)
+			reads++; /* a later recording's first read: -n counts rows */
 		record_start = regular ? ftello(out) : -1;
 		if (f && output && output->write(ost, f, err) < 0) {
 			output_error(cfg, err);

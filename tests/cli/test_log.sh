@@ -469,6 +469,10 @@ lf >"$tmp/ap2.csv"
 [ "$(wc -l <"$tmp/ap2.csv")" -eq 7 ] || fail "append replay rows: $(wc -l <"$tmp/ap2.csv")"
 cmp -s "$tmp/ap2.csv" "$tmp/ap.exp" || { diff "$tmp/ap.exp" "$tmp/ap2.csv"; fail "append replay is not what the runs printed"; }
 sed 1d "$tmp/ap2.csv" | cut -d, -f1 | sort -c -u || fail "append replay not in time order"
+# -n counts the rows printed, not the reads: 4 rows are the first run's 3
+# and the second run's first (its priming read is no row)
+"$G" --input "$AP" -f csv -n 4 | tr -d '\r' >"$tmp/ap4.csv"
+head -n 5 "$tmp/ap.exp" | cmp -s - "$tmp/ap4.csv" || fail "-n 4 on an appended log: $(cat "$tmp/ap4.csv")"
 # a relog of it replays the same (its second session is another recording)
 "$G" --input "$AP" -o "$tmp/apr.gcl"
 "$G" --input "$tmp/apr.gcl" -f csv | tr -d '\r' | cmp -s - "$tmp/ap.exp" || fail "relog of an appended log"
