@@ -81,7 +81,7 @@ size_t gclog_writer_nsets(const struct gclog_writer *w);
 /* Record one read: sets[i] for the i-th declared set, NULL when it was not
  * read this time. Returns 0; 1 when --max-size stops the log (nothing more
  * is written, err says so); -1 with err on a write error, or when not even
- * the writer's first read fits in --max-size. */
+ * the first read of a new log fits in --max-size. */
 int gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			const struct raw_set *const *sets, struct err *err);
 
@@ -102,8 +102,9 @@ void gclog_writer_restart(struct gclog_writer *w);
 void gclog_writer_boot(struct gclog_writer *w, const char *boot_id);
 
 /* Before the first sample, once the sets and paths are declared: 0, or -1
- * with err naming the smallest --max-size that can work when a linear log
- * of these sets cannot fit in --max-size even without its values. */
+ * with err naming the smallest --max-size that can work when a new linear
+ * log of these sets cannot fit in --max-size even without its values. (A
+ * log that holds records already stops at its first read, as a full one.) */
 int gclog_writer_check(const struct gclog_writer *w, struct err *err);
 
 /* Bytes written so far (file size for a linear log). */

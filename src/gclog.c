@@ -1184,16 +1184,13 @@ gclog_writer_check(const struct gclog_writer *w, struct err *err)
 {
 	uint64_t need;
 
-	if (w->opts.circular || !w->opts.max_size || w->started)
+	/* a log that already holds records (an --append, a --tui reopen)
+	 * is not empty when it is full: it stops as a full log does */
+	if (w->opts.circular || !w->opts.max_size || w->started || w->size > GCLOG_HEADER_SIZE)
 		return 0;
 	need = writer_floor(w);
 	if (need <= w->opts.max_size)
 		return 0;
-	if (w->size > GCLOG_HEADER_SIZE)
-		return err_set(err, "--max-size %llu leaves no room in %s (it holds %llu bytes, "
-				    "and one more read takes it to %llu or more): give at least "
-				    "%lluK", (unsigned long long)w->opts.max_size, w->name,
-			       (unsigned long long)w->size, (unsigned long long)need, kib_up(need));
 	return err_set(err, "--max-size %llu is too small for a log of these counters: give "
 			    "at least %lluK (with one read it takes %llu bytes or more)",
 		       (unsigned long long)w->opts.max_size, kib_up(need),
@@ -1286,19 +1283,12 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 		/* room is kept for the end mark, so a log stopped at --max-size
 		 * still reads as ended cleanly, not as killed */
 		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size &&
-		    !w->wrote) {
+		    !w->wrote && w->size <= GCLOG_HEADER_SIZE) {
 			/* not one read fits: an error, never an empty log */
 			uint64_t need = w->size + w->buf.len + END_MARK_ROOM;
-			if (w->size > GCLOG_HEADER_SIZE)
-				err_set(err, "%s holds %llu bytes: one more read would take it to "
-					     "%llu, over --max-size %llu: give at least %lluK", w->name,
-					(unsigned long long)w->size, (unsigned long long)need,
-					(unsigned long long)w->opts.max_size, kib_up(need));
-			else
-				err_set(err, "%s: the first read of these counters takes %zu bytes, "
-					     "more than --max-size %llu leaves: give at least %lluK",
-					w->name, w->buf.len, (unsigned long long)w->opts.max_size,
-					kib_up(need));
+			err_set(err, "%s: the first read of these counters takes %zu bytes, more "
+				     "than --max-size %llu leaves: give at least %lluK", w->name,
+				w->buf.len, (unsigned long long)w->opts.max_size, kib_up(need));
 			w->stopped = 1;
 			return -1;
 		}
