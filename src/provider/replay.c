@@ -42,7 +42,7 @@ struct cat {
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
 	int gap_kind;           /* 1 a break, 2 the first read of its source */
-	int first;              /* the staged read is its session's first */
+	int first;              /* the staged read is a recording's first (primes) */
 	/* its sources (input, set id); with more than one, each one's last read */
 	struct source {
 		size_t input, id;
