@@ -59,7 +59,8 @@ const char *const *engine_paths(const struct engine *e, size_t *n);
 
 /* Record every read of e to the gcl log on fd (borrowed; name for
  * messages), as cfg says (--max-size, --circular, --append). only: the log
- * is the run's only output, so a full log ends the run. 0, or -1 with err. */
+ * is the run's only output, so a full log ends the run. 0, or -1 with err;
+ * -2 with err when --max-size cannot hold even one read (a usage error). */
 int engine_log_open(struct engine *e, int fd, const char *name, int only, struct err *err);
 
 /* Sample e's counters on cfg's schedule (a replay: through the logs, with

@@ -80,7 +80,8 @@ size_t gclog_writer_nsets(const struct gclog_writer *w);
 
 /* Record one read: sets[i] for the i-th declared set, NULL when it was not
  * read this time. Returns 0; 1 when --max-size stops the log (nothing more
- * is written, err says so); -1 with err on a write error. */
+ * is written, err says so); -1 with err on a write error, or when not even
+ * the first read of a new log fits in --max-size. */
 int gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			const struct raw_set *const *sets, struct err *err);
 
@@ -91,9 +92,20 @@ void gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t
 /* What follows is not continuous with what came before (a gap in a
  * replayed source): the next sample starts a new session. */
 void gclog_writer_gap(struct gclog_writer *w);
+/* What follows is another recording (a relog of a source's next --append or
+ * restart, or of another log): like a gap, but the next session's id is
+ * not the last one's + 1, so a replay primes with its first read (the
+ * recording run printed no row for it) instead of showing it blank. */
+void gclog_writer_restart(struct gclog_writer *w);
 /* The machine booted again (a new boot id): a gap, and the next session
  * records boot_id. */
 void gclog_writer_boot(struct gclog_writer *w, const char *boot_id);
+
+/* Before the first sample, once the sets and paths are declared: 0, or -1
+ * with err naming the smallest --max-size that can work when a new linear
+ * log of these sets cannot fit in --max-size even without its values. (A
+ * log that holds records already stops at its first read, as a full one.) */
+int gclog_writer_check(const struct gclog_writer *w, struct err *err);
 
 /* Bytes written so far (file size for a linear log). */
 uint64_t gclog_writer_size(const struct gclog_writer *w);

@@ -52,6 +52,13 @@ int64_t replay_wall(const struct replay *r);
 uint32_t replay_user_hz(const struct replay *r);
 uint8_t replay_ulong_bits(const struct replay *r);
 
+/* Nonzero when every set this read holds has it as the first read of a
+ * recording (a session whose id is not the last one's + 1, or another
+ * input): a read the recording run primed with and never printed (after an
+ * --append, a restart, a second --input), which a replay does not print
+ * either. A break inside a recording (damage, a reboot) is not one. */
+int replay_priming(const struct replay *r);
+
 /* Catalogue set i in this read: 0 when the read does not hold it; else 1,
  * with out filled (instances, fields, valid, mono_ns) and *gap nonzero when
  * the set is not continuous with its previous read: 1 a break (a new

@@ -1742,7 +1742,9 @@ engine_log_read(struct engine *e, struct err *err)
 	}
 	/* a replayed gap stays a gap in the log it is relogged to; a new
 	 * boot id starts a session that records it */
-	if (gap && e->replay)
+	if (gap && e->replay && replay_priming(e->replay))
+		gclog_writer_restart(e->log); /* a source's next recording */
+	else if (gap && e->replay)
 		gclog_writer_gap(e->log);
 	if (e->boot_changed && e->log_started)
 		gclog_writer_boot(e->log, e->boot_id);
@@ -1781,6 +1783,13 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 		e->sets_primed = 1;
 		if (e->cfg->verbose)
 			warn_fast_links(e);
+		return 0;
+	}
+	if (!snapshot && e->replay && replay_priming(e->replay)) {
+		/* a later session's first read primes, as the recording did */
+		for (size_t s = 0; s < e->nsets; s++)
+			if (!e->sets[s].absent)
+				e->sets[s].have_prev = 1;
 		return 0;
 	}
 	engine_frame(e, snapshot, &e->frame);
@@ -1890,6 +1899,8 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 		free(list);
 	}
 	gclog_writer_paths(e->log, e->paths, e->npaths);
+	if (gclog_writer_check(e->log, err) < 0)
+		return -2; /* --max-size too small for these counters: a usage error */
 	return 0;
 }
 
@@ -2015,6 +2026,8 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 		}
 		if (got > 0)
 			break; /* the end of a replay, or a full log */
+		if (!f && r > 0 && e->replay && reads != UINT64_MAX)
+			reads++; /* a later recording's first read: -n counts rows */
 		record_start = regular ? ftello(out) : -1;
 		if (f && output && output->write(ost, f, err) < 0) {
 			output_error(cfg, err);

@@ -715,6 +715,7 @@ struct gclog_writer {
 	size_t npaths;
 	int help_written; /* this session's schemas carried their help texts */
 	int layout_fixed; /* circular: the segments are sized (first keyframe) */
+	int wrote;        /* this writer wrote a sample */
 };
 
 static void
@@ -1138,6 +1139,64 @@ put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 	put_sample(w, wall_ns, mono_ns, sets, 1);
 }
 
+/* The bytes a linear log reaches at the least once this session's first
+ * read is written: what it holds now, a keyframe block with no instances
+ * and no values (sync, session, schemas with their help texts, paths, an
+ * empty keyframe record), and the room kept for the end mark. A first read
+ * only adds to that block, so a --max-size below it can never work. */
+static uint64_t
+writer_floor(const struct gclog_writer *w)
+{
+	struct gbuf b = { 0 };
+	uint64_t n;
+
+	gb_put(&b, sync_marker, sizeof(sync_marker));
+	put_session(&b, &w->session);
+	for (size_t s = 0; s < w->nsets; s++)
+		put_schema(&b, s, w->sets[s].set, w->sets[s].counters, w->sets[s].ncounters,
+			   w->sets[s].fields, w->sets[s].key != NULL, !w->help_written);
+	if (w->npaths) {
+		size_t at = rec_begin(&b, REC_PATHS);
+		gb_varint(&b, w->npaths);
+		for (size_t i = 0; i < w->npaths; i++)
+			gb_str(&b, w->paths[i]);
+		rec_end(&b, at);
+	}
+	size_t at = rec_begin(&b, REC_KEYFRAME);
+	gb_zz(&b, 0);
+	gb_varint(&b, 0);
+	rec_end(&b, at);
+	n = w->size + b.len + END_MARK_ROOM;
+	free(b.p);
+	return n;
+}
+
+/* The smallest --max-size, in whole K, for a log whose first read needs
+ * need bytes in all. */
+static unsigned long long
+kib_up(uint64_t need)
+{
+	return (unsigned long long)((need + 1023) / 1024);
+}
+
+int
+gclog_writer_check(const struct gclog_writer *w, struct err *err)
+{
+	uint64_t need;
+
+	/* a log that already holds records (an --append, a --tui reopen)
+	 * is not empty when it is full: it stops as a full log does */
+	if (w->opts.circular || !w->opts.max_size || w->started || w->size > GCLOG_HEADER_SIZE)
+		return 0;
+	need = writer_floor(w);
+	if (need <= w->opts.max_size)
+		return 0;
+	return err_set(err, "--max-size %llu is too small for a log of these counters: give "
+			    "at least %lluK (with one read it takes %llu bytes or more)",
+		       (unsigned long long)w->opts.max_size, kib_up(need),
+		       (unsigned long long)need);
+}
+
 /* A new ring's segments, sized once its first keyframe block (in w->buf)
  * is known: as many segments (8 down to 2) as leave each room for two
  * keyframes, and never one too small for a keyframe and an eighth more
@@ -1223,6 +1282,16 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 	} else {
 		/* room is kept for the end mark, so a log stopped at --max-size
 		 * still reads as ended cleanly, not as killed */
+		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size &&
+		    !w->wrote && w->size <= GCLOG_HEADER_SIZE) {
+			/* not one read fits: an error, never an empty log */
+			uint64_t need = w->size + w->buf.len + END_MARK_ROOM;
+			err_set(err, "%s: the first read of these counters takes %zu bytes, more "
+				     "than --max-size %llu leaves: give at least %lluK", w->name,
+				w->buf.len, (unsigned long long)w->opts.max_size, kib_up(need));
+			w->stopped = 1;
+			return -1;
+		}
 		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size) {
 			err_set(err, "%s reached --max-size (%llu bytes): recording stopped", w->name,
 				(unsigned long long)w->opts.max_size);
@@ -1234,6 +1303,7 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 			return -1;
 		w->size += w->buf.len;
 	}
+	w->wrote = 1;
 	w->started = 1;
 	w->since_key = key ? 1 : w->since_key + 1;
 	return 0;
@@ -1243,6 +1313,15 @@ void
 gclog_writer_gap(struct gclog_writer *w)
 {
 	w->session.id++;
+	w->started = 0;
+	w->help_written = 0;
+}
+
+void
+gclog_writer_restart(struct gclog_writer *w)
+{
+	/* not id + 1: a reader takes that for a break in one recording */
+	w->session.id += 2;
 	w->started = 0;
 	w->help_written = 0;
 }

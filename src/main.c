@@ -222,12 +222,13 @@ run_log_only(const struct config *cfg, struct err *err)
 		engine_close(e);
 		return rc;
 	}
-	if (engine_log_open(e, fd, strcmp(file, "-") ? file : "standard output", 1, err) < 0) {
+	rc = engine_log_open(e, fd, strcmp(file, "-") ? file : "standard output", 1, err);
+	if (rc < 0) {
 		engine_close(e);
 		if (fd != STDOUT_FILENO)
 			close(fd);
 		drop_empty_log(cfg, file);
-		return EXIT_RUNTIME;
+		return rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	rc = engine_run(e, NULL, stdout, err);
 	engine_close(e);
@@ -373,8 +374,8 @@ main(int argc, char **argv)
 		return rc;
 	}
 	if (cfg.log_file) {
-		int fd = open_log(&cfg, cfg.log_file, &rc, &err);
-		if (fd < 0 || engine_log_open(e, fd, cfg.log_file, 0, &err) < 0) {
+		int fd = open_log(&cfg, cfg.log_file, &rc, &err), lrc = 0;
+		if (fd < 0 || (lrc = engine_log_open(e, fd, cfg.log_file, 0, &err)) < 0) {
 			fprintf(stderr, "getcounter: %s\n", err.msg);
 			if (fd >= 0)
 				close(fd);
@@ -386,7 +387,7 @@ main(int argc, char **argv)
 			if (fd >= 0)
 				drop_empty_log(&cfg, cfg.log_file);
 			config_free(&cfg);
-			return fd < 0 ? rc : EXIT_RUNTIME;
+			return fd < 0 ? rc : lrc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 		log_fd = fd;
 	}

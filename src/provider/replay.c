@@ -42,6 +42,7 @@ struct cat {
 	int have_src;
 	uint64_t src;  /* input << 32 | session of its last read */
 	int gap_kind;           /* 1 a break, 2 the first read of its source */
+	int first;              /* the staged read is a recording's first (primes) */
 	/* its sources (input, set id); with more than one, each one's last read */
 	struct source {
 		size_t input, id;
@@ -82,6 +83,9 @@ struct input {
 	size_t reported;
 	int torn_reported;
 	int stepped;           /* consumed in this step */
+	uint64_t session_id;   /* the current session's id */
+	int have_session_id;
+	int new_run;           /* the current session is a new recording */
 };
 
 struct replay {
@@ -404,6 +408,11 @@ input_fill(struct replay *r, struct input *in)
 		case GCLOG_SESSION: {
 			const struct gclog_session *s = gclog_reader_session(in->rd);
 			in->session++;
+			/* a writer adds 1 to the id at a break in one recording (a
+			 * reboot, a relog's gap); any other id is a new recording */
+			in->new_run = !in->have_session_id || s->id != in->session_id + 1;
+			in->session_id = s->id;
+			in->have_session_id = 1;
 			memset(in->map, 0, sizeof(in->map));
 			in->user_hz = s->user_hz;
 			in->ulong_bits = s->ulong_bits;
@@ -518,6 +527,7 @@ consume(struct replay *r, struct input *in)
 			size_t at = source_of(c, (size_t)(in - r->in), ss->set);
 			struct source *l = &c->srcs[at];
 			int kind = !l->have ? 2 : s->gap || l->session != in->session ? 1 : 0;
+			c->first = !l->have || (l->session != in->session && in->new_run);
 			if (c->eng_have && c->eng_src == at) {
 				c->gap |= kind != 0; /* the engine holds this source's read */
 				c->has_prev = 0;
@@ -536,6 +546,8 @@ consume(struct replay *r, struct input *in)
 			c->cur_src = at;
 		} else {
 			int kind = !c->have_src ? 2 : s->gap || c->src != src ? 1 : 0;
+			c->first = !c->have_src ||
+				   (c->src != src && (c->src >> 32 != src >> 32 || in->new_run));
 			c->gap |= kind != 0;
 			if (kind && c->gap_kind != 1)
 				c->gap_kind = kind;
@@ -642,6 +654,21 @@ replay_next(struct replay *r)
 		combine(r);
 	}
 	return step_done(r, 1);
+}
+
+int
+replay_priming(const struct replay *r)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->ncat; i++) {
+		if (!r->cat[i]->present)
+			continue;
+		if (!r->cat[i]->first)
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 int
@@ -1134,6 +1161,56 @@ sum_set_of(struct sum_set **sets, size_t *n, const struct counter_set *s)
 	return ss;
 }
 
+/* A recorded path and the sessions (numbered from 1) that recorded it. */
+struct sum_path {
+	char *path;
+	size_t *sess;
+	size_t nsess, cap;
+};
+
+/* Note that session recorded rd's current paths. */
+static void
+sum_paths_add(struct sum_path **paths, size_t *n, size_t *cap, struct gclog_reader *rd,
+	      size_t session)
+{
+	size_t np;
+	const char *const *p = gclog_reader_paths(rd, &np);
+
+	for (size_t i = 0; i < np; i++) {
+		size_t k = 0;
+		while (k < *n && strcmp((*paths)[k].path, p[i]) != 0)
+			k++;
+		if (k == *n) {
+			xgrow((void **)paths, cap, *n + 1, sizeof(**paths));
+			memset(&(*paths)[k], 0, sizeof(**paths));
+			(*paths)[k].path = xstrdup(p[i]);
+			(*n)++;
+		}
+		struct sum_path *sp = &(*paths)[k];
+		if (sp->nsess && sp->sess[sp->nsess - 1] == session)
+			continue;
+		xgrow((void **)&sp->sess, &sp->cap, sp->nsess + 1, sizeof(*sp->sess));
+		sp->sess[sp->nsess++] = session;
+	}
+}
+
+/* " (session 2)", " (sessions 2-4, 7)": the sessions of sp, in order. */
+static void
+sum_path_sessions(const struct sum_path *sp, FILE *out)
+{
+	fprintf(out, " (session%s ", sp->nsess > 1 ? "s" : "");
+	for (size_t i = 0; i < sp->nsess;) {
+		size_t j = i;
+		while (j + 1 < sp->nsess && sp->sess[j + 1] == sp->sess[j] + 1)
+			j++;
+		fprintf(out, "%s%zu", i ? ", " : "", sp->sess[i]);
+		if (j > i)
+			fprintf(out, "-%zu", sp->sess[j]);
+		i = j + 1;
+	}
+	fputc(')', out);
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -1146,13 +1223,14 @@ summary_one(struct gclog_reader *rd, FILE *out)
 {
 	struct gclog_session first;
 	struct sum_set *sets = NULL;
-	size_t nsets = 0, sessions = 0, npaths = 0;
+	size_t nsets = 0, sessions = 0, npaths = 0, paths_cap = 0, sampled = 0, in_session = 0;
+	uint64_t gen = 0;
 	uint64_t samples = 0;
 	int64_t oldest = 0, newest = 0, prev = 0;
 	int64_t *gaps = NULL;
 	size_t ngaps = 0, gaps_cap = 0;
 	int ended = 0, have_prev = 0;
-	char **paths = NULL;
+	struct sum_path *paths = NULL;
 	enum gclog_event ev;
 	unsigned major, minor;
 
@@ -1192,11 +1270,12 @@ summary_one(struct gclog_reader *rd, FILE *out)
 				for (size_t i = 0; i < rs->ninstances; i++)
 					sum_add_instance(ss, rs->inst[i].name);
 			}
-			if (!paths) {
-				const char *const *p = gclog_reader_paths(rd, &npaths);
-				paths = xcalloc(npaths ? npaths : 1, sizeof(char *));
-				for (size_t i = 0; i < npaths; i++)
-					paths[i] = xstrdup(p[i]);
+			/* every session's paths (a later one may record more) */
+			if (in_session != sessions || gclog_reader_paths_gen(rd) != gen) {
+				sampled += in_session != sessions;
+				in_session = sessions;
+				gen = gclog_reader_paths_gen(rd);
+				sum_paths_add(&paths, &npaths, &paths_cap, rd, sessions);
 			}
 			break;
 		}
@@ -1259,9 +1338,15 @@ summary_one(struct gclog_reader *rd, FILE *out)
 			fprintf(out, "    %s\n", ss->counters[k]);
 	}
 	if (npaths) {
+		/* a path not in every session that holds samples says which
+		 * sessions (numbered from 1 in the log) recorded it */
 		fprintf(out, "Paths recorded :\n");
-		for (size_t i = 0; i < npaths; i++)
-			fprintf(out, "    %s\n", paths[i]);
+		for (size_t i = 0; i < npaths; i++) {
+			fprintf(out, "    %s", paths[i].path);
+			if (paths[i].nsess != sampled)
+				sum_path_sessions(&paths[i], out);
+			fputc('\n', out);
+		}
 	}
 	size_t nd = gclog_reader_ndamage(rd);
 	if (!nd && !gclog_reader_torn(rd))
@@ -1287,8 +1372,10 @@ summary_one(struct gclog_reader *rd, FILE *out)
 		free(sets[i].name);
 	}
 	free(sets);
-	for (size_t i = 0; i < npaths; i++)
-		free(paths[i]);
+	for (size_t i = 0; i < npaths; i++) {
+		free(paths[i].path);
+		free(paths[i].sess);
+	}
 	free(paths);
 	free(gaps);
 }

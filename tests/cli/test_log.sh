@@ -274,10 +274,10 @@ done
 # shellcheck disable=SC2086
 "$G" --root "$tmp/ser/s4" --root "$tmp/ser/s5" --root "$tmp/ser/s6" --root "$tmp/ser/s7" \
 	-o "$tmp/B.gcl" "$CS" "$AM" "$PT"
-# sample 4 begins B: its rates are blank (a gap), its gauges are shown
+# sample 4 begins B: it only primes (the run that recorded B printed
+# samples 5 to 7), so the replay is A's rows then B's, nothing between
 {
 	printf '%s\n' "$head1"; row 42 1000; row 44 2000; row 46 3000
-	echo '"11/14/2023 23:36:48.000"," ","3906.250000"," "'
 	row 50 5000; row 52 6000; row 54 7000
 } >"$tmp/merge.exp"
 expect_exit 0 "$G" --input "$tmp/B.gcl" --input "$tmp/A.gcl" -f csv
@@ -373,6 +373,33 @@ n=$(wc -l <"$tmp/max2r.csv")
 { [ "$n" -ge 10 ] && [ "$n" -lt 121 ]; } || fail "--log --max-size replay rows: $n"
 head -n "$n" "$tmp/max2.csv" | cmp -s - "$tmp/max2r.csv" || fail "--log --max-size replay is not the first rows"
 
+# a --max-size that cannot hold one read: refused with the size that
+# works, never a 32-byte log and exit 0. 100 bytes is less than the header
+# (32), the sync marker (8) and the end mark room (32) plus the session
+# and schema records of any counter: refused before reading (exit 2).
+expect_exit 2 "$G" "$AM" -n 5 -i 0.1 -o "$tmp/tiny.gcl" --max-size 100
+printf '%s\n' "$errout" | grep -q -- '--max-size 100 is too small for a log of these counters: give at least 1K' ||
+	fail "tiny --max-size message: $errout"
+[ ! -e "$tmp/tiny.gcl" ] || fail "tiny --max-size left a log of $(stat -c %s "$tmp/tiny.gcl") bytes"
+expect_exit 2 "$G" "$AM" -n 5 -i 0.1 -f csv --log "$tmp/tiny.gcl" --max-size 100
+[ -z "$out" ] || fail "tiny --max-size with --log printed: $out"
+[ ! -e "$tmp/tiny.gcl" ] || fail "tiny --max-size --log left a log"
+# exactly the floor it named (schemas, no instances): the first read's
+# instance record and value do not fit, so that read fails (exit 1)
+floor=$(printf '%s\n' "$errout" | sed -n 's/.*takes \([0-9]*\) bytes or more.*/\1/p')
+[ -n "$floor" ] || fail "no floor in: $errout"
+expect_exit 1 "$G" "$AM" -n 5 -i 0.1 -o "$tmp/tiny.gcl" --max-size "$floor"
+printf '%s\n' "$errout" | grep -q 'the first read of these counters takes .* give at least 1K' ||
+	fail "floor --max-size message: $errout"
+[ ! -e "$tmp/tiny.gcl" ] || fail "floor --max-size left a log"
+# --append to a log with no room left for one more read: not an empty
+# log, so it stops as a full one does, and is kept as it was
+"$G" "$AM" -n 2 -i 0.1 -o "$tmp/full.gcl"
+cp "$tmp/full.gcl" "$tmp/full0.gcl"
+expect_exit 0 "$G" "$AM" -n 2 -i 0.1 -o "$tmp/full.gcl" --append --max-size "$(stat -c %s "$tmp/full.gcl")"
+printf '%s\n' "$errout" | grep -q 'full.gcl reached --max-size' || fail "full --append message: $errout"
+cmp -s "$tmp/full.gcl" "$tmp/full0.gcl" || fail "a full --append changed the log"
+
 # circular: a 64K ring (doubled only if one keyframe of these counters
 # cannot fit a segment on this machine); a first short run tells how many
 # samples the ring holds, the real run writes about four rings' worth
@@ -421,10 +448,16 @@ for f in $(field "$tmp/sum" 'Oldest sample') $(field "$tmp/sum" 'Newest sample')
 done
 
 # ---- 8. --append, -o on an existing log, -y ------------------------------
+# two runs that each print 3 rows (4 reads: the first primes) into one log
+# with --append: the replay is the two runs' rows one after another, byte
+# for byte (the second run's first read primes in the replay as well)
 AP=$tmp/ap.gcl
-"$G" -i 0.05 -n 3 -o "$AP" "$AM" '\Processor(*)\% User Time'
-"$G" --input "$AP" -f csv | tr -d '\r' >"$tmp/ap1.csv"
-expect_exit 0 "$G" -i 0.05 -n 3 -o "$AP" --append "$AM" '\Processor(*)\% User Time'
+"$G" -i 0.05 -n 3 -f csv --log "$AP" "$AM" '\Processor(*)\% User Time' | tr -d '\r' >"$tmp/ap1.csv"
+"$G" --input "$AP" -f csv | tr -d '\r' >"$tmp/ap1r.csv"
+cmp -s "$tmp/ap1.csv" "$tmp/ap1r.csv" || fail "the replay of one run is not what it printed"
+expect_exit 0 "$G" -i 0.05 -n 3 -f csv --log "$AP" --append "$AM" '\Processor(*)\% User Time'
+printf '%s\n' "$out" | tr -d '\r' | sed 1d >"$tmp/ap1b.csv"
+cat "$tmp/ap1.csv" "$tmp/ap1b.csv" >"$tmp/ap.exp"
 "$G" --input "$AP" --summary >"$tmp/sum"
 [ "$(field "$tmp/sum" Sessions)" = "2 (restarts or appends; never derived across)" ] ||
 	fail "append sessions: $(field "$tmp/sum" Sessions)"
@@ -432,12 +465,39 @@ expect_exit 0 "$G" -i 0.05 -n 3 -o "$AP" --append "$AM" '\Processor(*)\% User Ti
 [ "$(field "$tmp/sum" Damage)" = none ] || fail "append damage"
 expect_exit 0 "$G" --input "$AP" -f csv
 lf >"$tmp/ap2.csv"
-# 3 + 4 rows: the first session as before, then the second, whose first
-# row (no reference before it) has blank rates
-[ "$(wc -l <"$tmp/ap2.csv")" -eq 8 ] || fail "append replay rows: $(wc -l <"$tmp/ap2.csv")"
-head -n 4 "$tmp/ap2.csv" | cmp -s - "$tmp/ap1.csv" || fail "append changed the first session"
-sed -n 5p "$tmp/ap2.csv" | grep -q '^"[^"]*","[0-9.]*"," "," "," "$' || fail "first row after append: $(sed -n 5p "$tmp/ap2.csv")"
+# 1 header + 3 + 3 rows: no row of blanks for the second run's first read
+[ "$(wc -l <"$tmp/ap2.csv")" -eq 7 ] || fail "append replay rows: $(wc -l <"$tmp/ap2.csv")"
+cmp -s "$tmp/ap2.csv" "$tmp/ap.exp" || { diff "$tmp/ap.exp" "$tmp/ap2.csv"; fail "append replay is not what the runs printed"; }
 sed 1d "$tmp/ap2.csv" | cut -d, -f1 | sort -c -u || fail "append replay not in time order"
+# -n counts the rows printed, not the reads: 4 rows are the first run's 3
+# and the second run's first (its priming read is no row)
+"$G" --input "$AP" -f csv -n 4 | tr -d '\r' >"$tmp/ap4.csv"
+head -n 5 "$tmp/ap.exp" | cmp -s - "$tmp/ap4.csv" || fail "-n 4 on an appended log: $(cat "$tmp/ap4.csv")"
+# a relog of it replays the same (its second session is another recording)
+"$G" --input "$AP" -o "$tmp/apr.gcl"
+"$G" --input "$tmp/apr.gcl" -f csv | tr -d '\r' | cmp -s - "$tmp/ap.exp" || fail "relog of an appended log"
+# the same log twice: every row twice (each derived within its own input),
+# no rows of blanks for the second input's first reads: 1 + 2 x 6 lines
+expect_exit 0 "$G" --input "$AP" --input "$AP" -f csv
+[ "$(lf | wc -l)" -eq 13 ] || fail "a log twice: $(lf | wc -l) lines"
+[ "$(lf | sed 1d | uniq | wc -l)" -eq 6 ] || fail "a log twice: rows not in pairs: $out"
+sed 1d "$tmp/ap.exp" >"$tmp/ap.exp.rows"
+lf | sed 1d | uniq | cmp -s - "$tmp/ap.exp.rows" || fail "a log twice: rows differ: $out"
+# --summary lists every session's paths: a later session (an --append, a
+# --tui reopen after `a`) that recorded more says which session it was
+SP=$tmp/sp.gcl
+"$G" -i 0.05 -n 1 -o "$SP" "$AM"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$AM" "$CS"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$AM"
+expect_exit 0 "$G" --input "$SP" --summary
+[ "$(printf '%s\n' "$out" | sed -n '/^Paths recorded :$/,/^Damage/p')" = "Paths recorded :
+    $AM
+    $CS (session 2)
+Damage         : none" ] || fail "summary paths of every session: $out"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$CS" "$AM"
+"$G" -i 0.05 -n 1 -o "$SP" --append "$CS"
+"$G" --input "$SP" --summary | grep -qxF "    $CS (sessions 2, 4-5)" || fail "summary path sessions: $("$G" --input "$SP" --summary)"
+"$G" --input "$SP" --summary | grep -qxF "    $AM (sessions 1-4)" || fail "summary path sessions 1-4"
 # a non-gcl file is refused and left as it was
 printf 'hello, not a log\n' >"$tmp/text.gcl"
 cp "$tmp/text.gcl" "$tmp/text.orig"

@@ -72,7 +72,8 @@ expect_exit 0 "$G" --input "$tmp/f.gcl" -o "$tmp/g.csv" --log "$tmp/g.gcl"
 # (a) m1 (ser) and m2 (ser2) hold the same counters at the same times: each
 # input derives against its own previous read, so the rows alternate m1's
 # rate 1000 k and m2's 1500 (never m2's read against m1's). m1's first
-# read (23:36:40) is the reference; m2's is a gap (its first read), blank.
+# read (23:36:40) is the reference; m2's first read only primes too (the
+# run that recorded m2 printed no row for it), so no row at 23:36:40.
 # % Processor Time: the cpu lines never change, 0 ticks busy of 0 -> 0.
 # shellcheck disable=SC2086
 "$G" $r1 -o "$tmp/m1.gcl" "$CS" "$PT"
@@ -80,7 +81,7 @@ expect_exit 0 "$G" --input "$tmp/f.gcl" -o "$tmp/g.csv" --log "$tmp/g.gcl"
 "$G" $r2 -o "$tmp/m2.gcl" "$CS" "$PT"
 hm='"(PDH-CSV 4.0) (UTC)(0)","\\fixture\System\Context Switches/sec","\\fixture\Processor(_Total)\% Processor Time"'
 {
-	printf '%s\n' "$hm" '"11/14/2023 23:36:40.000"," "," "'
+	printf '%s\n' "$hm"
 	for k in 1 2 3 4 5; do
 		printf '"11/14/2023 23:36:%s.000","%s.000000","0.000000"\n' $((40 + 2 * k)) $((1000 * k)) \
 			$((40 + 2 * k)) 1500

@@ -1473,6 +1473,72 @@ test_append(void **unused)
 	gen_free(&g);
 }
 
+/* ---- --max-size that cannot hold one read -------------------------------------- */
+
+/* A --max-size below what one read of the sets takes is an error (before
+ * any read when the schemas alone do not fit; at the first read when its
+ * instances do not), never a log holding only its header. */
+static void
+test_max_size_too_small(void **unused)
+{
+	char path[64];
+	int fd;
+	struct gclog_writer_opts o = { 0 };
+	struct gen g;
+	struct err err;
+	size_t one;
+	struct stat st;
+
+	(void)unused;
+	/* 40 instances: their records and values are far more than the
+	 * 32 - (end mark) bytes the log keeps over its end mark */
+	free(gen_log(1, 40, 0, &one));
+	gen_init(&g, 40);
+
+	/* 100 bytes: the 32-byte header, the sync marker, the session and
+	 * the schemas with their help texts are more than that */
+	fd = tmp_file(path, sizeof(path));
+	o.max_size = 100;
+	struct gclog_writer *w = gen_writer(fd, path, &o, 700);
+	assert_int_equal(gclog_writer_check(w, &err), -1);
+	assert_non_null(strstr(err.msg, "--max-size 100 is too small"));
+	assert_non_null(strstr(err.msg, "give at least 1K"));
+	assert_int_equal(gclog_writer_close(w, &err), 0);
+	close(fd);
+	unlink(path);
+
+	/* exactly the size of a whole one-read log: the schemas fit, the
+	 * first read does not (the room kept for the end mark is 32 bytes,
+	 * more than the end mark itself), so that read is an error */
+	fd = tmp_file(path, sizeof(path));
+	o.max_size = one;
+	w = gen_writer(fd, path, &o, 701);
+	assert_int_equal(gclog_writer_check(w, &err), 0);
+	gen_sample(&g, 0);
+	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, &err), -1);
+	assert_non_null(strstr(err.msg, "the first read of these counters takes"));
+	assert_non_null(strstr(err.msg, "give at least"));
+	assert_int_equal(gclog_writer_close(w, &err), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, GCLOG_HEADER_SIZE); /* the caller removes it */
+	close(fd);
+	unlink(path);
+
+	/* 32 bytes more than that: the read fits, the log holds it */
+	fd = tmp_file(path, sizeof(path));
+	o.max_size = one + 32;
+	w = gen_writer(fd, path, &o, 702);
+	assert_int_equal(gclog_writer_check(w, &err), 0);
+	gen_sample(&g, 0);
+	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, &err), 0);
+	assert_int_equal(gclog_writer_close(w, &err), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true((uint64_t)st.st_size == one);
+	close(fd);
+	unlink(path);
+	gen_free(&g);
+}
+
 /* ---- a gap, and --max-size on a linear log ------------------------------------ */
 
 static void
@@ -1678,6 +1744,7 @@ main(void)
 		cmocka_unit_test(test_circular_torn),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_gap_and_max_size),
+		cmocka_unit_test(test_max_size_too_small),
 		cmocka_unit_test(test_set_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
