@@ -19,9 +19,12 @@
  *   "any" is one SLL handle whose packet type gives the direction (SLL,
  *   not SLL2: libpcap puts stripped VLAN tags back only into SLL).
  *
- * The callback only classifies (capture_classify, pure) and adds into
- * arrays the state owns: no allocation, no syscalls. Counts are raw and
- * cumulative; derive makes the rates. pcap_stats' ps_drop and ps_ifdrop
+ * The callback only classifies (capture_classify.h, inline for Ethernet)
+ * and adds the frame to one cell of an array the state owns (frames and
+ * bytes per direction, class and protocol): no allocation, no syscalls.
+ * Each read expands the cells into the counters (capture_expand), so the
+ * per-frame work is one classification and two additions. Counts are raw
+ * and cumulative; derive makes the rates. pcap_stats' ps_drop and ps_ifdrop
  * are 32-bit and cumulative since activation: read every sample, each is
  * extended to 64 bits across wraps here (one wrap between reads at most).
  *
@@ -129,6 +132,7 @@ pcap_load(struct err *err)
 #endif
 
 #include "capture.h"
+#include "capture_classify.h"
 #include "provider.h"
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -452,8 +456,8 @@ struct source {
 	const uint8_t *local_mac;
 	int64_t boundary;      /* live: frames before it count now, else next */
 	int64_t start;         /* live: frames before it are ignored */
-	uint64_t counts[CAP_NFIELDS];
-	uint64_t next[CAP_NFIELDS];
+	struct capture_cell cells[CAPTURE_NCELLS]; /* frames before boundary */
+	struct capture_cell next[CAPTURE_NCELLS];  /* live: frames after it */
 	int stats;             /* live: pcap_stats gives drops */
 	uint32_t last_ifdrop;
 	uint64_t ifdrop;
@@ -511,7 +515,8 @@ link_of(int dlt)
 	}
 }
 
-/* libpcap's callback, live: classify and add, by timestamp. */
+/* libpcap's callback, live on "any" (cooked): classify and add, by
+ * timestamp. */
 static void
 on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 {
@@ -523,8 +528,24 @@ on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 	if (t < s->start)
 		return; /* captured before the first read */
 	capture_classify(s->link, bytes, hdr->caplen, h->given, s->local_mac, &f);
-	capture_count(t < s->boundary ? s->counts : s->next, &f,
+	capture_count(t < s->boundary ? s->cells : s->next, &f,
 		      capture_wire_len(s->link, hdr->len));
+}
+
+/* The same for an Ethernet handle, whose direction is its filter's: the
+ * classifier is compiled in here and the wire length is pcap's. */
+static void
+on_frame_eth(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
+{
+	struct handle *h = (struct handle *)(void *)user;
+	struct source *s = h->src;
+	struct capture_frame f;
+	int64_t t = ts_ns(hdr);
+
+	if (t < s->start)
+		return; /* captured before the first read */
+	capture_classify_eth(bytes, hdr->caplen, h->given, NULL, &f);
+	capture_count(t < s->boundary ? s->cells : s->next, &f, hdr->len);
 }
 
 static void
@@ -714,7 +735,7 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
 		while (s->has_pending && s->pending_ts < boundary) {
-			capture_count(s->counts, &s->pending, s->pending_len);
+			capture_count(s->cells, &s->pending, s->pending_len);
 			if (file_next(s, err) < 0)
 				return -1;
 		}
@@ -913,19 +934,20 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 	return 0;
 }
 
-/* Dispatch what every readable handle holds (all handles: ready). */
+/* Dispatch what every readable handle holds (all handles: ready). One
+ * call reads every TPACKET_V3 block the kernel has handed over (libpcap
+ * 1.10 loops over the ring until it meets one the kernel owns, after one
+ * poll of its own); a block closed meanwhile makes the descriptor
+ * readable again, so a second call would only cost that poll. */
 static void
 dispatch(struct capture *c, int all)
 {
 	for (size_t i = 0; i < c->npfd; i++) {
+		struct handle *h = c->pfd_h[i];
 		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
-		/* one call reads one TPACKET_V3 block: read every block that
-		 * is ready (bounded, as the ring refills under load) */
-		for (int k = 0; k < 1024; k++)
-			if (pcap_dispatch(c->pfd_h[i]->p, -1, on_frame,
-					  (u_char *)(void *)c->pfd_h[i]) <= 0)
-				break;
+		pcap_dispatch(h->p, -1, h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
+			      (u_char *)(void *)h);
 	}
 }
 
@@ -998,9 +1020,13 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	return c;
 }
 
+/* The counters of cells into ri. */
 static void
-put_counts(struct raw_instance *ri, const uint64_t *v)
+put_counts(struct raw_instance *ri, const struct capture_cell *cells)
 {
+	uint64_t v[CAP_NFIELDS];
+
+	capture_expand(cells, v);
 	for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++)
 		raw_put(ri, f, v[f]);
 }
@@ -1037,7 +1063,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t i = 0; i < c->n; i++) {
 			struct raw_instance *ri = raw_set_add(out, c->src[i].name,
 							      strlen(c->src[i].name), 0);
-			put_counts(ri, c->src[i].counts);
+			put_counts(ri, c->src[i].cells);
 		}
 		return 0;
 	}
@@ -1053,11 +1079,12 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);
 		if (s->link < 0)
 			continue; /* unsupported link type: every field absent */
-		put_counts(ri, s->counts);
-		for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++) {
-			s->counts[f] += s->next[f];
-			s->next[f] = 0;
+		put_counts(ri, s->cells);
+		for (unsigned k = 0; k < CAPTURE_NCELLS; k++) {
+			s->cells[k].frames += s->next[k].frames;
+			s->cells[k].bytes += s->next[k].bytes;
 		}
+		memset(s->next, 0, sizeof(s->next));
 		if (!s->stats)
 			continue;
 		uint64_t drop = 0;
