@@ -934,17 +934,17 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 	return 0;
 }
 
-/* Dispatch what every readable handle holds (all handles: ready). One
- * call reads every TPACKET_V3 block the kernel has handed over (libpcap
- * 1.10 loops over the ring until it meets one the kernel owns, after one
- * poll of its own); a block closed meanwhile makes the descriptor
- * readable again, so a second call would only cost that poll. */
+/* Dispatch what every readable handle holds. One call reads every
+ * TPACKET_V3 block the kernel has handed over (libpcap 1.10 walks the ring
+ * until it meets a block the kernel owns); a second call would find none
+ * and only cost the poll libpcap makes before it gives up. A block handed
+ * over meanwhile makes the descriptor readable again. */
 static void
-dispatch(struct capture *c, int all)
+dispatch(struct capture *c)
 {
 	for (size_t i = 0; i < c->npfd; i++) {
 		struct handle *h = c->pfd_h[i];
-		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+		if (!(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
 		pcap_dispatch(h->p, -1, h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
 			      (u_char *)(void *)h);
@@ -977,9 +977,13 @@ capture_wait(void *state, uint64_t deadline_ns, struct err *err)
 			return err_set(err, "Network Capture: waiting for frames: %s",
 				       strerror(errno));
 		if (rc > 0)
-			dispatch(c, 0);
+			dispatch(c);
 	}
-	dispatch(c, 1);
+	/* the blocks handed over at the last moment: one poll for every
+	 * handle, not one per handle inside pcap_dispatch */
+	struct timespec zero = { 0, 0 };
+	if (ppoll(c->pfd, c->npfd, &zero, NULL) > 0)
+		dispatch(c);
 	c->stamp_wall = boundary;
 	c->stamp_mono = deadline_ns;
 	c->stamped = 1;
