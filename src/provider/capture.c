@@ -24,9 +24,12 @@
  * bytes per direction, class and protocol): no allocation, no syscalls.
  * Each read expands the cells into the counters (capture_expand), so the
  * per-frame work is one classification and two additions. Counts are raw
- * and cumulative; derive makes the rates. pcap_stats' ps_drop and ps_ifdrop
- * are 32-bit and cumulative since activation: read every sample, each is
- * extended to 64 bits across wraps here (one wrap between reads at most).
+ * and cumulative; derive makes the rates. pcap_stats' ps_drop is 32-bit
+ * and cumulative since activation: read every sample, it is extended to
+ * 64 bits across wraps here (one wrap between reads at most). Interface
+ * Dropped is what ps_ifdrop would be, the interface's rx_missed_errors +
+ * rx_fifo_errors since the start, read from sysfs here: libpcap 1.10 reads
+ * them only in promiscuous mode and otherwise gives 0.
  *
  * Without libpcap (NO_PCAP=1 or no libpcap-dev) the set is still listed,
  * says "not built in", and every counter asked for is UNSUPPORTED.
@@ -164,7 +167,7 @@ static const struct field_desc fields[CAP_NFIELDS] = {
 	[CAP_UDP] = { "udp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_ICMP] = { "icmp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_OTHER] = { "other", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
-	/* ps_drop and ps_ifdrop, extended from 32 bits here */
+	/* ps_drop, extended from 32 bits here; rx_missed + rx_fifo errors */
 	[CAP_CAPTURE_DROPPED] = { "ps_drop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_INTERFACE_DROPPED] = { "ps_ifdrop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 };
@@ -267,7 +270,7 @@ static const struct counter_desc counters[] = {
 	  .unit = "",
 	  .help = "Frames the interface lost since the capture started (pcap_stats ps_ifdrop: "
 		  "the kernel's rx_missed + rx_fifo only; Network Adapter's discards count "
-		  "more)." },
+		  "more). UNSUPPORTED on 'any'." },
 };
 
 #ifdef HAVE_PCAP
@@ -459,8 +462,9 @@ struct source {
 	struct capture_cell cells[CAPTURE_NCELLS]; /* frames before boundary */
 	struct capture_cell next[CAPTURE_NCELLS];  /* live: frames after it */
 	int stats;             /* live: pcap_stats gives drops */
-	uint32_t last_ifdrop;
-	uint64_t ifdrop;
+	int has_ifdrop;        /* live on an interface: its sysfs statistics */
+	uint64_t last_ifdrop;  /* rx_missed + rx_fifo at the previous read */
+	uint64_t ifdrop;       /* since the start */
 	/* a file */
 	int done;
 	int has_pending;       /* a frame read past the current bucket */
@@ -470,6 +474,7 @@ struct source {
 };
 
 struct capture {
+	struct procfs *fs;     /* live: the interfaces' sysfs statistics */
 	struct source *src;
 	size_t n;
 	int files;             /* the sources are files */
@@ -886,6 +891,25 @@ drop_privileges(const char *user, struct err *err)
 	return 0;
 }
 
+/* The interface's rx_missed_errors + rx_fifo_errors, which libpcap's
+ * ps_ifdrop counts (but only in promiscuous mode). 0, or -1 when sysfs
+ * does not have them. */
+static int
+if_drops(struct capture *c, const char *ifname, uint64_t *out)
+{
+	char path[IF_NAMESIZE + 64];
+	uint64_t missed, fifo;
+
+	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_missed_errors", ifname);
+	if (!c->fs || procfs_read_u64(c->fs, path, &missed) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_fifo_errors", ifname);
+	if (procfs_read_u64(c->fs, path, &fifo) < 0)
+		return -1;
+	*out = missed + fifo;
+	return 0;
+}
+
 static int
 open_live(struct capture *c, const struct provider_request *req, struct err *err)
 {
@@ -916,6 +940,8 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			s->nh = 0;
 		}
 		s->stats = s->nh > 0;
+		if (s->stats && !any)
+			s->has_ifdrop = if_drops(c, s->name, &s->last_ifdrop) == 0;
 		nh += s->nh;
 	}
 	c->pfd = xcalloc(nh + 1, sizeof(*c->pfd));
@@ -1010,6 +1036,7 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	(void)ctx;
 	c->opts = req->capture;
 	c->listing = req->listing;
+	c->fs = ctx->fs;
 	c->interval_ns = c->opts && c->opts->interval_ns ? c->opts->interval_ns : 1000000000;
 	if (c->listing || !c->opts)
 		return c;
@@ -1101,11 +1128,14 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 			}
 			extend32(&s->h[k].drop, &s->h[k].last_drop, st.ps_drop);
 			drop += s->h[k].drop;
-			if (k == 0) /* both handles read the same interface counters */
-				extend32(&s->ifdrop, &s->last_ifdrop, st.ps_ifdrop);
 		}
-		if (ok) {
+		if (ok)
 			raw_put(ri, CAP_CAPTURE_DROPPED, drop);
+		uint64_t now;
+		if (s->has_ifdrop && if_drops(c, s->name, &now) == 0) {
+			/* a lower value: the statistics were reset, count again */
+			s->ifdrop += now >= s->last_ifdrop ? now - s->last_ifdrop : now;
+			s->last_ifdrop = now;
 			raw_put(ri, CAP_INTERFACE_DROPPED, s->ifdrop);
 		}
 	}
