@@ -544,13 +544,14 @@ on_frame_eth(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 {
 	struct handle *h = (struct handle *)(void *)user;
 	struct source *s = h->src;
-	struct capture_frame f;
 	int64_t t = ts_ns(hdr);
 
 	if (t < s->start)
 		return; /* captured before the first read */
-	capture_classify_eth(bytes, hdr->caplen, h->given, NULL, &f);
-	capture_count(t < s->boundary ? s->cells : s->next, &f, hdr->len);
+	struct capture_cell *c =
+		&(t < s->boundary ? s->cells : s->next)[capture_cell_eth(bytes, hdr->caplen, h->given)];
+	c->frames++;
+	c->bytes += hdr->len;
 }
 
 static void

@@ -374,6 +374,63 @@ test_expand_every_cell(void **state)
 	assert_int_equal(c[CAP_ICMP], 1200);
 }
 
+/* The callback's shortcut (capture_cell_eth) gives the cell the full
+ * classifier gives, for every IPv4 protocol number, every length an IPv4
+ * frame can be cut to, both directions and the three destination classes,
+ * and for frames it leaves to the classifier (tagged, IPv6, ARP, an
+ * unknown ethertype, an IPv4 header of another version). */
+static void
+test_cell_shortcut(void **state)
+{
+	static const uint8_t *const dsts[] = { PEER, MCAST, BCAST };
+	static const uint16_t tag[] = { 0x8100 };
+	uint8_t f[128];
+	struct capture_frame cf;
+	unsigned checked = 0;
+
+	(void)state;
+	for (int given = CAPTURE_DIR_IN; given <= CAPTURE_DIR_OUT; given++)
+		for (size_t d = 0; d < 3; d++)
+			for (unsigned proto = 0; proto < 256; proto++) {
+				size_t n = eth(f, dsts[d], LOCAL, NULL, 0, 0x0800);
+				n += ipv4(f + n, (uint8_t)proto, (const uint8_t[4]){ 10, 0, 0, 1 });
+				for (uint32_t cut = 0; cut <= n; cut++) {
+					capture_classify(CAPTURE_EN10MB, f, cut, given, NULL, &cf);
+					assert_int_equal(capture_cell_eth(f, cut, given),
+							 capture_cell_index(&cf));
+					checked++;
+				}
+			}
+	/* 2 x 3 x 256 x 35 lengths (0 .. 14 + 20) */
+	assert_int_equal(checked, 53760);
+	/* an untagged UDP frame: directed received cell ((0 x 3 + 0) x 4 +
+	 * 1) x 4 + 2 = 6; sent broadcast ((1 x 3 + 2) x 4 + 1) x 4 + 2 = 86 */
+	size_t n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	n += ipv4(f + n, 17, (const uint8_t[4]){ 10, 0, 0, 1 });
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), 6);
+	memcpy(f, BCAST, 6);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_OUT), 86);
+	/* left to the classifier: a tag, IPv6, ARP, 0x88b5, IPv4 version 6 */
+	n = eth(f, PEER, LOCAL, tag, 1, 0x0800);
+	n += ipv4(f + n, 6, (const uint8_t[4]){ 10, 0, 0, 1 });
+	capture_classify(CAPTURE_EN10MB, f, (uint32_t)n, CAPTURE_DIR_IN, NULL, &cf);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), capture_cell_index(&cf));
+	assert_int_equal(capture_cell_index(&cf), 5); /* IPv4 TCP: 1 x 4 + 1 */
+	n = eth(f, MCAST, LOCAL, NULL, 0, 0x86dd);
+	n += ipv6(f + n, 58, 0xff);
+	capture_classify(CAPTURE_EN10MB, f, (uint32_t)n, CAPTURE_DIR_OUT, NULL, &cf);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_OUT), capture_cell_index(&cf));
+	assert_int_equal(capture_cell_index(&cf), 75); /* ((1 x 3 + 1) x 4 + 2) x 4 + 3 */
+	n = eth(f, BCAST, LOCAL, NULL, 0, 0x0806);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n + 28, CAPTURE_DIR_IN), 44);
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x88b5);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n + 46, CAPTURE_DIR_IN), 0);
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	n += ipv4(f + n, 6, (const uint8_t[4]){ 10, 0, 0, 1 });
+	f[14] = 0x65; /* not version 4: IPv4 by ethertype, no TCP */
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), 4);
+}
+
 /* A cooked header replaces the 14-byte Ethernet one: a 60-byte frame is
  * 60 - 14 + 16 = 62 in SLL and 60 - 14 + 20 = 66 in SLL2. */
 static void
@@ -412,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_cooked),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_expand_every_cell),
+		cmocka_unit_test(test_cell_shortcut),
 		cmocka_unit_test(test_wire_len),
 		cmocka_unit_test(test_parse_mac),
 	};
