@@ -438,6 +438,8 @@ const struct provider provider_network_capture = {
  * veths would otherwise map gigabytes of rings (401 interfaces: 6 GB). */
 #define SHARED_BUFFERS (64u << 20)
 #define MIN_SHARED_BUFFER (1u << 20)
+/* Frames one pcap_dispatch reads at most (64 k: dozens of blocks). */
+#define DISPATCH_MAX 65536
 
 /* One libpcap handle and what its callback needs. */
 struct handle {
@@ -965,7 +967,9 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
  * TPACKET_V3 block the kernel has handed over (libpcap 1.10 walks the ring
  * until it meets a block the kernel owns); a second call would find none
  * and only cost the poll libpcap makes before it gives up. A block handed
- * over meanwhile makes the descriptor readable again. */
+ * over meanwhile, or frames past DISPATCH_MAX (a ring that refills as fast
+ * as it is read must not keep the sample waiting), leave the descriptor
+ * readable for the next poll. */
 static void
 dispatch(struct capture *c)
 {
@@ -973,7 +977,8 @@ dispatch(struct capture *c)
 		struct handle *h = c->pfd_h[i];
 		if (!(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
-		pcap_dispatch(h->p, -1, h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
+		pcap_dispatch(h->p, DISPATCH_MAX,
+			      h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
 			      (u_char *)(void *)h);
 	}
 }
@@ -1034,7 +1039,6 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 
-	(void)ctx;
 	c->opts = req->capture;
 	c->listing = req->listing;
 	c->fs = ctx->fs;
