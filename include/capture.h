@@ -2,8 +2,9 @@
  * capture.h - the Network Capture set (COUNTERS.md section 9): the frame
  * classifier, a pure function over one captured frame, and the options a
  * capture takes. The provider (src/provider/capture.c) feeds frames from
- * libpcap, live or from a file, through capture_classify() and
- * capture_count() into cumulative counts; derive makes the rates.
+ * libpcap, live or from a file, through the classifier
+ * (capture_classify.h) into cumulative cells, expanded into the counters
+ * at each read; derive makes the rates.
  */
 #ifndef GETCOUNTER_CAPTURE_H
 #define GETCOUNTER_CAPTURE_H
@@ -89,8 +90,21 @@ void capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
  * frame counts 4 bytes short (live "any" is captured as SLL for that). */
 uint32_t capture_wire_len(int link, uint32_t len);
 
-/* Add a classified frame of wire length len to the counts c[CAP_NFIELDS]. */
-void capture_count(uint64_t *c, const struct capture_frame *f, uint32_t len);
+/* The frames and wire bytes of one class of frame: one cell per
+ * (direction, destination class, protocol, upper protocol), index
+ * ((dir x 3 + dclass) x 4 + l3) x 4 + l4. A frame adds to one cell
+ * (capture_count() in capture_classify.h); the counters of section 9 are
+ * made from the cells once a sample (capture_expand), not per frame. */
+#define CAPTURE_NCELLS (2 * 3 * 4 * 4)
+struct capture_cell {
+	uint64_t frames;
+	uint64_t bytes;
+};
+
+/* The counters c[0 .. CAP_CAPTURE_DROPPED) of cells[CAPTURE_NCELLS]
+ * (cumulative cells give cumulative counters); the drop fields are left
+ * as they are. */
+void capture_expand(const struct capture_cell *cells, uint64_t *c);
 
 /* The options of a capture (cli.c fills them from the command line). */
 struct capture_opts {

@@ -19,11 +19,17 @@
  *   "any" is one SLL handle whose packet type gives the direction (SLL,
  *   not SLL2: libpcap puts stripped VLAN tags back only into SLL).
  *
- * The callback only classifies (capture_classify, pure) and adds into
- * arrays the state owns: no allocation, no syscalls. Counts are raw and
- * cumulative; derive makes the rates. pcap_stats' ps_drop and ps_ifdrop
- * are 32-bit and cumulative since activation: read every sample, each is
- * extended to 64 bits across wraps here (one wrap between reads at most).
+ * The callback only classifies (capture_classify.h, inline for Ethernet)
+ * and adds the frame to one cell of an array the state owns (frames and
+ * bytes per direction, class and protocol): no allocation, no syscalls.
+ * Each read expands the cells into the counters (capture_expand), so the
+ * per-frame work is one classification and two additions. Counts are raw
+ * and cumulative; derive makes the rates. pcap_stats' ps_drop is 32-bit
+ * and cumulative since activation: read every sample, it is extended to
+ * 64 bits across wraps here (one wrap between reads at most). Interface
+ * Dropped is what ps_ifdrop would be, the interface's rx_missed_errors +
+ * rx_fifo_errors since the start, read from sysfs here: libpcap 1.10 reads
+ * them only in promiscuous mode and otherwise gives 0.
  *
  * Without libpcap (NO_PCAP=1 or no libpcap-dev) the set is still listed,
  * says "not built in", and every counter asked for is UNSUPPORTED.
@@ -129,6 +135,7 @@ pcap_load(struct err *err)
 #endif
 
 #include "capture.h"
+#include "capture_classify.h"
 #include "provider.h"
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -160,7 +167,7 @@ static const struct field_desc fields[CAP_NFIELDS] = {
 	[CAP_UDP] = { "udp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_ICMP] = { "icmp", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_OTHER] = { "other", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
-	/* ps_drop and ps_ifdrop, extended from 32 bits here */
+	/* ps_drop, extended from 32 bits here; rx_missed + rx_fifo errors */
 	[CAP_CAPTURE_DROPPED] = { "ps_drop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 	[CAP_INTERFACE_DROPPED] = { "ps_ifdrop", FW_64, FK_COUNTER, FB_NONE, NO_PROM },
 };
@@ -263,7 +270,7 @@ static const struct counter_desc counters[] = {
 	  .unit = "",
 	  .help = "Frames the interface lost since the capture started (pcap_stats ps_ifdrop: "
 		  "the kernel's rx_missed + rx_fifo only; Network Adapter's discards count "
-		  "more)." },
+		  "more). UNSUPPORTED on 'any'." },
 };
 
 #ifdef HAVE_PCAP
@@ -431,6 +438,8 @@ const struct provider provider_network_capture = {
  * veths would otherwise map gigabytes of rings (401 interfaces: 6 GB). */
 #define SHARED_BUFFERS (64u << 20)
 #define MIN_SHARED_BUFFER (1u << 20)
+/* Frames one pcap_dispatch reads at most (64 k: dozens of blocks). */
+#define DISPATCH_MAX 65536
 
 /* One libpcap handle and what its callback needs. */
 struct handle {
@@ -452,11 +461,12 @@ struct source {
 	const uint8_t *local_mac;
 	int64_t boundary;      /* live: frames before it count now, else next */
 	int64_t start;         /* live: frames before it are ignored */
-	uint64_t counts[CAP_NFIELDS];
-	uint64_t next[CAP_NFIELDS];
+	struct capture_cell cells[CAPTURE_NCELLS]; /* frames before boundary */
+	struct capture_cell next[CAPTURE_NCELLS];  /* live: frames after it */
 	int stats;             /* live: pcap_stats gives drops */
-	uint32_t last_ifdrop;
-	uint64_t ifdrop;
+	int has_ifdrop;        /* live on an interface: its sysfs statistics */
+	uint64_t last_ifdrop;  /* rx_missed + rx_fifo at the previous read */
+	uint64_t ifdrop;       /* since the start */
 	/* a file */
 	int done;
 	int has_pending;       /* a frame read past the current bucket */
@@ -466,6 +476,7 @@ struct source {
 };
 
 struct capture {
+	struct procfs *fs;     /* live: the interfaces' sysfs statistics */
 	struct source *src;
 	size_t n;
 	int files;             /* the sources are files */
@@ -511,7 +522,8 @@ link_of(int dlt)
 	}
 }
 
-/* libpcap's callback, live: classify and add, by timestamp. */
+/* libpcap's callback, live on "any" (cooked): classify and add, by
+ * timestamp. */
 static void
 on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 {
@@ -523,8 +535,25 @@ on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 	if (t < s->start)
 		return; /* captured before the first read */
 	capture_classify(s->link, bytes, hdr->caplen, h->given, s->local_mac, &f);
-	capture_count(t < s->boundary ? s->counts : s->next, &f,
+	capture_count(t < s->boundary ? s->cells : s->next, &f,
 		      capture_wire_len(s->link, hdr->len));
+}
+
+/* The same for an Ethernet handle, whose direction is its filter's: the
+ * classifier is compiled in here and the wire length is pcap's. */
+static void
+on_frame_eth(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
+{
+	struct handle *h = (struct handle *)(void *)user;
+	struct source *s = h->src;
+	int64_t t = ts_ns(hdr);
+
+	if (t < s->start)
+		return; /* captured before the first read */
+	struct capture_cell *c =
+		&(t < s->boundary ? s->cells : s->next)[capture_cell_eth(bytes, hdr->caplen, h->given)];
+	c->frames++;
+	c->bytes += hdr->len;
 }
 
 static void
@@ -714,7 +743,7 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
 		while (s->has_pending && s->pending_ts < boundary) {
-			capture_count(s->counts, &s->pending, s->pending_len);
+			capture_count(s->cells, &s->pending, s->pending_len);
 			if (file_next(s, err) < 0)
 				return -1;
 		}
@@ -865,6 +894,25 @@ drop_privileges(const char *user, struct err *err)
 	return 0;
 }
 
+/* The interface's rx_missed_errors + rx_fifo_errors, which libpcap's
+ * ps_ifdrop counts (but only in promiscuous mode). 0, or -1 when sysfs
+ * does not have them. */
+static int
+if_drops(struct capture *c, const char *ifname, uint64_t *out)
+{
+	char path[IF_NAMESIZE + 64];
+	uint64_t missed, fifo;
+
+	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_missed_errors", ifname);
+	if (!c->fs || procfs_read_u64(c->fs, path, &missed) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_fifo_errors", ifname);
+	if (procfs_read_u64(c->fs, path, &fifo) < 0)
+		return -1;
+	*out = missed + fifo;
+	return 0;
+}
+
 static int
 open_live(struct capture *c, const struct provider_request *req, struct err *err)
 {
@@ -895,6 +943,8 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			s->nh = 0;
 		}
 		s->stats = s->nh > 0;
+		if (s->stats && !any)
+			s->has_ifdrop = if_drops(c, s->name, &s->last_ifdrop) == 0;
 		nh += s->nh;
 	}
 	c->pfd = xcalloc(nh + 1, sizeof(*c->pfd));
@@ -913,19 +963,23 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 	return 0;
 }
 
-/* Dispatch what every readable handle holds (all handles: ready). */
+/* Dispatch what every readable handle holds. One call reads every
+ * TPACKET_V3 block the kernel has handed over (libpcap 1.10 walks the ring
+ * until it meets a block the kernel owns); a second call would find none
+ * and only cost the poll libpcap makes before it gives up. A block handed
+ * over meanwhile, or frames past DISPATCH_MAX (a ring that refills as fast
+ * as it is read must not keep the sample waiting), leave the descriptor
+ * readable for the next poll. */
 static void
-dispatch(struct capture *c, int all)
+dispatch(struct capture *c)
 {
 	for (size_t i = 0; i < c->npfd; i++) {
-		if (!all && !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+		struct handle *h = c->pfd_h[i];
+		if (!(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
-		/* one call reads one TPACKET_V3 block: read every block that
-		 * is ready (bounded, as the ring refills under load) */
-		for (int k = 0; k < 1024; k++)
-			if (pcap_dispatch(c->pfd_h[i]->p, -1, on_frame,
-					  (u_char *)(void *)c->pfd_h[i]) <= 0)
-				break;
+		pcap_dispatch(h->p, DISPATCH_MAX,
+			      h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
+			      (u_char *)(void *)h);
 	}
 }
 
@@ -955,9 +1009,13 @@ capture_wait(void *state, uint64_t deadline_ns, struct err *err)
 			return err_set(err, "Network Capture: waiting for frames: %s",
 				       strerror(errno));
 		if (rc > 0)
-			dispatch(c, 0);
+			dispatch(c);
 	}
-	dispatch(c, 1);
+	/* the blocks handed over at the last moment: one poll for every
+	 * handle, not one per handle inside pcap_dispatch */
+	struct timespec zero = { 0, 0 };
+	if (ppoll(c->pfd, c->npfd, &zero, NULL) > 0)
+		dispatch(c);
 	c->stamp_wall = boundary;
 	c->stamp_mono = deadline_ns;
 	c->stamped = 1;
@@ -981,9 +1039,9 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 
-	(void)ctx;
 	c->opts = req->capture;
 	c->listing = req->listing;
+	c->fs = ctx->fs;
 	c->interval_ns = c->opts && c->opts->interval_ns ? c->opts->interval_ns : 1000000000;
 	if (c->listing || !c->opts)
 		return c;
@@ -998,9 +1056,13 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	return c;
 }
 
+/* The counters of cells into ri. */
 static void
-put_counts(struct raw_instance *ri, const uint64_t *v)
+put_counts(struct raw_instance *ri, const struct capture_cell *cells)
 {
+	uint64_t v[CAP_NFIELDS];
+
+	capture_expand(cells, v);
 	for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++)
 		raw_put(ri, f, v[f]);
 }
@@ -1037,7 +1099,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t i = 0; i < c->n; i++) {
 			struct raw_instance *ri = raw_set_add(out, c->src[i].name,
 							      strlen(c->src[i].name), 0);
-			put_counts(ri, c->src[i].counts);
+			put_counts(ri, c->src[i].cells);
 		}
 		return 0;
 	}
@@ -1053,11 +1115,12 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);
 		if (s->link < 0)
 			continue; /* unsupported link type: every field absent */
-		put_counts(ri, s->counts);
-		for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++) {
-			s->counts[f] += s->next[f];
-			s->next[f] = 0;
+		put_counts(ri, s->cells);
+		for (unsigned k = 0; k < CAPTURE_NCELLS; k++) {
+			s->cells[k].frames += s->next[k].frames;
+			s->cells[k].bytes += s->next[k].bytes;
 		}
+		memset(s->next, 0, sizeof(s->next));
 		if (!s->stats)
 			continue;
 		uint64_t drop = 0;
@@ -1070,11 +1133,14 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 			}
 			extend32(&s->h[k].drop, &s->h[k].last_drop, st.ps_drop);
 			drop += s->h[k].drop;
-			if (k == 0) /* both handles read the same interface counters */
-				extend32(&s->ifdrop, &s->last_ifdrop, st.ps_ifdrop);
 		}
-		if (ok) {
+		if (ok)
 			raw_put(ri, CAP_CAPTURE_DROPPED, drop);
+		uint64_t now;
+		if (s->has_ifdrop && if_drops(c, s->name, &now) == 0) {
+			/* a lower value: the statistics were reset, count again */
+			s->ifdrop += now >= s->last_ifdrop ? now - s->last_ifdrop : now;
+			s->last_ifdrop = now;
 			raw_put(ri, CAP_INTERFACE_DROPPED, s->ifdrop);
 		}
 	}

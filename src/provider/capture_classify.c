@@ -1,164 +1,15 @@
 /*
  * capture_classify.c - the Network Capture classifier (COUNTERS.md section
  * 9): one captured frame in, its direction, destination class and protocol
- * out. Pure, so the unit tests feed it hand-built frames; the capture
- * provider calls it from libpcap's callback, where nothing may allocate.
+ * out, and the cells frames are counted in expanded into the counters.
+ * Pure, so the unit tests feed it hand-built frames. The Ethernet part is
+ * inline in capture_classify.h, which libpcap's callback (capture.c) uses
+ * directly; the cooked link types and files come through here.
  */
 #include <string.h>
 
 #include "capture.h"
-
-#define ETH_IPV4 0x0800
-#define ETH_ARP 0x0806
-#define ETH_IPV6 0x86dd
-#define ETH_8021Q 0x8100
-#define ETH_8021AD 0x88a8
-#define ETH_QINQ_OLD 0x9100
-
-/* SLL/SLL2 packet types (linux/if_packet.h). */
-#define PKT_HOST 0
-#define PKT_BROADCAST 1
-#define PKT_MULTICAST 2
-#define PKT_OTHERHOST 3
-#define PKT_OUTGOING 4
-
-static uint16_t
-be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* The class of a destination MAC. */
-static uint8_t
-mac_class(const uint8_t *mac)
-{
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-	if (memcmp(mac, bcast, 6) == 0)
-		return CAPTURE_BROADCAST;
-	return (mac[0] & 1) ? CAPTURE_MULTICAST : CAPTURE_DIRECTED;
-}
-
-/* The IPv4 header at p[0 .. n): its protocol, or -1 when unreadable. */
-static int
-ipv4_proto(const uint8_t *p, uint32_t n)
-{
-	if (n < 10 || (p[0] >> 4) != 4)
-		return -1;
-	return p[9];
-}
-
-/* The IPv6 header at p[0 .. n): the upper-layer protocol after every
- * extension header, or -1 when the headers run past what was captured. */
-static int
-ipv6_proto(const uint8_t *p, uint32_t n)
-{
-	uint32_t off = 40;
-	int next;
-
-	if (n < 7 || (p[0] >> 4) != 6)
-		return -1;
-	next = p[6];
-	for (int hops = 0; hops < 16; hops++) {
-		uint32_t len;
-		switch (next) {
-		case 0:   /* hop-by-hop options */
-		case 43:  /* routing */
-		case 60:  /* destination options */
-		case 135: /* mobility */
-		case 139: /* HIP */
-		case 140: /* shim6 */
-			if (off + 2 > n)
-				return -1;
-			len = ((uint32_t)p[off + 1] + 1) * 8;
-			break;
-		case 44: /* fragment: fixed 8 bytes */
-			if (off + 2 > n)
-				return -1;
-			len = 8;
-			break;
-		case 51: /* authentication header: length in 4-byte units, minus 2 */
-			if (off + 2 > n)
-				return -1;
-			len = ((uint32_t)p[off + 1] + 2) * 4;
-			break;
-		default:
-			return next;
-		}
-		next = p[off];
-		off += len;
-	}
-	return -1;
-}
-
-/* The protocol of the L3 payload of ethertype type at p[0 .. n). */
-static void
-classify_l3(uint16_t type, const uint8_t *p, uint32_t n, struct capture_frame *f)
-{
-	int proto = -1;
-
-	switch (type) {
-	case ETH_IPV4:
-		f->l3 = CAPTURE_L3_IPV4;
-		proto = ipv4_proto(p, n);
-		if (proto == 1)
-			f->l4 = CAPTURE_L4_ICMP;
-		break;
-	case ETH_IPV6:
-		f->l3 = CAPTURE_L3_IPV6;
-		proto = ipv6_proto(p, n);
-		if (proto == 58)
-			f->l4 = CAPTURE_L4_ICMP;
-		break;
-	case ETH_ARP:
-		f->l3 = CAPTURE_L3_ARP;
-		return;
-	default:
-		f->l3 = CAPTURE_L3_OTHER;
-		return;
-	}
-	if (proto == 6)
-		f->l4 = CAPTURE_L4_TCP;
-	else if (proto == 17)
-		f->l4 = CAPTURE_L4_UDP;
-}
-
-/* Walk from the ethertype at p[type_off] (the link header ends at
- * hdr_end) through any 802.1Q, 802.1ad and 0x9100 tags, each TCI then the
- * next ethertype. The innermost ethertype into *type and where its payload
- * starts; -1 when the tags run past what was captured. */
-static int
-walk_tags(const uint8_t *p, uint32_t caplen, uint32_t type_off, uint32_t hdr_end,
-	  uint16_t *type, uint32_t *l3)
-{
-	uint16_t t;
-
-	if (type_off + 2 > caplen)
-		return -1;
-	t = be16(p + type_off);
-	while (t == ETH_8021Q || t == ETH_8021AD || t == ETH_QINQ_OLD) {
-		if (hdr_end + 4 > caplen)
-			return -1;
-		t = be16(p + hdr_end + 2);
-		hdr_end += 4;
-	}
-	*type = t;
-	*l3 = hdr_end;
-	return 0;
-}
-
-/* The protocol of the frame whose ethertype is at p[type_off]. */
-static void
-classify_from_type(const uint8_t *p, uint32_t caplen, uint32_t type_off, uint32_t hdr_end,
-		   struct capture_frame *f)
-{
-	uint16_t type;
-	uint32_t l3;
-
-	if (walk_tags(p, caplen, type_off, hdr_end, &type, &l3) < 0)
-		return; /* Other: the ethertype was not captured */
-	classify_l3(type, l3 <= caplen ? p + l3 : p, l3 <= caplen ? caplen - l3 : 0, f);
-}
+#include "capture_classify.h"
 
 /* A sent cooked frame's class from its IP destination (the MAC is not
  * there): multicast ranges, the limited broadcast, else directed. */
@@ -168,15 +19,15 @@ l3_class(const uint8_t *p, uint32_t caplen, uint32_t type_off, uint32_t hdr_end)
 	uint16_t type;
 	uint32_t off;
 
-	if (walk_tags(p, caplen, type_off, hdr_end, &type, &off) < 0)
+	if (cc_walk_tags(p, caplen, type_off, hdr_end, &type, &off) < 0)
 		return CAPTURE_DIRECTED;
-	if (type == ETH_IPV4 && off + 20 <= caplen) {
+	if (type == CC_ETH_IPV4 && off + 20 <= caplen) {
 		const uint8_t *d = p + off + 16;
 		if (d[0] == 255 && d[1] == 255 && d[2] == 255 && d[3] == 255)
 			return CAPTURE_BROADCAST;
 		if ((d[0] & 0xf0) == 0xe0)
 			return CAPTURE_MULTICAST;
-	} else if (type == ETH_IPV6 && off + 40 <= caplen) {
+	} else if (type == CC_ETH_IPV6 && off + 40 <= caplen) {
 		if (p[off + 24] == 0xff)
 			return CAPTURE_MULTICAST;
 	}
@@ -189,21 +40,21 @@ classify_cooked(const uint8_t *p, uint32_t caplen, unsigned pkttype, uint32_t ty
 		uint32_t hdr_end, struct capture_frame *f)
 {
 	switch (pkttype) {
-	case PKT_OUTGOING:
+	case CC_PKT_OUTGOING:
 		f->dir = CAPTURE_TX;
 		f->dclass = l3_class(p, caplen, type_off, hdr_end);
 		break;
-	case PKT_BROADCAST:
+	case CC_PKT_BROADCAST:
 		f->dclass = CAPTURE_BROADCAST;
 		break;
-	case PKT_MULTICAST:
+	case CC_PKT_MULTICAST:
 		f->dclass = CAPTURE_MULTICAST;
 		break;
 	default: /* HOST, OTHERHOST (promiscuous) */
 		f->dclass = CAPTURE_DIRECTED;
 		break;
 	}
-	classify_from_type(p, caplen, type_off, hdr_end, f);
+	cc_classify_from_type(p, caplen, type_off, hdr_end, f);
 }
 
 void
@@ -217,19 +68,12 @@ capture_classify(int link, const uint8_t *p, uint32_t caplen, int given,
 
 	switch (link) {
 	case CAPTURE_EN10MB:
-		if (given == CAPTURE_DIR_OUT)
-			out->dir = CAPTURE_TX;
-		else if (given == CAPTURE_DIR_BY_MAC && local_mac && caplen >= 12 &&
-			 memcmp(p + 6, local_mac, 6) == 0)
-			out->dir = CAPTURE_TX;
-		if (caplen >= 6)
-			out->dclass = mac_class(p);
-		classify_from_type(p, caplen, 12, 14, out);
+		capture_classify_eth(p, caplen, given, local_mac, out);
 		break;
 	case CAPTURE_SLL:
 		/* pkttype(2) hatype(2) halen(2) addr(8) protocol(2) */
 		if (caplen >= 2)
-			classify_cooked(p, caplen, be16(p), 14, 16, out);
+			classify_cooked(p, caplen, cc_be16(p), 14, 16, out);
 		break;
 	case CAPTURE_SLL2:
 		/* protocol(2) reserved(2) ifindex(4) hatype(2) pkttype(1)
@@ -253,7 +97,7 @@ capture_wire_len(int link, uint32_t len)
 }
 
 void
-capture_count(uint64_t *c, const struct capture_frame *f, uint32_t len)
+capture_expand(const struct capture_cell *cells, uint64_t *c)
 {
 	static const uint8_t frames[2][3] = {
 		{ CAP_RX_DIRECTED_FRAMES, CAP_RX_MULTICAST_FRAMES, CAP_RX_BROADCAST_FRAMES },
@@ -265,15 +109,23 @@ capture_count(uint64_t *c, const struct capture_frame *f, uint32_t len)
 	};
 	static const uint8_t l3[4] = { CAP_OTHER, CAP_IPV4, CAP_IPV6, CAP_ARP };
 	static const uint8_t l4[4] = { 0, CAP_TCP, CAP_UDP, CAP_ICMP };
-	unsigned d = f->dir & 1, k = f->dclass < 3 ? f->dclass : 0;
 
-	c[d ? CAP_TX_FRAMES : CAP_RX_FRAMES]++;
-	c[d ? CAP_TX_BYTES : CAP_RX_BYTES] += len;
-	c[frames[d][k]]++;
-	c[bytes[d][k]] += len;
-	c[l3[f->l3 & 3]]++;
-	if (f->l4 != CAPTURE_L4_NONE)
-		c[l4[f->l4 & 3]]++;
+	for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++)
+		c[f] = 0;
+	/* the index is ((d x 3 + k) x 4 + l3) x 4 + l4 (capture_cell_index) */
+	for (unsigned i = 0; i < CAPTURE_NCELLS; i++) {
+		const struct capture_cell *cell = &cells[i];
+		unsigned d = i / 48, k = i / 16 % 3, p3 = i / 4 % 4, p4 = i % 4;
+		if (!cell->frames)
+			continue;
+		c[d ? CAP_TX_FRAMES : CAP_RX_FRAMES] += cell->frames;
+		c[d ? CAP_TX_BYTES : CAP_RX_BYTES] += cell->bytes;
+		c[frames[d][k]] += cell->frames;
+		c[bytes[d][k]] += cell->bytes;
+		c[l3[p3]] += cell->frames;
+		if (p4 != CAPTURE_L4_NONE)
+			c[l4[p4]] += cell->frames;
+	}
 }
 
 /* "aa:bb:cc:dd:ee:ff", ':' or '-' between bytes. */

@@ -3,7 +3,8 @@
 # (SIGSTOP) while 20000 frames of 1000 bytes (20 MB) leave a veth, so the
 # kernel must drop most of them; Capture Dropped shows it in every sample,
 # and on the sending end (where the capture sees every frame the socket
-# sent, before any queue) counted + dropped = 20000 exactly.
+# sent, before any queue) counted + dropped = 20000 exactly. On "any",
+# Interface Dropped is UNSUPPORTED.
 set -e
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/capture_lib.sh"
@@ -52,4 +53,13 @@ dropped=$(csv_max "$tmp/d.csv" "Capture Dropped")
 [ $((sent + dropped)) -eq 20000 ] || fail "counted $sent + dropped $dropped != 20000"
 # a veth has no rx_missed or rx_fifo errors
 [ "$(csv_max "$tmp/d.csv" "Interface Dropped")" = 0 ] || fail "interface drops on a veth"
+
+# on "any" no interface's statistics stand for the capture: Interface
+# Dropped is UNSUPPORTED (an empty cell, " "), not 0, while Capture
+# Dropped is a number in every sample
+ip netns exec "$nsb" "$G" '\Network Capture(any)\Capture Dropped' \
+	'\Network Capture(any)\Interface Dropped' -i 0.5 -n 2 -f csv >"$tmp/any.csv" 2>"$tmp/any.err" ||
+	fail "capturing on any failed: $(cat "$tmp/any.err")"
+[ "$(awk -F, '{ sub(/\r$/, "") } NR > 1 && $2 ~ /^"[0-9]+(\.0*)?"$/ && $3 == "\" \""' "$tmp/any.csv" | wc -l)" -eq 2 ] ||
+	fail "any: want Capture Dropped numbers and Interface Dropped UNSUPPORTED: $(cat "$tmp/any.csv")"
 exit 0

@@ -4,7 +4,8 @@
  * 802.1Q), IPv4 TCP/UDP/ICMP, IPv6 hop-by-hop then ICMPv6, IPv6 fragment
  * then UDP, ARP, an unknown ethertype, an 802.3 length, runts and frames
  * cut by the snap length, SLL and SLL2 packet types, direction by
- * --local-mac, and the counts capture_count() adds (bytes = wire length).
+ * --local-mac, the cells capture_count() adds to (bytes = wire length)
+ * and the counters capture_expand() makes of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
+#include "capture_classify.h"
 
 static const uint8_t LOCAL[6] = { 0x02, 0, 0, 0, 0, 1 };
 static const uint8_t PEER[6] = { 0x02, 0, 0, 0, 0, 2 };
@@ -270,30 +272,163 @@ test_cooked(void **state)
 	assert_int_equal(cf.l3, CAPTURE_L3_OTHER);
 }
 
+/* Frames counted into cells, then expanded: a received broadcast ARP of
+ * 60 bytes, two sent directed IPv4/TCP of 1514 and 66 bytes. */
 static void
 test_count(void **state)
 {
-	uint64_t c[CAP_NFIELDS] = { 0 };
+	struct capture_cell cells[CAPTURE_NCELLS];
+	uint64_t c[CAP_NFIELDS];
 	struct capture_frame rx_bc_arp = { CAPTURE_RX, CAPTURE_BROADCAST, CAPTURE_L3_ARP,
 					   CAPTURE_L4_NONE };
 	struct capture_frame tx_uc_tcp = { CAPTURE_TX, CAPTURE_DIRECTED, CAPTURE_L3_IPV4,
 					   CAPTURE_L4_TCP };
 
 	(void)state;
-	capture_count(c, &rx_bc_arp, 60);
-	capture_count(c, &tx_uc_tcp, 1514);
-	capture_count(c, &tx_uc_tcp, 66);
+	memset(cells, 0, sizeof(cells));
+	capture_count(cells, &rx_bc_arp, 60);
+	capture_count(cells, &tx_uc_tcp, 1514);
+	capture_count(cells, &tx_uc_tcp, 66);
+	/* two cells: ((0 x 3 + 2) x 4 + 3) x 4 + 0 = 44 and
+	 * ((1 x 3 + 0) x 4 + 1) x 4 + 1 = 53 */
+	assert_int_equal(capture_cell_index(&rx_bc_arp), 44);
+	assert_int_equal(capture_cell_index(&tx_uc_tcp), 53);
+	assert_int_equal(cells[44].frames, 1);
+	assert_int_equal(cells[44].bytes, 60);
+	assert_int_equal(cells[53].frames, 2);
+	assert_int_equal(cells[53].bytes, 1580);
+	c[CAP_CAPTURE_DROPPED] = 7; /* left as it is */
+	c[CAP_INTERFACE_DROPPED] = 8;
+	capture_expand(cells, c);
 	assert_int_equal(c[CAP_RX_FRAMES], 1);
 	assert_int_equal(c[CAP_RX_BYTES], 60);
 	assert_int_equal(c[CAP_RX_BROADCAST_FRAMES], 1);
 	assert_int_equal(c[CAP_RX_BROADCAST_BYTES], 60);
+	assert_int_equal(c[CAP_RX_DIRECTED_FRAMES], 0);
 	assert_int_equal(c[CAP_TX_FRAMES], 2);
 	assert_int_equal(c[CAP_TX_BYTES], 1580); /* 1514 + 66 */
+	assert_int_equal(c[CAP_TX_DIRECTED_FRAMES], 2);
 	assert_int_equal(c[CAP_TX_DIRECTED_BYTES], 1580);
+	assert_int_equal(c[CAP_TX_BROADCAST_FRAMES], 0);
 	assert_int_equal(c[CAP_ARP], 1);
 	assert_int_equal(c[CAP_IPV4], 2);
 	assert_int_equal(c[CAP_TCP], 2);
+	assert_int_equal(c[CAP_UDP], 0);
 	assert_int_equal(c[CAP_OTHER], 0);
+	assert_int_equal(c[CAP_CAPTURE_DROPPED], 7);
+	assert_int_equal(c[CAP_INTERFACE_DROPPED], 8);
+}
+
+/* Every cell holding frames: cell i gets i + 1 frames of (i + 1) x 10
+ * bytes, so each counter is a sum over the cells of one kind, computed
+ * here by hand from the index layout ((d x 3 + k) x 4 + l3) x 4 + l4. */
+static void
+test_expand_every_cell(void **state)
+{
+	struct capture_cell cells[CAPTURE_NCELLS];
+	uint64_t c[CAP_NFIELDS];
+
+	(void)state;
+	for (unsigned i = 0; i < CAPTURE_NCELLS; i++) {
+		cells[i].frames = i + 1;
+		cells[i].bytes = (i + 1) * 10;
+	}
+	capture_expand(cells, c);
+	/* received: cells 0..47, frames 1 + ... + 48 = 48 x 49 / 2 = 1176;
+	 * sent: cells 48..95, frames 49 + ... + 96 = 96 x 97 / 2 - 1176 = 3480 */
+	assert_int_equal(c[CAP_RX_FRAMES], 1176);
+	assert_int_equal(c[CAP_RX_BYTES], 11760);
+	assert_int_equal(c[CAP_TX_FRAMES], 3480);
+	assert_int_equal(c[CAP_TX_BYTES], 34800);
+	/* received directed: cells 0..15, 1 + ... + 16 = 136; multicast
+	 * 16..31: 17 + ... + 32 = 392; broadcast 32..47: 33 + ... + 48 = 648
+	 * (136 + 392 + 648 = 1176) */
+	assert_int_equal(c[CAP_RX_DIRECTED_FRAMES], 136);
+	assert_int_equal(c[CAP_RX_MULTICAST_FRAMES], 392);
+	assert_int_equal(c[CAP_RX_BROADCAST_FRAMES], 648);
+	assert_int_equal(c[CAP_RX_DIRECTED_BYTES], 1360);
+	assert_int_equal(c[CAP_RX_MULTICAST_BYTES], 3920);
+	assert_int_equal(c[CAP_RX_BROADCAST_BYTES], 6480);
+	/* sent: each class 16 cells, 256 more frames than the received one:
+	 * 136 + 768 = 904, 392 + 768 = 1160, 648 + 768 = 1416 */
+	assert_int_equal(c[CAP_TX_DIRECTED_FRAMES], 904);
+	assert_int_equal(c[CAP_TX_MULTICAST_FRAMES], 1160);
+	assert_int_equal(c[CAP_TX_BROADCAST_FRAMES], 1416);
+	assert_int_equal(c[CAP_TX_DIRECTED_BYTES], 9040);
+	assert_int_equal(c[CAP_TX_MULTICAST_BYTES], 11600);
+	assert_int_equal(c[CAP_TX_BROADCAST_BYTES], 14160);
+	/* l3 = i / 4 % 4: each l3 has 24 cells i = 16g + 4 x l3 + l4 (g the
+	 * 6 (d, k) groups, l4 0..3); frames sum over them: sum over g of
+	 * (4 x (16g + 4 x l3) + 0+1+2+3 + 4) = 64 x (0+...+5) + 6 x (16 x l3 + 10)
+	 * = 960 + 96 x l3 + 60. Other (l3 0) 1020, IPv4 1116, IPv6 1212,
+	 * ARP 1308; together 4656 = 1176 + 3480 */
+	assert_int_equal(c[CAP_OTHER], 1020);
+	assert_int_equal(c[CAP_IPV4], 1116);
+	assert_int_equal(c[CAP_IPV6], 1212);
+	assert_int_equal(c[CAP_ARP], 1308);
+	/* l4 = i % 4: 24 cells i = 4j + l4 (j 0..23); frames sum over j of
+	 * (4j + l4 + 1) = 4 x 276 + 24 x (l4 + 1): TCP (1) 1152, UDP (2)
+	 * 1176, ICMP (3) 1200; cells with l4 0 count in none of them */
+	assert_int_equal(c[CAP_TCP], 1152);
+	assert_int_equal(c[CAP_UDP], 1176);
+	assert_int_equal(c[CAP_ICMP], 1200);
+}
+
+/* The callback's shortcut (capture_cell_eth) gives the cell the full
+ * classifier gives, for every IPv4 protocol number, every length an IPv4
+ * frame can be cut to, both directions and the three destination classes,
+ * and for frames it leaves to the classifier (tagged, IPv6, ARP, an
+ * unknown ethertype, an IPv4 header of another version). */
+static void
+test_cell_shortcut(void **state)
+{
+	static const uint8_t *const dsts[] = { PEER, MCAST, BCAST };
+	static const uint16_t tag[] = { 0x8100 };
+	uint8_t f[128];
+	struct capture_frame cf;
+	unsigned checked = 0;
+
+	(void)state;
+	for (int given = CAPTURE_DIR_IN; given <= CAPTURE_DIR_OUT; given++)
+		for (size_t d = 0; d < 3; d++)
+			for (unsigned proto = 0; proto < 256; proto++) {
+				size_t n = eth(f, dsts[d], LOCAL, NULL, 0, 0x0800);
+				n += ipv4(f + n, (uint8_t)proto, (const uint8_t[4]){ 10, 0, 0, 1 });
+				for (uint32_t cut = 0; cut <= n; cut++) {
+					capture_classify(CAPTURE_EN10MB, f, cut, given, NULL, &cf);
+					assert_int_equal(capture_cell_eth(f, cut, given),
+							 capture_cell_index(&cf));
+					checked++;
+				}
+			}
+	/* 2 x 3 x 256 x 35 lengths (0 .. 14 + 20) */
+	assert_int_equal(checked, 53760);
+	/* an untagged UDP frame: directed received cell ((0 x 3 + 0) x 4 +
+	 * 1) x 4 + 2 = 6; sent broadcast ((1 x 3 + 2) x 4 + 1) x 4 + 2 = 86 */
+	size_t n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	n += ipv4(f + n, 17, (const uint8_t[4]){ 10, 0, 0, 1 });
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), 6);
+	memcpy(f, BCAST, 6);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_OUT), 86);
+	/* left to the classifier: a tag, IPv6, ARP, 0x88b5, IPv4 version 6 */
+	n = eth(f, PEER, LOCAL, tag, 1, 0x0800);
+	n += ipv4(f + n, 6, (const uint8_t[4]){ 10, 0, 0, 1 });
+	capture_classify(CAPTURE_EN10MB, f, (uint32_t)n, CAPTURE_DIR_IN, NULL, &cf);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), capture_cell_index(&cf));
+	assert_int_equal(capture_cell_index(&cf), 5); /* IPv4 TCP: 1 x 4 + 1 */
+	n = eth(f, MCAST, LOCAL, NULL, 0, 0x86dd);
+	n += ipv6(f + n, 58, 0xff);
+	capture_classify(CAPTURE_EN10MB, f, (uint32_t)n, CAPTURE_DIR_OUT, NULL, &cf);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_OUT), capture_cell_index(&cf));
+	assert_int_equal(capture_cell_index(&cf), 75); /* ((1 x 3 + 1) x 4 + 2) x 4 + 3 */
+	n = eth(f, BCAST, LOCAL, NULL, 0, 0x0806);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n + 28, CAPTURE_DIR_IN), 44);
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x88b5);
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n + 46, CAPTURE_DIR_IN), 0);
+	n = eth(f, PEER, LOCAL, NULL, 0, 0x0800);
+	n += ipv4(f + n, 6, (const uint8_t[4]){ 10, 0, 0, 1 });
+	f[14] = 0x65; /* not version 4: IPv4 by ethertype, no TCP */
+	assert_int_equal(capture_cell_eth(f, (uint32_t)n, CAPTURE_DIR_IN), 4);
 }
 
 /* A cooked header replaces the 14-byte Ethernet one: a 60-byte frame is
@@ -333,6 +468,8 @@ main(void)
 		cmocka_unit_test(test_other_and_runts),
 		cmocka_unit_test(test_cooked),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_expand_every_cell),
+		cmocka_unit_test(test_cell_shortcut),
 		cmocka_unit_test(test_wire_len),
 		cmocka_unit_test(test_parse_mac),
 	};
