@@ -1624,6 +1624,13 @@ engine_setup_sets(struct engine *e, struct err *err)
 		if (note && e->cfg->mode == MODE_SAMPLE)
 			fprintf(stderr, "getcounter: %s\n", note);
 	}
+	/* every source is open: what opening needed can go now */
+	for (size_t s = 0; s < e->nsets; s++) {
+		struct eset *es = &e->sets[s];
+		if (es->state && es->prov->opened && !e->replay &&
+		    es->prov->opened(es->state, err) < 0)
+			return EXIT_RUNTIME;
+	}
 	return EXIT_OK;
 }
 

@@ -498,6 +498,7 @@ struct capture {
 	struct pollfd *pfd;
 	struct handle **pfd_h;
 	size_t npfd;
+	int dropped; /* privileges given up (capture_opened) */
 };
 
 static int64_t
@@ -958,8 +959,21 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 	if (c->npfd && c->opts->user && geteuid() != 0) /* setcap: already not root */
 		add_note(c, "--user %s has no effect: the run is not root (uid %u)", c->opts->user,
 			 (unsigned)geteuid());
-	if (c->npfd && drop_privileges(c->opts->user, err) < 0)
+	return 0; /* privileges go in capture_opened, once every set is open */
+}
+
+/* Every set of the run is open: a live capture gives up its privileges
+ * (once; a --tui reopen that keeps this capture calls again). */
+static int
+capture_opened(void *state, struct err *err)
+{
+	struct capture *c = state;
+
+	if (!c->npfd || c->dropped)
+		return 0;
+	if (drop_privileges(c->opts->user, err) < 0)
 		return -1;
+	c->dropped = 1;
 	return 0;
 }
 
@@ -1215,6 +1229,7 @@ const struct provider provider_network_capture = {
 	.wait = capture_wait,
 	.stamp = capture_stamp,
 	.notice = capture_notice,
+	.opened = capture_opened,
 };
 
 #endif /* HAVE_PCAP */

@@ -131,4 +131,18 @@ case $errout in
 *"--user 'no-such-user-$$': no such user"*) ;;
 *) fail "unknown --user: $errout" ;;
 esac
+
+# 5. the privileges go once every set is open, whatever the order of the
+# paths: the eBPF counters named after a capture still load (root, BTF)
+if [ -r /sys/kernel/btf/vmlinux ] && "$G" -l 'Per Processor Network Activity Cycles' |
+	grep -q MultiInstance; then
+	expect_exit 0 ip netns exec "$nsb" "$tmp/getcounter" -i 0.3 -n 2 -f csv \
+		"\\Network Capture($veth_b)\\Frames Received/sec" \
+		"\\Per Processor Network Activity Cycles($veth_b/_Total)\\Received Packets/sec"
+	case $errout in *"needs root"* | *UNSUPPORTED*) fail "eBPF after a capture: $errout" ;; esac
+	last=$(printf '%s\n' "$out" | tail -1 | cut -d, -f3 | tr -d '"\r')
+	[ -n "$last" ] && [ "$last" != " " ] || fail "eBPF after a capture has no value: $out"
+else
+	echo "skipped part 5: no BTF or no eBPF support built in"
+fi
 exit 0
