@@ -36,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <grp.h>
 #include <ifaddrs.h>
@@ -298,6 +299,29 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct stat a;
+#ifdef HAVE_PCAP
+		/* a file that is not there, or not a capture, is a mistake in
+		 * the command (exit 2), as for --input */
+		unsigned char m[4];
+		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return err_set(err, "cannot read --pcap %s: %s", files[i], strerror(errno));
+		ssize_t got = fstat(fd, &a) == 0 && S_ISDIR(a.st_mode) ? -2 : read(fd, m, 4);
+		close(fd);
+		if (got == -2)
+			return err_set(err, "--pcap %s is a directory, not a capture file", files[i]);
+		static const unsigned char magics[][4] = {
+			{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 }, /* pcap, us */
+			{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 }, /* pcap, ns */
+			{ 0x0a, 0x0d, 0x0d, 0x0a },                             /* pcapng */
+		};
+		int known = 0;
+		for (size_t k = 0; got == 4 && k < ARRAY_SIZE(magics); k++)
+			known |= memcmp(m, magics[k], 4) == 0;
+		if (!known)
+			return err_set(err, "--pcap %s is not a pcap or pcapng capture%s", files[i],
+				       got >= 0 && got < 4 ? " (too short)" : "");
+#endif
 		if (stat(files[i], &a) < 0)
 			continue; /* opening it says why */
 		for (size_t j = 0; j < i; j++) {
@@ -473,6 +497,7 @@ struct source {
 	int64_t pending_ts;
 	uint32_t pending_len;
 	struct capture_frame pending;
+	uint64_t nframes;      /* frames read from the file */
 };
 
 struct capture {
@@ -657,6 +682,7 @@ file_next(struct source *s, struct err *err)
 	int rc = pcap_next_ex(s->h[0].p, &hdr, &bytes);
 
 	if (rc == 1) {
+		s->nframes++;
 		s->pending_ts = ts_ns(hdr);
 		s->pending_len = capture_wire_len(s->link, hdr->len);
 		capture_classify(s->link, bytes, hdr->caplen, CAPTURE_DIR_BY_MAC, s->local_mac,
@@ -669,6 +695,14 @@ file_next(struct source *s, struct err *err)
 	if (rc == PCAP_ERROR_BREAK)
 		return 0;
 	const char *msg = pcap_geterr(s->h[0].p);
+	if (strstr(msg, "truncated")) {
+		/* a torn tail (a capture cut short): what came before counts,
+		 * as a log's torn tail does; said once, on stderr */
+		fprintf(stderr, "getcounter: %s: the file ends inside a frame (%s): the %llu "
+				"frames before it are counted\n",
+			s->name + 5, msg, (unsigned long long)s->nframes);
+		return 0;
+	}
 	if (strstr(msg, "different from the type"))
 		return err_set(err, "%s: its interfaces have different link types (%s): "
 				    "getcounter counts one link type per file",
@@ -693,7 +727,7 @@ open_files(struct capture *c, struct err *err)
 								    ebuf);
 		file_instance(o->files, i, s->name, sizeof(s->name));
 		if (!p)
-			return err_set(err, "%s", ebuf);
+			return err_set(err, "%s: %s", o->files[i], ebuf);
 		s->h[0].p = p;
 		s->nh = 1;
 		s->h[0].src = s;

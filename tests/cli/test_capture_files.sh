@@ -168,10 +168,27 @@ expect_exit 0 "$G" --pcap "$tmp/us.pcap" --capture-filter udp -f csv \
 printf '%s\n' "$out" >"$tmp/f.csv"
 # the three UDP frames of us.pcap, all received without --local-mac
 expect_total "$tmp/f.csv" "Frames Received/sec" 3
-expect_exit 1 "$G" --pcap "$tmp/missing.pcap"
-case $errout in *missing.pcap*) ;; *) fail "missing file: $errout" ;; esac
+# a file that is not there, a directory or not a capture: a usage error
+# naming it (exit 2), as for --input
+expect_exit 2 "$G" --pcap "$tmp/missing.pcap"
+case $errout in *"cannot read --pcap $tmp/missing.pcap"*) ;; *) fail "missing file: $errout" ;; esac
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "more than one line: $errout"
-expect_exit 1 "$G" --pcap "$tmp/junk.pcap"
+expect_exit 2 "$G" --pcap "$tmp/junk.pcap"
+case $errout in *"--pcap $tmp/junk.pcap is not a pcap or pcapng capture"*) ;;
+*) fail "junk file: $errout" ;; esac
+expect_exit 2 "$G" --pcap "$tmp"
+case $errout in *"is a directory"*) ;; *) fail "directory: $errout" ;; esac
+# a torn tail: us.pcap cut inside its last frame (24 + 76 + 150 + 150 + 76
+# bytes hold the first 4 frames whole, 50 more the start of the fifth):
+# the 4 frames count, with a warning; the sent frame is gone
+head -c 526 "$tmp/us.pcap" >"$tmp/torn.pcap"
+expect_exit 0 "$G" --pcap "$tmp/torn.pcap" -f csv '\Network Capture(*)\Frames Received/sec' \
+	'\Network Capture(*)\Frames Sent/sec'
+case $errout in *"torn.pcap: the file ends inside a frame"*"the 4 frames before it are counted"*) ;;
+*) fail "torn pcap: $errout" ;; esac
+printf '%s\n' "$out" >"$tmp/torn.csv"
+expect_total "$tmp/torn.csv" "Frames Received/sec" 4
+expect_total "$tmp/torn.csv" "Frames Sent/sec" 0
 expect_exit 1 "$G" --pcap "$tmp/us.pcap" --capture-filter 'no such filter ((('
 case $errout in *"--capture-filter"*) ;; *) fail "bad filter: $errout" ;; esac
 exit 0
