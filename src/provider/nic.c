@@ -425,7 +425,8 @@ struct nic_if {
 	char *name; /* owned */
 	int ifindex;      /* live */
 	uint64_t seen;    /* number of the last read that listed it */
-	uint8_t probed;   /* live: `device` checked */
+	uint8_t probed;   /* `device` checked (files: for the ifindex probed_id) */
+	uint64_t probed_id;
 	uint8_t link_probed; /* live: speed and duplex read */
 	uint8_t in_total;
 	uint8_t has_speed, has_duplex;
@@ -1053,9 +1054,16 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 
 	if (parse_attr_u64(if_read(st, i, SLOT_IFINDEX, "", "ifindex"), &identity) < 0)
 		identity = name_hash(ni->name, strlen(ni->name));
-	snprintf(st->path, sizeof(st->path), "sys/class/net/%s/device", ni->name);
+	/* the `device` link (a physical NIC: in _Total) is the interface's
+	 * for as long as its ifindex: looked at once, not every read */
+	if (!ni->probed || ni->probed_id != identity) {
+		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/device", ni->name);
+		ni->in_total = (uint8_t)procfs_exists(st->fs, st->path);
+		ni->probed_id = identity;
+		ni->probed = 1;
+	}
 	ri = raw_set_add(out, ni->name, strlen(ni->name), identity);
-	ri->in_total = (uint8_t)procfs_exists(st->fs, st->path);
+	ri->in_total = ni->in_total;
 	for (unsigned f = 0; f < NIC_NSTATS; f++) {
 		if (!(needed & BIT(f)))
 			continue;
