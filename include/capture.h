@@ -125,6 +125,10 @@ struct err;
 /* --pcap names the same file twice (same device and inode): -1 with err
  * (a usage error). Files that cannot be read are left to the open. */
 int capture_check_files(const char *const *files, size_t n, struct err *err);
+/* A --capture-filter that compiles for no link type getcounter reads is a
+ * mistake in the command: 0, or -1 with err naming it (libpcap's words).
+ * Without libpcap, 0 (the run says what is missing). */
+int capture_check_filter(const char *filter, struct err *err);
 
 /* The first capture option given that has no effect in the run: any of
  * them when the run captures nothing (captures 0), the live-only ones

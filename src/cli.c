@@ -797,7 +797,8 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 		goto out;
 	cfg->capture.files = (const char *const *)cfg->pcaps;
 	cfg->capture.nfiles = cfg->npcaps;
-	if (capture_check_files(cfg->capture.files, cfg->capture.nfiles, err) < 0)
+	if (capture_check_files(cfg->capture.files, cfg->capture.nfiles, err) < 0 ||
+	    capture_check_filter(cfg->capture.filter, err) < 0)
 		goto out;
 	cfg->capture.interval_ns = (uint64_t)(cfg->interval * 1e9 + 0.5);
 	if (cfg->npcaps && (cfg->ninputs || cfg->nroots || cfg->continuous || cfg->serve)) {

@@ -85,7 +85,8 @@
 	X(pcap_stats) \
 	X(pcap_close) \
 	X(pcap_open_offline_with_tstamp_precision) \
-	X(pcap_next_ex)
+	X(pcap_next_ex) \
+	X(pcap_open_dead)
 
 #define PCAP_DECLARE(f) static __typeof__(f) *dl_##f;
 PCAP_FUNCS(PCAP_DECLARE)
@@ -113,6 +114,7 @@ static const struct dynlib_sym pcap_syms[] = { PCAP_FUNCS(PCAP_SYM) };
 #define pcap_close dl_pcap_close
 #define pcap_open_offline_with_tstamp_precision dl_pcap_open_offline_with_tstamp_precision
 #define pcap_next_ex dl_pcap_next_ex
+#define pcap_open_dead dl_pcap_open_dead
 
 /* Load libpcap once. 0, or -1 with err. */
 static int
@@ -453,7 +455,41 @@ const struct provider provider_network_capture = {
 	.notice = capture_notice,
 };
 
+int
+capture_check_filter(const char *filter, struct err *err)
+{
+	(void)filter;
+	(void)err;
+	return 0;
+}
+
 #else /* HAVE_PCAP */
+
+int
+capture_check_filter(const char *filter, struct err *err)
+{
+	static const int links[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2 };
+	char why[PCAP_ERRBUF_SIZE] = "";
+	struct err ignored;
+
+	if (!filter || !*filter || pcap_load(&ignored) < 0)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
+		pcap_t *p = pcap_open_dead(links[i], 65535);
+		struct bpf_program prog;
+		if (!p)
+			return 0;
+		int ok = pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) == 0;
+		if (ok)
+			pcap_freecode(&prog);
+		else if (!why[0])
+			snprintf(why, sizeof(why), "%s", pcap_geterr(p));
+		pcap_close(p);
+		if (ok)
+			return 0;
+	}
+	return err_set(err, "--capture-filter '%s': %s", filter, why);
+}
 
 #define DEFAULT_SNAPLEN 128
 #define DEFAULT_BUFFER (8u << 20)
