@@ -303,15 +303,21 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 		struct stat a;
 #ifdef HAVE_PCAP
 		/* a file that is not there, or not a capture, is a mistake in
-		 * the command (exit 2), as for --input */
+		 * the command (exit 2), as for --input. Only a regular file is
+		 * looked into: a pipe or FIFO (--pcap /dev/stdin, <(...)) would
+		 * lose what is read, or block, and libpcap says what it is. */
 		unsigned char m[4];
+		if (stat(files[i], &a) < 0)
+			return err_set(err, "cannot read --pcap %s: %s", files[i], strerror(errno));
+		if (S_ISDIR(a.st_mode))
+			return err_set(err, "--pcap %s is a directory, not a capture file", files[i]);
+		if (!S_ISREG(a.st_mode))
+			continue;
 		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return err_set(err, "cannot read --pcap %s: %s", files[i], strerror(errno));
-		ssize_t got = fstat(fd, &a) == 0 && S_ISDIR(a.st_mode) ? -2 : read(fd, m, 4);
+		ssize_t got = read(fd, m, 4);
 		close(fd);
-		if (got == -2)
-			return err_set(err, "--pcap %s is a directory, not a capture file", files[i]);
 		static const unsigned char magics[][4] = {
 			{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 }, /* pcap, us */
 			{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 }, /* pcap, ns */

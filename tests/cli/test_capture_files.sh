@@ -178,6 +178,11 @@ case $errout in *"--pcap $tmp/junk.pcap is not a pcap or pcapng capture"*) ;;
 *) fail "junk file: $errout" ;; esac
 expect_exit 2 "$G" --pcap "$tmp"
 case $errout in *"is a directory"*) ;; *) fail "directory: $errout" ;; esac
+# a pipe is read as it comes (the format check reads regular files only)
+out=$(cat "$tmp/us.pcap" | "$G" --pcap /dev/stdin -f csv '\Network Capture(*)\Frames Received/sec') ||
+	fail "--pcap /dev/stdin: exit $?"
+printf '%s\n' "$out" >"$tmp/pipe.csv"
+expect_total "$tmp/pipe.csv" "Frames Received/sec" 5
 # a torn tail: us.pcap cut inside its last frame (24 + 76 + 150 + 150 + 76
 # bytes hold the first 4 frames whole, 50 more the start of the fifth):
 # the 4 frames count, with a warning; the sent frame is gone

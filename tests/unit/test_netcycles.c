@@ -518,7 +518,7 @@ test_slots_named_first(void **unused)
 	(void)unused;
 	assert_non_null(mkdtemp(root));
 	for (int i = 0; i < 40; i++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "a%02d", i);
 		add_if(root, name, i + 2);
 	}
