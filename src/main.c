@@ -97,22 +97,31 @@ check_output_files(const struct config *cfg, struct err *err)
 	return 0;
 }
 
+/* -o FILE names a non-empty regular file and -y was not given: -1 with
+ * *rc and err (checked before anything is created or emptied). */
+static int
+output_refused(const struct config *cfg, int *rc, struct err *err)
+{
+	struct stat st;
+
+	if (!cfg->output_file || strcmp(cfg->output_file, "-") == 0 || cfg->yes ||
+	    stat(cfg->output_file, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	*rc = EXIT_USAGE;
+	return err_set(err, "%s exists and is not empty: give -y (--yes) to replace it",
+		       cfg->output_file);
+}
+
 /* Open -o FILE; refuses to replace a non-empty regular file without -y. */
 static FILE *
 open_output(const struct config *cfg, int *rc, struct err *err)
 {
-	struct stat st;
 	FILE *f;
 
 	if (!cfg->output_file || strcmp(cfg->output_file, "-") == 0)
 		return stdout;
-	if (stat(cfg->output_file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    !cfg->yes) {
-		err_set(err, "%s exists and is not empty: give -y (--yes) to replace it",
-			cfg->output_file);
-		*rc = EXIT_USAGE;
+	if (output_refused(cfg, rc, err) < 0)
 		return NULL;
-	}
 	f = fopen(cfg->output_file, "w");
 	if (!f) {
 		err_set(err, "cannot write %s: %s", cfg->output_file, strerror(errno));
@@ -124,13 +133,17 @@ open_output(const struct config *cfg, int *rc, struct err *err)
 
 /* Open a gcl log for writing: "-" is standard output (never a terminal);
  * an existing non-empty file is replaced only with -y, continued with
- * --append (after checking it is a gcl log). Returns the fd, or -1 with *rc
- * and err. */
+ * --append (after checking it is a gcl log). A file -y replaces is written
+ * under a new name beside it (*tmp, to free) until commit_log: a run
+ * refused after this (--max-size too small for one read) leaves the old
+ * file as it was. Returns the fd, or -1 with *rc and err. */
 static int
-open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
+open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct err *err)
 {
 	struct stat st;
 	int exists, fd, flags = O_RDWR | O_CREAT | O_CLOEXEC;
+
+	*tmp = NULL;
 
 	*rc = EXIT_USAGE;
 	if (strcmp(file, "-") == 0) {
@@ -161,7 +174,24 @@ open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
 				     "--append to continue it", file);
 			return -1;
 		} else {
-			flags |= O_TRUNC;
+			size_t n = strlen(file) + 8;
+			mode_t mask = umask(0);
+			umask(mask);
+			*tmp = xmalloc(n);
+			snprintf(*tmp, n, "%s.XXXXXX", file);
+			fd = mkostemp(*tmp, O_CLOEXEC);
+			if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0) {
+				err_set(err, "cannot write %s: %s", *tmp, strerror(errno));
+				if (fd >= 0) {
+					close(fd);
+					unlink(*tmp);
+				}
+				free(*tmp);
+				*tmp = NULL;
+				*rc = EXIT_RUNTIME;
+				return -1;
+			}
+			return fd;
 		}
 	}
 	if (exists && !S_ISREG(st.st_mode) && (cfg->circular || cfg->append)) {
@@ -176,6 +206,32 @@ open_log(const struct config *cfg, const char *file, int *rc, struct err *err)
 		return -1;
 	}
 	return fd;
+}
+
+/* The log written under *tmp takes the place of file (open_log); 0, or -1
+ * with err. Nothing to do without *tmp. */
+static int
+commit_log(const char *file, char **tmp, struct err *err)
+{
+	int rc = 0;
+
+	if (*tmp && rename(*tmp, file) < 0) {
+		rc = err_set(err, "cannot replace %s: %s", file, strerror(errno));
+		unlink(*tmp);
+	}
+	free(*tmp);
+	*tmp = NULL;
+	return rc;
+}
+
+/* A refused run: the log under *tmp goes, the file it was to replace stays. */
+static void
+discard_log(char **tmp)
+{
+	if (*tmp)
+		unlink(*tmp);
+	free(*tmp);
+	*tmp = NULL;
 }
 
 /* After a failed recording: a log that holds no record (its header at
@@ -217,17 +273,21 @@ run_log_only(const struct config *cfg, struct err *err)
 	e = engine_open(cfg, (const char *const *)cfg->paths, cfg->npaths, &rc, err);
 	if (!e)
 		return rc;
-	fd = open_log(cfg, file, &rc, err);
+	char *tmp;
+	fd = open_log(cfg, file, &tmp, &rc, err);
 	if (fd < 0) {
 		engine_close(e);
 		return rc;
 	}
 	rc = engine_log_open(e, fd, strcmp(file, "-") ? file : "standard output", 1, err);
-	if (rc < 0) {
+	if (rc < 0 || commit_log(file, &tmp, err) < 0) {
 		engine_close(e);
 		if (fd != STDOUT_FILENO)
 			close(fd);
-		drop_empty_log(cfg, file);
+		if (tmp)
+			discard_log(&tmp);
+		else
+			drop_empty_log(cfg, file);
 		return rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	rc = engine_run(e, NULL, stdout, err);
@@ -366,30 +426,43 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return rc;
 	}
-	out = open_output(&cfg, &rc, &err);
-	if (!out) {
+	/* the log first: a --max-size it refuses must leave -o's file alone */
+	if (output_refused(&cfg, &rc, &err) < 0) {
 		fprintf(stderr, "getcounter: %s\n", err.msg);
 		engine_close(e);
 		config_free(&cfg);
 		return rc;
 	}
 	if (cfg.log_file) {
-		int fd = open_log(&cfg, cfg.log_file, &rc, &err), lrc = 0;
-		if (fd < 0 || (lrc = engine_log_open(e, fd, cfg.log_file, 0, &err)) < 0) {
+		char *tmp;
+		int fd = open_log(&cfg, cfg.log_file, &tmp, &rc, &err), lrc = 0;
+		if (fd < 0 || (lrc = engine_log_open(e, fd, cfg.log_file, 0, &err)) < 0 ||
+		    commit_log(cfg.log_file, &tmp, &err) < 0) {
 			fprintf(stderr, "getcounter: %s\n", err.msg);
 			if (fd >= 0)
 				close(fd);
 			else
 				rc = rc ? rc : EXIT_RUNTIME;
 			engine_close(e);
-			if (out != stdout)
-				fclose(out);
-			if (fd >= 0)
+			if (tmp)
+				discard_log(&tmp);
+			else if (fd >= 0)
 				drop_empty_log(&cfg, cfg.log_file);
 			config_free(&cfg);
 			return fd < 0 ? rc : lrc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 		log_fd = fd;
+	}
+	out = open_output(&cfg, &rc, &err);
+	if (!out) {
+		fprintf(stderr, "getcounter: %s\n", err.msg);
+		engine_close(e);
+		if (log_fd >= 0) {
+			close(log_fd);
+			drop_empty_log(&cfg, cfg.log_file);
+		}
+		config_free(&cfg);
+		return rc;
 	}
 	if (cfg.tui)
 		rc = tui_run(&e, &cfg, log_fd, &err);

@@ -373,6 +373,20 @@ n=$(wc -l <"$tmp/max2r.csv")
 { [ "$n" -ge 10 ] && [ "$n" -lt 121 ]; } || fail "--log --max-size replay rows: $n"
 head -n "$n" "$tmp/max2.csv" | cmp -s - "$tmp/max2r.csv" || fail "--log --max-size replay is not the first rows"
 
+# a refused run leaves the files -y was to replace as they were: a log
+# -o names, and -o's csv beside a --log
+"$G" "$AM" -n 2 -i 0.1 -o "$tmp/keep.gcl"
+cp "$tmp/keep.gcl" "$tmp/keep0.gcl"
+echo kept >"$tmp/keep.csv"
+expect_exit 2 "$G" "$AM" -n 2 -i 0.1 -o "$tmp/keep.gcl" -y --max-size 100
+cmp -s "$tmp/keep.gcl" "$tmp/keep0.gcl" || fail "a refused -y run changed the log it was to replace"
+expect_exit 2 "$G" "$AM" -n 2 -i 0.1 --log "$tmp/keep.gcl" -o "$tmp/keep.csv" -y --max-size 100
+cmp -s "$tmp/keep.gcl" "$tmp/keep0.gcl" || fail "a refused --log -y run changed the log"
+[ "$(cat "$tmp/keep.csv")" = kept ] || fail "a refused --log run emptied -o's file"
+[ -z "$(ls "$tmp" | grep 'keep.gcl\.')" ] || fail "a refused run left a temporary log: $(ls "$tmp")"
+# and an accepted one replaces it
+expect_exit 0 "$G" "$AM" -n 3 -i 0.1 -o "$tmp/keep.gcl" -y
+[ "$("$G" --input "$tmp/keep.gcl" -f csv | sed 1d | grep -c .)" -eq 3 ] || fail "-y did not replace the log"
 # a --max-size that cannot hold one read: refused with the size that
 # works, never a 32-byte log and exit 0. 100 bytes is less than the header
 # (32), the sync marker (8) and the end mark room (32) plus the session
