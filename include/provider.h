@@ -79,10 +79,11 @@ struct provider {
 	 * (why some counters are UNSUPPORTED and what to do), which the
 	 * engine prints once to stderr; NULL for none. */
 	const char *(*notice)(void *state);
-	/* Optional: called once every set of the run is open, the place to
-	 * give up what opening needed (a live capture drops its privileges
-	 * here, not at its own open, so that a set opened after it, such as
-	 * the eBPF counters, still has them). 0, or -1 with err. */
+	/* Optional: called before the first read, once every set of the run
+	 * and the run's outputs are open, the place to give up what opening
+	 * needed (a live capture drops its privileges here, not at its own
+	 * open, so that a set opened after it, such as the eBPF counters, and
+	 * root's -o and --log files still have them). 0, or -1 with err. */
 	int (*opened)(void *state, struct err *err);
 };
 

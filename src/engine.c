@@ -143,6 +143,7 @@ struct engine {
 	struct item *items;
 	struct strset cols;  /* every path shown, its id the column (rows borrow it) */
 	struct strset names; /* every instance name a row has shown (rows borrow it) */
+	int sources_opened;         /* engine_sources_opened ran */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
 	size_t nrows, rows_cap;
@@ -1624,14 +1625,25 @@ engine_setup_sets(struct engine *e, struct err *err)
 		if (note && e->cfg->mode == MODE_SAMPLE)
 			fprintf(stderr, "getcounter: %s\n", note);
 	}
-	/* every source is open: what opening needed can go now */
+	return EXIT_OK;
+}
+
+/* Before the first read: every source is open, and so are the outputs
+ * and the log main opened after engine_open, so what opening needed can
+ * go now (a capture's privileges: root keeps writing where root may). */
+static int
+engine_sources_opened(struct engine *e, struct err *err)
+{
+	if (e->sources_opened)
+		return 0;
+	e->sources_opened = 1;
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		if (es->state && es->prov->opened && !e->replay &&
 		    es->prov->opened(es->state, err) < 0)
-			return EXIT_RUNTIME;
+			return -1;
 	}
-	return EXIT_OK;
+	return 0;
 }
 
 /* Nonzero when the output keeps the first sample's columns (csv, tsv). */
@@ -1772,6 +1784,8 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 	int rc;
 
 	*out = NULL;
+	if (engine_sources_opened(e, err) < 0)
+		return -1;
 	rc = engine_read(e, read_index, err);
 	if (rc != 0)
 		return rc;

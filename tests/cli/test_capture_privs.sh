@@ -100,6 +100,16 @@ pids="$p"
 check_dropped "$p" "root without --user" root
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
+# ... and its -o and --log open before the capabilities go: a directory
+# only its owner (nobody) may write is writable to root
+mkdir "$tmp/nobodys"
+chown "$nobody" "$tmp/nobodys"
+chmod 700 "$tmp/nobodys"
+expect_exit 0 env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" -i 0.3 -n 2 \
+	-o "$tmp/nobodys/c.csv" --log "$tmp/nobodys/c.gcl"
+[ -s "$tmp/nobodys/c.csv" ] && [ -s "$tmp/nobodys/c.gcl" ] ||
+	fail "root's capture could not write into a directory of nobody's: $errout"
 
 # 3c. not root but with CAP_NET_RAW (as after setcap): --user has nothing to
 # do, one line says so, and the capture runs
