@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -540,6 +541,7 @@ struct source {
 	uint32_t pending_len;
 	struct capture_frame pending;
 	uint64_t nframes;      /* frames read from the file */
+	int loopback;          /* live on a loopback interface */
 };
 
 struct capture {
@@ -990,6 +992,25 @@ if_drops(struct capture *c, const char *ifname, uint64_t *out)
 	return 0;
 }
 
+/* Nonzero when interface name is a loopback (IFF_LOOPBACK). */
+static int
+is_loopback(const char *name)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), lo = 0;
+
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	if (strlen(name) < sizeof(ifr.ifr_name)) {
+		memcpy(ifr.ifr_name, name, strlen(name));
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+			lo = (ifr.ifr_flags & IFF_LOOPBACK) != 0;
+	}
+	close(fd);
+	return lo;
+}
+
 static int
 open_live(struct capture *c, const struct provider_request *req, struct err *err)
 {
@@ -1022,6 +1043,7 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 		s->stats = s->nh > 0;
 		if (s->stats && !any)
 			s->has_ifdrop = if_drops(c, s->name, &s->last_ifdrop) == 0;
+		s->loopback = !any && is_loopback(s->name);
 		nh += s->nh;
 	}
 	c->pfd = xcalloc(nh + 1, sizeof(*c->pfd));
@@ -1146,12 +1168,23 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	return c;
 }
 
-/* The counters of cells into ri. */
+/* The counters of cells into ri. On a loopback interface every frame is
+ * sent and received at once: the kernel hands a capture both copies and
+ * libpcap keeps only the received one, so the sent counters are the
+ * received ones (as the interface's own statistics count it). */
 static void
-put_counts(struct raw_instance *ri, const struct capture_cell *cells)
+put_counts(struct raw_instance *ri, const struct capture_cell *cells, int loopback)
 {
 	uint64_t v[CAP_NFIELDS];
+	struct capture_cell both[CAPTURE_NCELLS];
 
+	if (loopback) {
+		/* cells are direction-major: received first, then sent */
+		memcpy(both, cells, sizeof(both));
+		for (unsigned k = 0; k < CAPTURE_NCELLS / 2; k++)
+			both[CAPTURE_NCELLS / 2 + k] = both[k];
+		cells = both;
+	}
 	capture_expand(cells, v);
 	for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++)
 		raw_put(ri, f, v[f]);
@@ -1189,7 +1222,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t i = 0; i < c->n; i++) {
 			struct raw_instance *ri = raw_set_add(out, c->src[i].name,
 							      strlen(c->src[i].name), 0);
-			put_counts(ri, c->src[i].cells);
+			put_counts(ri, c->src[i].cells, 0);
 		}
 		return 0;
 	}
@@ -1205,7 +1238,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);
 		if (s->link < 0)
 			continue; /* unsupported link type: every field absent */
-		put_counts(ri, s->cells);
+		put_counts(ri, s->cells, s->loopback);
 		for (unsigned k = 0; k < CAPTURE_NCELLS; k++) {
 			s->cells[k].frames += s->next[k].frames;
 			s->cells[k].bytes += s->next[k].bytes;
