@@ -1191,10 +1191,13 @@ gclog_writer_check(const struct gclog_writer *w, struct err *err)
 	need = writer_floor(w);
 	if (need <= w->opts.max_size)
 		return 0;
-	return err_set(err, "--max-size %llu is too small for a log of these counters: give "
-			    "at least %lluK (with one read it takes %llu bytes or more)",
-		       (unsigned long long)w->opts.max_size, kib_up(need),
-		       (unsigned long long)need);
+	/* the first read's instances are not known yet: the floor, said as
+	 * one (the read's own error gives the exact size) */
+	return err_set(err, "--max-size %llu is too small for a log of these counters: "
+			    "their descriptions alone take %llu bytes before the first read's "
+			    "values: give at least %lluK, more for many instances",
+		       (unsigned long long)w->opts.max_size, (unsigned long long)need,
+		       kib_up(need));
 }
 
 /* A new ring's segments, sized once its first keyframe block (in w->buf)
