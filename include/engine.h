@@ -42,6 +42,9 @@ void engine_close(struct engine *e);
  * On success, old has lost them (close it next); on failure old is as it
  * was. The states taken may keep pointing at old's cfg: it must outlive
  * the new engine. */
+/* The first note of a set this engine opened itself (why some counters are
+ * UNSUPPORTED), or NULL; sets an engine_reopen took over say nothing. */
+const char *engine_notice(const struct engine *e);
 struct engine *engine_reopen(struct engine *old, const struct config *cfg,
 			     const char *const *paths, size_t npaths, int *status,
 			     struct err *err);

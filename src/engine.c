@@ -144,6 +144,7 @@ struct engine {
 	struct strset cols;  /* every path shown, its id the column (rows borrow it) */
 	struct strset names; /* every instance name a row has shown (rows borrow it) */
 	int sources_opened;         /* engine_sources_opened ran */
+	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
 	size_t nrows, rows_cap;
@@ -1620,8 +1621,11 @@ engine_setup_sets(struct engine *e, struct err *err)
 				err_set(err, "%s: %s", es->prov->set->name, msg);
 			return EXIT_RUNTIME;
 		}
-		/* a listing (-l, -q) prints no notes */
+		/* a listing (-l, -q) prints no notes; the live screen also
+		 * shows an added set's in its status line (engine_notice) */
 		const char *note = es->prov->notice ? es->prov->notice(es->state) : NULL;
+		if (note && !e->notice[0])
+			snprintf(e->notice, sizeof(e->notice), "%s", note);
 		if (note && e->cfg->mode == MODE_SAMPLE)
 			fprintf(stderr, "getcounter: %s\n", note);
 	}
@@ -1932,6 +1936,12 @@ engine_close(struct engine *e)
 		return;
 	engine_free_parts(e);
 	free(e);
+}
+
+const char *
+engine_notice(const struct engine *e)
+{
+	return e->notice[0] ? e->notice : NULL;
 }
 
 const char *const *

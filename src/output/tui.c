@@ -1435,9 +1435,9 @@ add_counter(struct tui *t)
 		free(t->paths[--t->npaths]);
 		if (strstr(err.msg, " needs CAP_NET_RAW") && captures(t))
 			/* not "run as root": it was, until its capture began */
-			snprintf(t->msg, sizeof(t->msg), "'%s' not added: this run gave up "
-				 "CAP_NET_RAW when its capture started (give every capture on "
-				 "the command line)", t->input);
+			snprintf(t->msg, sizeof(t->msg), "not added: the run gave up "
+				 "CAP_NET_RAW when its capture began; name every capture on the "
+				 "command line");
 		else
 			snprintf(t->msg, sizeof(t->msg), "%s", err.msg);
 		goto hide_again;
@@ -1445,7 +1445,10 @@ add_counter(struct tui *t)
 	size_t added = t->h.nseries - before + shown_again;
 	if (first_again < before)
 		before = first_again;
-	if (!t->finite)
+	if (!t->finite && engine_notice(*t->e))
+		/* e.g. the eBPF counters after a capture gave up the privileges */
+		snprintf(t->msg, sizeof(t->msg), "added, but %s", engine_notice(*t->e));
+	else if (!t->finite)
 		snprintf(t->msg, sizeof(t->msg), "added '%s': its values start with the next read",
 			 t->input);
 	else if (t->h.dropped)
