@@ -86,6 +86,7 @@ struct input {
 	uint64_t session_id;   /* the current session's id */
 	int have_session_id;
 	int new_run;           /* the current session is a new recording */
+	int64_t last_wall, prev_wall; /* its last two reads' times (0: none) */
 };
 
 struct replay {
@@ -557,6 +558,8 @@ consume(struct replay *r, struct input *in)
 		c->present = 1;
 	}
 	r->wall = s->wall_ns;
+	in->prev_wall = in->last_wall;
+	in->last_wall = s->wall_ns;
 	r->user_hz = in->user_hz;
 	r->ulong_bits = in->ulong_bits;
 	in->pending = 0;
@@ -579,14 +582,24 @@ disjoint(struct replay *r, struct input *in)
 }
 
 /* Nonzero when an input this step took from has its next read at wall
- * too (then a read at wall belongs to the next step). */
+ * too (then a read at wall belongs to the next step), or has no next read
+ * and wall is more than one of its intervals after its last: a log
+ * recorded after it ended is not the same moment (two logs recorded one
+ * after the other must not merge the first one's last read with the
+ * second one's first). */
 static int
 stepped_at(struct replay *r, int64_t wall)
 {
-	for (size_t i = 0; i < r->nin; i++)
-		if (r->in[i].stepped && r->in[i].pending &&
-		    gclog_reader_sample(r->in[i].rd)->wall_ns <= wall)
+	for (size_t i = 0; i < r->nin; i++) {
+		const struct input *in = &r->in[i];
+		if (!in->stepped)
+			continue;
+		if (in->pending && gclog_reader_sample(in->rd)->wall_ns <= wall)
 			return 1;
+		if (!in->pending && in->prev_wall && in->last_wall > in->prev_wall &&
+		    wall - in->last_wall > in->last_wall - in->prev_wall)
+			return 1;
+	}
 	return 0;
 }
 

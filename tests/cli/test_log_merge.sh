@@ -240,5 +240,19 @@ printf '%s\n' "$errout" | grep -qF "getcounter --input $tmp/f.gcl -l" || fail "h
 expect_exit 2 "$G" --input "$tmp/f.gcl" -q Nope
 printf '%s\n' "$errout" | grep -qF "getcounter --input $tmp/f.gcl -l" || fail "hint of -q for a log: $errout"
 
+# ---- logs recorded one after the other ------------------------------------
+# sa: Available MBytes from ser s0..s2 (23:36:40, 42, 44); sb: Context
+# Switches/sec from ser s4, s5 (23:36:48, 50), after sa ended and more than
+# sa's 2 s interval after its last read. The replay is sa's two rows and
+# sb's one (its first read primes), each at its own time: sa's last read is
+# not merged with sb's first (it was, stamped 23:36:48).
+"$G" --root "$tmp/ser/s0" --root "$tmp/ser/s1" --root "$tmp/ser/s2" -o "$tmp/sa.gcl" "$AM"
+"$G" --root "$tmp/ser/s4" --root "$tmp/ser/s5" -o "$tmp/sb.gcl" "$CS"
+expect_exit 0 "$G" --input "$tmp/sa.gcl" --input "$tmp/sb.gcl" -f csv --utc
+got=$(lf | sed 1d | cut -c13-20 | tr '\n' ' ')
+[ "$got" = "23:36:42 23:36:44 23:36:50 " ] || fail "sequential logs: rows at '$got': $(lf)"
+lf | grep -q '23:36:44.000","3906.250000"," "' || fail "sequential logs: sa's last row: $(lf)"
+lf | grep -q '23:36:50.000"," ","5000.000000"' || fail "sequential logs: sb's row: $(lf)"
+
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
