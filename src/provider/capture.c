@@ -956,12 +956,6 @@ drop_privileges(const char *user, struct err *err)
 		} else if (su && sg) {
 			uid = (uid_t)strtoul(su, NULL, 10);
 			gid = (gid_t)strtoul(sg, NULL, 10);
-		} else {
-			/* neither: nobody (the outputs are open already, so
-			 * root's -o and --log files still take what is written) */
-			struct passwd *pw = getpwnam("nobody");
-			uid = pw ? pw->pw_uid : 65534;
-			gid = pw ? pw->pw_gid : 65534;
 		}
 		if (uid != 0) {
 			if (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0)

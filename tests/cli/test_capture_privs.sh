@@ -90,13 +90,14 @@ check_dropped "$p" "SUDO_UID"
 wait "$p" || fail "the capture under SUDO_UID failed: $(cat "$tmp/s.err")"
 pids=""
 
-# 3b. root with neither SUDO_UID nor --user: it becomes nobody, holds no
-# capability and has no_new_privs, as the man page says
+# 3b. root with neither SUDO_UID nor --user: it stays uid 0 (so -o and --log
+# still write where root writes) but holds no capability and has
+# no_new_privs, as the man page says
 env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter" \
 	"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/r.err" &
 p=$!
 pids="$p"
-check_dropped "$p" "root without --user"
+check_dropped "$p" "root without --user" root
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
 # ... and its -o and --log open before the capabilities go: a directory
