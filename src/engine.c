@@ -1632,9 +1632,10 @@ engine_setup_sets(struct engine *e, struct err *err)
 	return EXIT_OK;
 }
 
-/* Before the first read: every source is open, and so are the outputs
- * and the log main opened after engine_open, so what opening needed can
- * go now (a capture's privileges: root keeps writing where root may). */
+/* After the first read (or before the first wait, whichever comes first):
+ * every source is open, and so are the outputs and the log main opened
+ * after engine_open, so what opening needed can go now (a capture's
+ * privileges). The first read of a live capture looks at no frame. */
 static int
 engine_sources_opened(struct engine *e, struct err *err)
 {
@@ -1788,8 +1789,6 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 	int rc;
 
 	*out = NULL;
-	if (engine_sources_opened(e, err) < 0)
-		return -1;
 	rc = engine_read(e, read_index, err);
 	if (rc != 0)
 		return rc;
@@ -1801,6 +1800,10 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 		if (rc != 0)
 			return rc;
 	}
+	/* after the first read and its record: a run refused there (a log
+	 * too small for one read) can still remove the file it made */
+	if (engine_sources_opened(e, err) < 0)
+		return -1;
 	if (!snapshot && !e->sets_primed) {
 		for (size_t s = 0; s < e->nsets; s++)
 			if (!e->sets[s].absent)
@@ -1965,6 +1968,9 @@ sleep_until(uint64_t deadline_ns)
 int
 engine_wait(struct engine *e, uint64_t deadline, struct err *err)
 {
+	/* no frame is looked at before the capture gives up its privileges */
+	if (engine_sources_opened(e, err) < 0)
+		return -1;
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		if (es->prov->wait && es->state)

@@ -140,6 +140,7 @@ pcap_load(struct err *err)
 
 #include "capture.h"
 #include "capture_classify.h"
+#include "procfs.h"
 #include "provider.h"
 
 #define BIT(f) ((uint64_t)1 << (f))
@@ -956,6 +957,12 @@ drop_privileges(const char *user, struct err *err)
 		} else if (su && sg) {
 			uid = (uid_t)strtoul(su, NULL, 10);
 			gid = (gid_t)strtoul(sg, NULL, 10);
+		} else {
+			/* neither: nobody. -o and --log are open already (and
+			 * a log the first read refused is removed before this) */
+			struct passwd *pw = getpwnam("nobody");
+			uid = pw ? pw->pw_uid : 65534;
+			gid = pw ? pw->pw_gid : 65534;
 		}
 		if (uid != 0) {
 			if (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0)
@@ -1020,6 +1027,20 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 	c->grace_ns = c->interval_ns / 10;
 	if (c->grace_ns > 100000000)
 		c->grace_ns = 100000000;
+	if (c->fs && !procfs_is_live(c->fs)) {
+		/* a fixture tree has no frames, and this machine's interfaces
+		 * are not the tree's: named instances show UNSUPPORTED */
+		size_t cap = 0;
+		for (size_t i = 0; i < req->ninstances; i++)
+			if (!strpbrk(req->instances[i], "*?[") &&
+			    strlen(req->instances[i]) < IF_NAMESIZE)
+				add_live(c, req->instances[i], &cap);
+		for (size_t i = 0; i < c->n; i++)
+			c->src[i].link = -1;
+		add_note(c, "Network Capture is UNSUPPORTED under --root (it captures this "
+			    "machine's interfaces; --pcap FILE reads a capture)");
+		return 0;
+	}
 	if (live_names(c, req, err) < 0)
 		return -1;
 	c->buffer = c->opts->buffer ? c->opts->buffer : DEFAULT_BUFFER;

@@ -199,4 +199,23 @@ expect_total "$tmp/torn.csv" "Frames Sent/sec" 0
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter 'no such filter ((('
 case $errout in *"--capture-filter 'no such filter ((('"*) ;; *) fail "bad filter: $errout" ;; esac
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "bad filter, more than one line: $errout"
+# under --root nothing is captured (the tree holds no frames, and this
+# machine's interfaces are not its): a named interface is UNSUPPORTED, a
+# wildcard matches none, one line says why, and no packet socket opens
+root0="$FIXTURES/cpu-irq/t0"
+expect_exit 0 "$G" --root "$root0" -f csv '\Network Capture(*)\Frames Received/sec' \
+	'\Network Capture(eth7)\Frames Sent/sec'
+case $errout in *"Network Capture is UNSUPPORTED under --root"*) ;;
+*) fail "capture under --root: '$errout'" ;; esac
+[ "$(printf '%s\n' "$out" | head -1 | grep -o 'Network Capture([a-z0-9]*)' | sort -u)" = \
+	'Network Capture(eth7)' ] || fail "capture under --root, columns: $(printf '%s\n' "$out" | head -1)"
+# ... and its values are empty (UNSUPPORTED), never 0
+[ "$(printf '%s\n' "$out" | sed -n 2p | tr -d "\r" | cut -d, -f2-)" = '" "," "' ] ||
+	fail "capture under --root, values: $(printf '%s\n' "$out" | sed -n 2p)"
+if command -v strace >/dev/null 2>&1; then
+	strace -f -e trace=socket -o "$tmp/st" "$G" --root "$root0" \
+		'\Network Capture(*)\Frames Received/sec' '\Network Capture(lo)\Frames Sent/sec' \
+		>/dev/null 2>&1 || true
+	! grep -q AF_PACKET "$tmp/st" || fail "a packet socket opened under --root: $(grep AF_PACKET "$tmp/st")"
+fi
 exit 0

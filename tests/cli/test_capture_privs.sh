@@ -90,14 +90,13 @@ check_dropped "$p" "SUDO_UID"
 wait "$p" || fail "the capture under SUDO_UID failed: $(cat "$tmp/s.err")"
 pids=""
 
-# 3b. root with neither SUDO_UID nor --user: it stays uid 0 (so -o and --log
-# still write where root writes) but holds no capability and has
-# no_new_privs, as the man page says
+# 3b. root with neither SUDO_UID nor --user: it becomes nobody, holds no
+# capability and has no_new_privs, as the man page says
 env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter" \
 	"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/r.err" &
 p=$!
 pids="$p"
-check_dropped "$p" "root without --user" root
+check_dropped "$p" "root without --user"
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
 # ... and its -o and --log open before the capabilities go: a directory
@@ -110,6 +109,20 @@ expect_exit 0 env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter"
 	-o "$tmp/nobodys/c.csv" --log "$tmp/nobodys/c.gcl"
 [ -s "$tmp/nobodys/c.csv" ] && [ -s "$tmp/nobodys/c.gcl" ] ||
 	fail "root's capture could not write into a directory of nobody's: $errout"
+
+# ... and a log its first read does not fit (a ring too small for one
+# keyframe) is refused and removed while the run is still root: a
+# directory only root may write keeps no empty log behind
+mkdir "$tmp/roots"
+chmod 700 "$tmp/roots"
+expect_exit 1 env -u SUDO_UID -u SUDO_GID ip netns exec "$nsb" "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" '\*(*)\*' '\*\*' -i 0.3 -n 2 \
+	--max-size 64K --circular -o "$tmp/roots/ring.gcl"
+case $errout in
+*"a circular log of them needs --max-size"*) ;;
+*) fail "a ring too small for one read: '$errout'" ;;
+esac
+[ ! -e "$tmp/roots/ring.gcl" ] || fail "a refused log was left behind: $(ls -l "$tmp/roots")"
 
 # 3c. not root but with CAP_NET_RAW (as after setcap): --user has nothing to
 # do, one line says so, and the capture runs
