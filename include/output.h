@@ -17,15 +17,15 @@ struct frame_row {
 	const struct counter_set *set;
 	const struct counter_desc *counter;
 	const char *instance; /* NULL for a single-instance set; borrowed */
-	const char *path;     /* "\\HOST\Set(instance)\Counter"; borrowed */
 	uint32_t column;      /* the same path has the same column all run long */
-	double value;         /* meaningful when value_exists() */
 	uint8_t status;       /* enum value_status */
+	double value;         /* meaningful when value_exists() */
 };
 
 /* The derived values of one interval, stamped with the later read. */
 struct frame {
 	int64_t wall_ns;  /* UTC nanoseconds */
+	const char *host; /* the HOST of the rows' paths */
 	uint64_t index;   /* 1 for the first printed sample */
 	size_t nrows;
 	const struct frame_row *rows;
@@ -57,6 +57,19 @@ extern const size_t noutputs;
 const struct output *output_find(const char *name);
 
 /* Helpers shared by outputs (src/output/outputs.c). */
+
+/* A path buffer an output keeps (zero-initialized; free(buf) at close):
+ * it grows to the longest path seen, so a steady state allocates nothing. */
+struct pathbuf {
+	char *buf;
+	size_t cap;
+};
+
+/* The row's path "\\HOST\Set(instance)\Counter", formed in pb (valid
+ * until its next use). Frames do not store paths: an output forms the ones
+ * it prints. */
+const char *frame_row_path(const struct frame *f, const struct frame_row *r,
+			   struct pathbuf *pb);
 
 /* Nonzero when the row has a value to show (value_exists). */
 int frame_row_has_value(const struct frame_row *r);
@@ -106,11 +119,13 @@ struct summary {
 	size_t ncols, cap;
 	size_t *index; /* column -> cols index + 1; 0 for none */
 	size_t nindex;
+	struct pathbuf pb;
 };
 
 /* Record the row's column (even without a value) and its value, if shown.
  * Allocates only when a column is first seen. */
-void summary_add(struct summary *s, const struct frame_row *r, int with_set);
+void summary_add(struct summary *s, const struct frame *f, const struct frame_row *r,
+		 int with_set);
 /* The column's record, or NULL. */
 const struct summary_col *summary_find(const struct summary *s, uint32_t column);
 void summary_free(struct summary *s);

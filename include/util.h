@@ -46,6 +46,19 @@ struct strset {
 uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 void strset_free(struct strset *ss);
 
+/* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
+ * bytes a key and 8 to 16 of table. Zero-initialize; free with idmap_free. */
+struct idmap {
+	uint64_t *keys;  /* id -> key */
+	size_t n, keys_cap;
+	uint32_t *slots; /* open addressing: id + 1, 0 empty */
+	size_t nslots;   /* a power of two, at least twice n */
+};
+
+/* The id of key (added the first time). */
+uint32_t idmap_add(struct idmap *m, uint64_t key);
+void idmap_free(struct idmap *m);
+
 /* FNV-1a of s: hash tables, and an instance's identity where the kernel
  * gives none (the same value in every run, so logs agree). */
 uint64_t str_hash(const char *s);

@@ -83,7 +83,6 @@ enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE
 struct row_ref {
 	size_t idx;
 	const char *instance; /* borrowed from e->names (NULL for single-instance) */
-	const char *path; /* borrowed from e->cols */
 	uint32_t rows_first, rows_n; /* a rows counter's rows in item->rows */
 	uint32_t column;
 	uint8_t kind;     /* enum ref_kind */
@@ -95,6 +94,8 @@ struct item {
 	const struct counter_desc *c;
 	char *pattern; /* NULL for a single-instance set */
 	char *path;       /* a copy of the path it came from */
+	uint32_t sc;      /* the id of "Set\\Counter" in e->setctr: with the
+			   * instance's, the key of its rows' columns */
 	size_t path_index; /* which path: items of one path share it */
 	int wildcard;
 	int want_total;
@@ -141,8 +142,12 @@ struct engine {
 	struct eset *sets;
 	size_t nitems;
 	struct item *items;
-	struct strset cols;  /* every path shown, its id the column (rows borrow it) */
-	struct strset names; /* every instance name a row has shown (rows borrow it) */
+	/* The same path has the same column all run long: a column is the id
+	 * of (set and counter, instance). Paths are formed only when an
+	 * output prints them (frame_row_path), never stored. */
+	struct idmap cols;
+	struct strset setctr; /* "Set\\Counter" of every item */
+	struct strset names;  /* every instance name a row has shown (rows borrow it) */
 	int sources_opened;         /* engine_sources_opened ran */
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
@@ -245,6 +250,9 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	it->es = (struct eset *)(uintptr_t)(eset_for(e, prov) - e->sets);
 	it->c = c;
 	it->path = xstrdup(e->resolving);
+	char sc[512];
+	snprintf(sc, sizeof(sc), "%s\\%s", prov->set->name, c->name);
+	it->sc = strset_add(&e->setctr, sc, NULL);
 	it->path_index = e->npaths_resolved;
 	if (c->rows_set) {
 		const struct provider *rp = catalog_find(e, c->rows_set);
@@ -879,8 +887,7 @@ static void
 item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	     const char *instance)
 {
-	char buf[1024], *path = buf;
-	size_t need;
+	uint64_t inst = 0; /* a single-instance set's row: none */
 
 	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
 	struct row_ref *r = &it->refs[it->nrefs++];
@@ -888,18 +895,8 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	r->idx = idx;
 	r->instance = NULL;
 	if (instance)
-		strset_add(&e->names, instance, &r->instance);
-	need = path_format(buf, sizeof(buf), e->host, it->es->prov->set->name, instance,
-			   it->c->name);
-	if (need >= sizeof(buf)) {
-		path = xmalloc(need + 1);
-		path_format(path, need + 1, e->host, it->es->prov->set->name, instance,
-			    it->c->name);
-	}
-	/* one copy of each path, the column map's, borrowed by every ref */
-	r->column = strset_add(&e->cols, path, &r->path);
-	if (path != buf)
-		free(path);
+		inst = (uint64_t)strset_add(&e->names, instance, &r->instance) + 1;
+	r->column = idmap_add(&e->cols, (uint64_t)it->sc << 33 | inst);
 	if (kind == REF_GONE)
 		it->has_gone = 1;
 }
@@ -1241,7 +1238,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				row->set = set;
 				row->counter = it->c;
 				row->instance = it->refs[r].instance;
-				row->path = it->refs[r].path;
 				row->column = it->refs[r].column;
 				row->value = 0;
 				row->status = ST_NO_INSTANCE;
@@ -1301,7 +1297,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			row->set = set;
 			row->counter = it->c;
 			row->instance = ref->instance;
-			row->path = ref->path;
 			row->column = ref->column;
 			row->value = v.v;
 			row->status = v.status;
@@ -1311,6 +1306,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		if (!e->sets[s].absent)
 			e->sets[s].have_prev = 1;
 	f->wall_ns = e->wall_ns;
+	f->host = e->host;
 	f->nrows = e->nrows;
 	f->rows = e->rows;
 	if (e->cfg->smooth)
@@ -1352,7 +1348,8 @@ engine_free_parts(struct engine *e)
 		free(es->members);
 	}
 	free(e->sets);
-	strset_free(&e->cols);
+	idmap_free(&e->cols);
+	strset_free(&e->setctr);
 	strset_free(&e->names);
 	free(e->smooth);
 	free(e->rows);
@@ -2198,7 +2195,12 @@ list_instances(struct engine *e, FILE *out)
 
 	for (size_t r = 0; r < f->nrows; r++) {
 		/* like -q, without the \\HOST prefix */
-		fprintf(out, "%s\n", f->rows[r].path + 2 + strlen(e->host));
+		const struct frame_row *row = &f->rows[r];
+		if (row->instance)
+			fprintf(out, "\\%s(%s)\\%s\n", row->set->name, row->instance,
+				row->counter->name);
+		else
+			fprintf(out, "\\%s\\%s\n", row->set->name, row->counter->name);
 		if (e->cfg->verbose)
 			print_help(out, e, f->rows[r].set, f->rows[r].counter, f->rows[r].instance,
 				   "        ");

@@ -154,6 +154,50 @@ strset_free(struct strset *ss)
 	memset(ss, 0, sizeof(*ss));
 }
 
+/* A 64-bit mix (splitmix64's finalizer): keys that differ in a few low
+ * bits of either half spread over the whole table. */
+static uint64_t
+key_hash(uint64_t k)
+{
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9u;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebu;
+	return k ^ (k >> 31);
+}
+
+uint32_t
+idmap_add(struct idmap *m, uint64_t key)
+{
+	size_t mask, i;
+
+	if ((m->n + 1) * 2 > m->nslots) {
+		size_t n = m->nslots ? m->nslots * 2 : 64;
+		free(m->slots);
+		m->slots = xcalloc(n, sizeof(*m->slots));
+		m->nslots = n;
+		for (size_t id = 0; id < m->n; id++) {
+			for (i = key_hash(m->keys[id]) & (n - 1); m->slots[i]; i = (i + 1) & (n - 1))
+				;
+			m->slots[i] = (uint32_t)id + 1;
+		}
+	}
+	mask = m->nslots - 1;
+	for (i = key_hash(key) & mask; m->slots[i]; i = (i + 1) & mask)
+		if (m->keys[m->slots[i] - 1] == key)
+			return m->slots[i] - 1;
+	xgrow((void **)&m->keys, &m->keys_cap, m->n + 1, sizeof(*m->keys));
+	m->keys[m->n] = key;
+	m->slots[i] = (uint32_t)m->n + 1;
+	return (uint32_t)m->n++;
+}
+
+void
+idmap_free(struct idmap *m)
+{
+	free(m->keys);
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
 uint64_t
 now_mono_ns(void)
 {

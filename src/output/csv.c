@@ -117,8 +117,10 @@ csv_header(struct csv *c, const struct frame *f)
 	time_zone_at(f->wall_ns, c->utc, zone, sizeof(zone), &bias);
 	snprintf(cell, sizeof(cell), "(%s) (%s)(%d)", c->tag, zone, bias);
 	csv_cell(c, cell, 1);
+	struct pathbuf pb = { 0 };
 	for (size_t i = 0; i < c->ncols; i++)
-		csv_cell(c, f->rows[i].path, 0);
+		csv_cell(c, frame_row_path(f, &f->rows[i], &pb), 0);
+	free(pb.buf);
 	fputs("\r\n", c->out);
 	c->started = 1;
 }

@@ -13,6 +13,7 @@ struct json {
 	FILE *out;
 	int precision;
 	int utc;
+	struct pathbuf pb;
 };
 
 /* Start writing NDJSON to out. */
@@ -80,7 +81,7 @@ json_write(void *state, const struct frame *f, struct err *err)
 		const struct frame_row *r = &f->rows[i];
 
 		fputs(i ? ", {\"path\": " : "{\"path\": ", j->out);
-		json_string(j->out, r->path);
+		json_string(j->out, frame_row_path(f, r, &j->pb));
 		fputs(", \"set\": ", j->out);
 		json_string(j->out, r->set->name);
 		fputs(", \"instance\": ", j->out);
@@ -112,6 +113,7 @@ json_close(void *state, struct err *err)
 	struct json *j = state;
 	int ret = output_flush(j->out, "json", err);
 
+	free(j->pb.buf);
 	free(j);
 	return ret;
 }

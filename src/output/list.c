@@ -18,6 +18,7 @@ struct list {
 	int summary;
 	int printed;
 	struct summary sum;
+	struct pathbuf pb;
 };
 
 /* Start the list on out. */
@@ -48,7 +49,7 @@ list_write(void *state, const struct frame *f, struct err *err)
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
 
-		put_text(l->out, r->path);
+		put_text(l->out, frame_row_path(f, r, &l->pb));
 		fputs(" :\n" INDENT, l->out);
 		if (frame_row_has_value(r)) {
 			/* Get-Counter's list shows the value in full */
@@ -59,7 +60,7 @@ list_write(void *state, const struct frame *f, struct err *err)
 		}
 		fputc('\n', l->out);
 		if (l->summary)
-			summary_add(&l->sum, r, 1);
+			summary_add(&l->sum, f, r, 1);
 	}
 	l->printed = 1;
 	return output_flush(l->out, "list", err);
@@ -101,6 +102,7 @@ list_close(void *state, struct err *err)
 		list_summary(l);
 	ret = output_flush(l->out, "list", err);
 	summary_free(&l->sum);
+	free(l->pb.buf);
 	free(l);
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "derive.h"
 #include "output.h"
+#include "path.h"
 
 extern const struct output output_table;
 extern const struct output output_list;
@@ -33,6 +34,21 @@ output_find(const char *name)
 		if (strcasecmp(outputs[i]->name, name) == 0)
 			return outputs[i];
 	return NULL;
+}
+
+const char *
+frame_row_path(const struct frame *f, const struct frame_row *r, struct pathbuf *pb)
+{
+	const char *host = f->host ? f->host : "";
+	size_t need = path_format(pb->buf, pb->cap, host, r->set->name, r->instance,
+				  r->counter->name);
+
+	if (need + 1 > pb->cap) {
+		pb->cap = need + 1 > 256 ? need + 1 : 256;
+		pb->buf = xrealloc(pb->buf, pb->cap);
+		path_format(pb->buf, pb->cap, host, r->set->name, r->instance, r->counter->name);
+	}
+	return pb->buf;
 }
 
 int
@@ -306,7 +322,7 @@ frame_spans_sets(const struct frame *f)
 }
 
 void
-summary_add(struct summary *s, const struct frame_row *r, int with_set)
+summary_add(struct summary *s, const struct frame *f, const struct frame_row *r, int with_set)
 {
 	struct summary_col *c;
 	char name[512];
@@ -317,7 +333,7 @@ summary_add(struct summary *s, const struct frame_row *r, int with_set)
 		xgrow((void **)&s->cols, &s->cap, s->ncols + 1, sizeof(*s->cols));
 		c = &s->cols[s->ncols++];
 		row_short_name(name, sizeof(name), r, with_set);
-		c->path = xstrdup(r->path);
+		c->path = xstrdup(frame_row_path(f, r, &s->pb));
 		c->name = xstrdup(name);
 		c->unit = r->counter->unit ? r->counter->unit : "";
 		c->column = r->column;
@@ -351,6 +367,7 @@ summary_free(struct summary *s)
 	}
 	free(s->cols);
 	free(s->index);
+	free(s->pb.buf);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -36,6 +36,7 @@ struct table {
 	uint32_t *header; /* the columns under the last header, in order */
 	size_t nheader, header_cap;
 	struct summary sum;
+	struct pathbuf pb;
 };
 
 /* A line written with lazy padding, so no line ends in spaces. */
@@ -268,7 +269,7 @@ write_block(struct table *t, const struct frame *f)
 
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
-		size_t n = text_columns(r->path);
+		size_t n = text_columns(frame_row_path(f, r, &t->pb));
 
 		pw = n > pw ? n : pw;
 		n = text_columns(unit_of(r->counter));
@@ -295,7 +296,7 @@ write_block(struct table *t, const struct frame *f)
 
 		if (shown)
 			format_value_human(buf, sizeof(buf), r->value, t->precision);
-		line_cell(&l, r->path, pw, 0);
+		line_cell(&l, frame_row_path(f, r, &t->pb), pw, 0);
 		line_pad(&l, 2);
 		value_cell(t, &l, shown ? buf : NULL, unit_of(r->counter), vw + (uw ? uw + 1 : 0),
 			   uw);
@@ -324,7 +325,7 @@ table_write(void *state, const struct frame *f, struct err *err)
 	t->printed = 1;
 	if (t->summary)
 		for (size_t i = 0; i < f->nrows; i++)
-			summary_add(&t->sum, &f->rows[i], t->with_set);
+			summary_add(&t->sum, f, &f->rows[i], t->with_set);
 	return output_flush(t->out, "table", err);
 }
 
@@ -431,6 +432,7 @@ table_close(void *state, struct err *err)
 	}
 	ret = output_flush(t->out, "table", err);
 	summary_free(&t->sum);
+	free(t->pb.buf);
 	free(t->header);
 	free(t);
 	return ret;

@@ -93,21 +93,27 @@ hist_double(struct tui_hist *h)
 /* The series of row r: by column, else by path (a reopened engine), else
  * a new one; SIZE_MAX when TUI_MAX_SERIES are taken. */
 static size_t
-series_of(struct tui_hist *h, const struct frame_row *r)
+series_of(struct tui_hist *h, const struct frame *f, const struct frame_row *r)
 {
 	size_t s;
 
 	if (r->column < h->ncolmap && h->colmap[r->column])
 		return h->colmap[r->column] - 1;
-	for (s = 0; s < h->nseries; s++)
-		if (strcmp(h->series[s].path, r->path) == 0)
+	for (s = 0; s < h->nseries; s++) {
+		const struct tui_series *se = &h->series[s];
+		if (strcmp(se->counter, r->counter->name) == 0 &&
+		    strcmp(se->set, r->set->name) == 0 && !se->instance == !r->instance &&
+		    (!r->instance || strcmp(se->instance, r->instance) == 0))
 			break;
+	}
 	if (s == h->nseries) {
 		if (h->nseries == TUI_MAX_SERIES)
 			return SIZE_MAX;
 		struct tui_series *se = &h->series[h->nseries++];
 		memset(se, 0, sizeof(*se));
-		se->path = xstrdup(r->path);
+		struct pathbuf pb = { 0 };
+		se->path = xstrdup(frame_row_path(f, r, &pb));
+		free(pb.buf);
 		se->set = xstrdup(r->set->name);
 		se->instance = r->instance ? xstrdup(r->instance) : NULL;
 		se->counter = xstrdup(r->counter->name);
@@ -138,7 +144,7 @@ tui_hist_push(struct tui_hist *h, const struct frame *f)
 	h->dropped = 0;
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct frame_row *r = &f->rows[i];
-		size_t s = series_of(h, r);
+		size_t s = series_of(h, f, r);
 		if (s == SIZE_MAX) {
 			h->dropped++;
 			continue;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -42,9 +43,12 @@ rows_of(struct engine *e, int prime, const char *want_path)
 	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
 	assert_non_null(f);
 	int found = 0;
+	struct pathbuf pb = { 0 };
 	for (size_t i = 0; i < f->nrows; i++)
-		if (strstr(f->rows[i].path, want_path) && f->rows[i].status == ST_OK)
+		if (strstr(frame_row_path(f, &f->rows[i], &pb), want_path) &&
+		    f->rows[i].status == ST_OK)
 			found = 1;
+	free(pb.buf);
 	assert_true(found);
 	return f->nrows;
 }

@@ -86,18 +86,14 @@ static const struct counter_set solo_set = {
  *  4 RATE 1000000.125 WRAPPED        shown
  */
 static const struct frame_row rows1[] = {
-	{ &test_set, BYTES, "a \"quoted\" name",
-	  "\\\\fixture\\Test Set(a \"quoted\" name)\\Bytes/sec", 0, 1536.5, ST_OK },
-	{ &test_set, QUEUE, "back\\slash (x)", "\\\\fixture\\Test Set(back\\slash (x))\\Queue Length",
-	  1, 3, ST_FIRST },
+	{ &test_set, BYTES, "a \"quoted\" name", 0, ST_OK, 1536.5 },
+	{ &test_set, QUEUE, "back\\slash (x)",
+	  1, ST_FIRST, 3 },
 	{ &test_set, BYTES, "caf\xc3\xa9 \x01"
 			    "ctl",
-	  "\\\\fixture\\Test Set(caf\xc3\xa9 \x01"
-	  "ctl)\\Bytes/sec",
-	  2, 0, ST_FIRST },
-	{ &solo_set, UPTIME, NULL, "\\\\fixture\\Solo\\Uptime", 3, 12345.25, ST_OK },
-	{ &test_set, BYTES, "eth 0", "\\\\fixture\\Test Set(eth 0)\\Bytes/sec", 4, 1000000.125,
-	  ST_WRAPPED },
+	  2, ST_FIRST, 0 },
+	{ &solo_set, UPTIME, NULL, 3, ST_OK, 12345.25 },
+	{ &test_set, BYTES, "eth 0", 4, ST_WRAPPED, 1000000.125 },
 };
 
 /*
@@ -113,23 +109,18 @@ static const struct frame_row rows1[] = {
 static const struct frame_row rows2[] = {
 	{ &test_set, BYTES, "caf\xc3\xa9 \x01"
 			    "ctl",
-	  "\\\\fixture\\Test Set(caf\xc3\xa9 \x01"
-	  "ctl)\\Bytes/sec",
-	  2, 1.0 / 3.0, ST_OK },
-	{ &test_set, BYTES, "a \"quoted\" name",
-	  "\\\\fixture\\Test Set(a \"quoted\" name)\\Bytes/sec", 0, 2048, ST_OK },
-	{ &test_set, QUEUE, "back\\slash (x)", "\\\\fixture\\Test Set(back\\slash (x))\\Queue Length",
-	  1, 0, ST_RESET },
-	{ &test_set, BYTES, "eth 0", "\\\\fixture\\Test Set(eth 0)\\Bytes/sec", 4, 0,
-	  ST_NO_INSTANCE },
-	{ &test_set, BYTES, "new one", "\\\\fixture\\Test Set(new one)\\Bytes/sec", 5, 0, ST_NEW },
-	{ &test_set, QUEUE, "bad\xff", "\\\\fixture\\Test Set(bad\xff)\\Queue Length", 6, 7,
-	  ST_NEW },
+	  2, ST_OK, 1.0 / 3.0 },
+	{ &test_set, BYTES, "a \"quoted\" name", 0, ST_OK, 2048 },
+	{ &test_set, QUEUE, "back\\slash (x)",
+	  1, ST_RESET, 0 },
+	{ &test_set, BYTES, "eth 0", 4, ST_NO_INSTANCE, 0 },
+	{ &test_set, BYTES, "new one", 5, ST_NEW, 0 },
+	{ &test_set, QUEUE, "bad\xff", 6, ST_NEW, 7 },
 };
 
 static const struct frame two_frames[] = {
-	{ WALL0, 1, ARRAY_SIZE(rows1), rows1 },
-	{ WALL0 + 1500000000LL, 2, ARRAY_SIZE(rows2), rows2 },
+	{ WALL0, "fixture", 1, ARRAY_SIZE(rows1), rows1 },
+	{ WALL0 + 1500000000LL, "fixture", 2, ARRAY_SIZE(rows2), rows2 },
 };
 
 /* Render frames through output o with opts into a malloc'd buffer. */
@@ -327,7 +318,7 @@ static void
 test_json_not_finite(void **state)
 {
 	struct frame_row rows[2] = { rows1[0], rows1[3] };
-	struct frame f = { WALL0, 1, 2, rows };
+	struct frame f = { WALL0, "fixture", 1, 2, rows };
 	size_t len;
 	char *buf;
 
@@ -438,7 +429,7 @@ static void
 test_table_no_trailing_space(void **state)
 {
 	struct frame_row rows[2] = { rows1[0], rows1[1] };
-	struct frame f = { WALL0, 1, 2, rows };
+	struct frame f = { WALL0, "fixture", 1, 2, rows };
 	static const int widths[] = { 0, 1, 80 };
 	size_t len;
 	char *buf;
@@ -481,7 +472,8 @@ test_table_repeat(void **state)
 		rows[i][0].value = 1000 + 10.5 * i;
 		rows[i][1] = rows1[3];
 		rows[i][1].value = 100 + i;
-		frames[i] = (struct frame){ WALL0 + i * 1000000000LL, (uint64_t)i + 1, 2, rows[i] };
+		frames[i] = (struct frame){ WALL0 + i * 1000000000LL, "fixture", (uint64_t)i + 1, 2,
+					    rows[i] };
 	}
 	check_render(&output_table, &(struct output_opts){ .precision = -1, .summary = 1 }, frames,
 		     22, "table_repeat.txt");

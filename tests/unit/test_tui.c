@@ -20,14 +20,14 @@ static const struct counter_desc test_counter = { .name = "Available MBytes", .t
 static const struct counter_desc test_rate = { .name = "Pages/sec", .type = CT_RATE,
 					       .unit = "/s" };
 
-/* A frame of one row: path, value, status, column. */
+/* A frame of one row of \\h\Memory\COUNTER: value, status, column. */
 static void
-push1(struct tui_hist *h, const struct counter_desc *c, const char *path, uint32_t column,
-      double v, enum value_status st, int64_t wall)
+push1(struct tui_hist *h, const struct counter_desc *c, uint32_t column, double v,
+      enum value_status st, int64_t wall)
 {
-	struct frame_row r = { .set = &test_set, .counter = c, .path = path, .column = column,
-			       .value = v, .status = (uint8_t)st };
-	struct frame f = { .wall_ns = wall, .index = 1, .nrows = 1, .rows = &r };
+	struct frame_row r = { .set = &test_set, .counter = c, .column = column, .value = v,
+			       .status = (uint8_t)st };
+	struct frame f = { .wall_ns = wall, .host = "h", .index = 1, .nrows = 1, .rows = &r };
 
 	tui_hist_push(h, &f);
 }
@@ -41,7 +41,7 @@ test_ring(void **state)
 	(void)state;
 	tui_hist_init(&h, 4, 0);
 	for (int i = 0; i < 6; i++)
-		push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 0, 10.0 * i, ST_OK,
+		push1(&h, &test_counter, 0, 10.0 * i, ST_OK,
 		      (int64_t)i * 1000000000);
 	assert_int_equal(h.n, 6);
 	/* 4 kept: samples 2..5 */
@@ -62,7 +62,7 @@ test_grow_and_reopen(void **state)
 	(void)state;
 	tui_hist_init(&h, 2, 1);
 	for (int i = 0; i < 5; i++)
-		push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 7, i, ST_OK, i);
+		push1(&h, &test_counter, 7, i, ST_OK, i);
 	/* a growing history keeps every sample */
 	assert_int_equal(tui_hist_first(&h), 0);
 	assert_int_equal(tui_hist_get(&h, 0, 0, &v), TUI_HAS_VALUE | ST_OK);
@@ -71,10 +71,12 @@ test_grow_and_reopen(void **state)
 	assert_true(v == 4.0);
 	/* a reopened engine numbers columns anew: the path finds the series */
 	tui_hist_forget_columns(&h);
-	push1(&h, &test_counter, "\\\\h\\Memory\\Available MBytes", 0, 5, ST_OK, 5);
+	push1(&h, &test_counter, 0, 5, ST_OK, 5);
 	assert_int_equal(h.nseries, 1);
+	/* the series keeps the path the frame's host and names form */
+	assert_string_equal(h.series[0].path, "\\\\h\\Memory\\Available MBytes");
 	/* a new series has no earlier values */
-	push1(&h, &test_rate, "\\\\h\\Memory\\Pages/sec", 1, 3, ST_OK, 6);
+	push1(&h, &test_rate, 1, 3, ST_OK, 6);
 	assert_int_equal(h.nseries, 2);
 	assert_int_equal(tui_hist_get(&h, 6, 1, &v), TUI_HAS_VALUE | ST_OK);
 	assert_int_equal(tui_hist_get(&h, 6, 0, &v), TUI_NO_ROW);
@@ -92,11 +94,11 @@ test_stats(void **state)
 	(void)state;
 	tui_hist_init(&h, 16, 0);
 	/* 10, RESET (no value), 30, FIRST of a rate (no value), 20 */
-	push1(&h, &test_rate, "p", 0, 10, ST_OK, 1);
-	push1(&h, &test_rate, "p", 0, 999, ST_RESET, 2);
-	push1(&h, &test_rate, "p", 0, 30, ST_OK, 3);
-	push1(&h, &test_rate, "p", 0, 999, ST_FIRST, 4);
-	push1(&h, &test_rate, "p", 0, 20, ST_WRAPPED, 5);
+	push1(&h, &test_rate, 0, 10, ST_OK, 1);
+	push1(&h, &test_rate, 0, 999, ST_RESET, 2);
+	push1(&h, &test_rate, 0, 30, ST_OK, 3);
+	push1(&h, &test_rate, 0, 999, ST_FIRST, 4);
+	push1(&h, &test_rate, 0, 20, ST_WRAPPED, 5);
 	tui_hist_stats(&h, 0, 0, 4, &st);
 	/* values 10, 30, 20: n 3, average 60 / 3 = 20, min 10, max 30 */
 	assert_int_equal(st.n, 3);

@@ -68,12 +68,37 @@ test_strset_stable(void **state)
 	strset_free(&ss);
 }
 
+/* Keys get 0, 1, ... in order of first appearance, the same id again
+ * later, across the table's growth; keys that differ only in one half
+ * (a counter's instances, an instance's counters) stay apart. */
+static void
+test_idmap(void **state)
+{
+	(void)state;
+	struct idmap m = { 0 };
+
+	for (uint64_t c = 0; c < 30; c++)
+		for (uint64_t i = 0; i < 1000; i++)
+			assert_int_equal(idmap_add(&m, c << 32 | i), (uint32_t)(c * 1000 + i));
+	assert_int_equal(m.n, 30000);
+	assert_true(m.nslots >= 2 * m.n);
+	assert_int_equal(idmap_add(&m, (uint64_t)7 << 32 | 999), 7999);
+	assert_int_equal(idmap_add(&m, 0), 0);
+	assert_int_equal(idmap_add(&m, UINT64_MAX), 30000);
+	assert_int_equal(idmap_add(&m, (uint64_t)29 << 32), 29000);
+	idmap_free(&m);
+	assert_null(m.keys);
+	assert_int_equal(idmap_add(&m, 5), 0);
+	idmap_free(&m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strset_ids),
 		cmocka_unit_test(test_strset_stable),
+		cmocka_unit_test(test_idmap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
