@@ -72,4 +72,12 @@ struct value derive_total(const struct counter_set *set, const struct counter_de
 			  const struct field_deltas *const *deltas, const uint8_t *pair_status,
 			  size_t n, const struct derive_env *env);
 
+/* --smooth C (COUNTERS.md 1): NDIS's load average of one column, avg =
+ * (avg x C + x x (128 - C)) / 128, where avg is the last value shown. */
+static inline double
+derive_smooth(double avg, double x, unsigned c)
+{
+	return (avg * (double)c + x * (128.0 - (double)c)) / 128.0;
+}
+
 #endif

@@ -1093,8 +1093,6 @@ rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int sna
 static void
 engine_smooth(struct engine *e)
 {
-	double c = (double)e->cfg->smooth;
-
 	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
 	for (size_t r = 0; r < e->nrows; r++) {
 		struct frame_row *row = &e->rows[r];
@@ -1104,7 +1102,7 @@ engine_smooth(struct engine *e)
 			continue;
 		}
 		if (s->on)
-			row->value = (s->avg * c + row->value * (128.0 - c)) / 128.0;
+			row->value = derive_smooth(s->avg, row->value, (unsigned)e->cfg->smooth);
 		s->avg = row->value;
 		s->on = 1;
 	}

@@ -475,6 +475,19 @@ test_status_names(void **state)
 	assert_string_equal(status_name(ST_WRAPPED), "WRAPPED");
 }
 
+/* --smooth C: NDIS's load average. C = 96, avg 100, x 20:
+ * (100 x 96 + 20 x 32) / 128 = (9600 + 640) / 128 = 80. C = 2, avg 0,
+ * x 128: (0 + 128 x 126) / 128 = 126. */
+static void
+test_smooth(void **state)
+{
+	(void)state;
+	assert_true(derive_smooth(100.0, 20.0, 96) == 80.0);
+	assert_true(derive_smooth(0.0, 128.0, 2) == 126.0);
+	/* a steady value stays itself */
+	assert_true(derive_smooth(42.5, 42.5, 127) == 42.5);
+}
+
 int
 main(void)
 {
@@ -482,7 +495,7 @@ main(void)
 		cmocka_unit_test(test_types),     cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_missing),   cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
-		cmocka_unit_test(test_status_names),
+		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
