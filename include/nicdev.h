@@ -10,6 +10,8 @@
 #define GETCOUNTER_NICDEV_H
 
 #include <dirent.h>
+#include <net/if.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,17 +60,35 @@ nicdev_find(struct procfs *fs, const char *ifname, struct nicdev *dev)
 	return 0;
 }
 
+/* Live: nonzero when sys/class/net/NAME is an interface of this process's
+ * network namespace. After `unshare -n` (or `ip netns exec` in a mount
+ * namespace that kept the old /sys) sysfs still lists the namespace it was
+ * mounted in; such a name is not here, or here with another ifindex. */
+static inline int
+nicdev_in_our_netns(struct procfs *fs, const char *name)
+{
+	char path[96];
+	uint64_t sys_ifindex;
+	unsigned ours = if_nametoindex(name);
+
+	snprintf(path, sizeof(path), "sys/class/net/%.64s/ifindex", name);
+	return ours != 0 && procfs_read_u64(fs, path, &sys_ifindex) == 0 && sys_ifindex == ours;
+}
+
 /* For an entry name (of type, as procfs_list gives it) of sys/class/net:
  * 0 with *dev filled when it is an interface whose name is shorter than
- * name_max and that has a device; -1 for bonding_masters, a longer name or
- * a virtual interface. */
+ * name_max and that has a device (live: and that is of our network
+ * namespace); -1 for bonding_masters, a longer name, a virtual interface
+ * or another namespace's interface. */
 static inline int
 nicdev_of_entry(struct procfs *fs, const char *name, unsigned char type, size_t name_max,
 		struct nicdev *dev)
 {
 	if (type == DT_REG /* bonding_masters */ || strlen(name) >= name_max)
 		return -1;
-	return nicdev_find(fs, name, dev);
+	if (nicdev_find(fs, name, dev) < 0)
+		return -1;
+	return !procfs_is_live(fs) || nicdev_in_our_netns(fs, name) ? 0 : -1;
 }
 
 #endif
