@@ -59,6 +59,10 @@ struct tui_hist {
 	uint32_t *colmap; /* frame column -> series index + 1; 0 unknown */
 	size_t ncolmap;
 	size_t dropped; /* rows of the last frame beyond TUI_MAX_SERIES */
+	/* the wall time of the read before the first sample kept (set by the
+	 * caller with the first sample; a ring that drops its oldest sample
+	 * moves it to that sample's time); 0 unknown */
+	int64_t span_start;
 };
 
 /* An empty history keeping cap samples (grow: every sample). */

@@ -895,10 +895,18 @@ format_status(const struct tui *t, char *buf, size_t n, int level)
 	if (t->h.n)
 		format_wall(tm, sizeof(tm), tui_hist_wall(&t->h, last), t->cfg->utc);
 	format_secs(iv, sizeof(iv), shown_interval(t));
-	/* what the screen spans: from the read before its first sample */
-	format_secs(dur, sizeof(dur), t->h.n ? (double)(tui_hist_wall(&t->h, last) -
-						       tui_hist_wall(&t->h, first)) / 1e9 +
-						      shown_interval(t) : 0);
+	/* what the screen spans: from the read before its first sample (a
+	 * live run knows it, whatever the interval has become since) */
+	if (t->h.n && first > tui_hist_first(&t->h))
+		format_secs(dur, sizeof(dur), (double)(tui_hist_wall(&t->h, last) -
+						       tui_hist_wall(&t->h, first - 1)) / 1e9);
+	else if (t->h.n && !t->finite && t->h.span_start)
+		format_secs(dur, sizeof(dur),
+			    (double)(tui_hist_wall(&t->h, last) - t->h.span_start) / 1e9);
+	else
+		format_secs(dur, sizeof(dur), t->h.n ? (double)(tui_hist_wall(&t->h, last) -
+							       tui_hist_wall(&t->h, first)) / 1e9 +
+							      shown_interval(t) : 0);
 	if (t->finite) {
 		if (t->h.n == 0 || t->cursor + 1 >= t->h.n)
 			ADD("END");
@@ -1103,6 +1111,8 @@ autoscale(struct tui *t, size_t s)
 static void
 push_frame(struct tui *t, const struct frame *f)
 {
+	if (t->h.n == 0 && !t->finite) /* the first sample spans one interval */
+		t->h.span_start = f->wall_ns - (int64_t)(t->interval * 1e9);
 	tui_hist_push(&t->h, f);
 	for (size_t s = 0; s < t->h.nseries; s++) {
 		double v;

@@ -139,6 +139,8 @@ tui_hist_push(struct tui_hist *h, const struct frame *f)
 	if (h->grow && h->n >= h->cap)
 		hist_double(h);
 	slot = (size_t)(h->n % h->cap);
+	if (!h->grow && h->n >= h->cap)
+		h->span_start = h->wall[slot]; /* the read before the new oldest */
 	h->wall[slot] = f->wall_ns;
 	memset(&h->st[slot * TUI_MAX_SERIES], TUI_NO_ROW, TUI_MAX_SERIES);
 	h->dropped = 0;

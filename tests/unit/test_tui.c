@@ -50,6 +50,8 @@ test_ring(void **state)
 	assert_int_equal(tui_hist_get(&h, 5, 0, &v), TUI_HAS_VALUE | ST_OK);
 	assert_true(v == 50.0);
 	assert_true(tui_hist_wall(&h, 3) == 3000000000);
+	/* the span now starts at the read before sample 2: sample 1's, 1 s */
+	assert_true(h.span_start == 1000000000);
 	tui_hist_free(&h);
 }
 
@@ -61,8 +63,11 @@ test_grow_and_reopen(void **state)
 
 	(void)state;
 	tui_hist_init(&h, 2, 1);
+	h.span_start = -1;
 	for (int i = 0; i < 5; i++)
 		push1(&h, &test_counter, 7, i, ST_OK, i);
+	/* nothing is dropped, so the span keeps its start */
+	assert_true(h.span_start == -1);
 	/* a growing history keeps every sample */
 	assert_int_equal(tui_hist_first(&h), 0);
 	assert_int_equal(tui_hist_get(&h, 0, 0, &v), TUI_HAS_VALUE | ST_OK);
