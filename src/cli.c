@@ -161,7 +161,7 @@ cli_usage(FILE *out)
 	      "      --capture-buffer SIZE  live capture buffer (default 8M; K, M, G suffixes)\n"
 	      "      --promisc            capture promiscuously: other hosts' frames count too\n"
 	      "      --user NAME          run as NAME once capture is open (root: default\n"
-	      "                           SUDO_UID, else uid 0); every capability is dropped\n"
+	      "                           SUDO_UID, else nobody); every capability is dropped\n"
 	      "      --tls-cert FILE      with --serve: serve https with this PEM certificate\n"
 	      "      --tls-key FILE       with --tls-cert: its PEM private key\n"
 	      "      --tls-client-ca FILE with --tls-cert: require client certificates signed by\n"

@@ -35,6 +35,7 @@
  * says "not built in", and every counter asked for is UNSUPPORTED.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -473,13 +474,39 @@ capture_check_filter(const char *filter, struct err *err)
 
 #else /* HAVE_PCAP */
 
+/* The direction keyword filter names as a word ("inbound", "outbound"),
+ * or NULL. */
+static const char *
+direction_word(const char *filter)
+{
+	static const char *const words[] = { "inbound", "outbound" };
+
+	for (const char *p = filter; *p;) {
+		size_t n = 0;
+		while (p[n] && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+			n++;
+		for (size_t k = 0; n && k < ARRAY_SIZE(words); k++)
+			if (strlen(words[k]) == n && strncmp(p, words[k], n) == 0)
+				return words[k];
+		p += n ? n : 1;
+	}
+	return NULL;
+}
+
 int
 capture_check_filter(const char *filter, struct err *err)
 {
 	static const int links[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2 };
 	char why[PCAP_ERRBUF_SIZE] = "";
 	struct err ignored;
+	const char *dir = filter ? direction_word(filter) : NULL;
 
+	/* each interface has a handle per direction filtered "(USER) and
+	 * inbound" / "... outbound"; a direction in USER would empty one */
+	if (dir)
+		return err_set(err, "--capture-filter '%s': '%s' is not allowed: Network Capture "
+				    "splits frames by direction itself (Received and Sent counters)",
+			       filter, dir);
 	if (!filter || !*filter || pcap_load(&ignored) < 0)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {

@@ -199,6 +199,16 @@ expect_total "$tmp/torn.csv" "Frames Sent/sec" 0
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter 'no such filter ((('
 case $errout in *"--capture-filter 'no such filter ((('"*) ;; *) fail "bad filter: $errout" ;; esac
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] || fail "bad filter, more than one line: $errout"
+# a direction in the filter is refused (exit 2, one line): each interface
+# has a handle per direction already, and one of them would match nothing
+for f in outbound 'udp and inbound' 'not (inbound)'; do
+	expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter "$f"
+	case $errout in *"--capture-filter '$f': '"*"bound' is not allowed"*) ;;
+	*) fail "--capture-filter '$f': '$errout'" ;; esac
+done
+# ... but only as a word
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter 'host inboundx'
+case $errout in *"not allowed"*) fail "'inboundx' taken for a direction: $errout" ;; esac
 # under --root nothing is captured (the tree holds no frames, and this
 # machine's interfaces are not its): a named interface is UNSUPPORTED, a
 # wildcard matches none, one line says why, and no packet socket opens
