@@ -963,6 +963,23 @@ live_names(struct capture *c, const struct provider_request *req, struct err *er
 	return 0;
 }
 
+/* A user or group id in decimal: 0, or -1 when s is not one. */
+static int
+id_number(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v >= (unsigned long)UINT32_MAX)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
 /* Become SUDO_UID/SUDO_GID or --user when root, then give up every
  * capability for good. 0, or -1 with err. */
 static int
@@ -981,12 +998,26 @@ drop_privileges(const char *user, struct err *err)
 				return err_set(err, "--user %s: no such user", user);
 			uid = pw->pw_uid;
 			gid = pw->pw_gid;
-		} else if (su && sg) {
-			uid = (uid_t)strtoul(su, NULL, 10);
-			gid = (gid_t)strtoul(sg, NULL, 10);
-		} else {
-			/* neither: nobody. -o and --log are open already (and
-			 * a log the first read refused is removed before this) */
+		} else if (su && *su) {
+			/* sudo's user (its primary group when SUDO_GID is
+			 * missing); sudo from a root shell gives 0: nobody */
+			if (id_number(su, &uid) < 0)
+				return err_set(err, "SUDO_UID '%s' is not a user id", su);
+			if (sg && *sg) {
+				if (id_number(sg, &gid) < 0)
+					return err_set(err, "SUDO_GID '%s' is not a group id", sg);
+			} else {
+				struct passwd *pw = getpwuid((uid_t)uid);
+				if (!pw)
+					return err_set(err, "SUDO_UID %s has no SUDO_GID and no "
+							    "user entry to take a group from", su);
+				gid = pw->pw_gid;
+			}
+		}
+		if (!user && uid == 0) {
+			/* neither, or sudo's user was root: nobody. -o and --log
+			 * are open already (and a log the first read refused is
+			 * removed before this) */
 			struct passwd *pw = getpwnam("nobody");
 			uid = pw ? pw->pw_uid : 65534;
 			gid = pw ? pw->pw_gid : 65534;

@@ -99,6 +99,23 @@ pids="$p"
 check_dropped "$p" "root without --user"
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
+# 3c. sudo from a root shell (SUDO_UID 0) becomes nobody too; SUDO_UID
+# without SUDO_GID takes the user's primary group
+for env in "SUDO_UID=0 SUDO_GID=0" "SUDO_UID=$nobody"; do
+	# shellcheck disable=SC2086 # the assignments are words
+	env -u SUDO_UID -u SUDO_GID $env ip netns exec "$nsb" "$tmp/getcounter" \
+		"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/r.err" &
+	p=$!
+	pids="$p"
+	check_dropped "$p" "$env"
+	wait "$p" || fail "the capture with $env failed: $(cat "$tmp/r.err")"
+	pids=""
+done
+# ... and a SUDO_UID that is not a number is an error, not uid 0
+expect_exit 1 env SUDO_UID=abc SUDO_GID=abc ip netns exec "$nsb" "$tmp/getcounter" \
+	"\\Network Capture($veth_b)\\Frames Received/sec" -i 0.3 -n 2
+case $errout in *"SUDO_UID 'abc' is not a user id"*) ;; *) fail "SUDO_UID=abc: '$errout'" ;; esac
+
 # ... and its -o and --log open before the capabilities go: a directory
 # only its owner (nobody) may write is writable to root
 mkdir "$tmp/nobodys"
