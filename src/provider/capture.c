@@ -570,6 +570,7 @@ struct source {
 	struct capture_frame pending;
 	uint64_t nframes;      /* frames read from the file */
 	int loopback;          /* live on a loopback interface */
+	int gone;              /* live: the interface went away */
 };
 
 struct capture {
@@ -1154,6 +1155,21 @@ capture_opened(void *state, struct err *err)
 	return 0;
 }
 
+/* The interface of s went away (deleted, or its namespace): its handles
+ * are no longer polled and the instance is gone from the next read on
+ * (NO_INSTANCE where a path names it), said once. */
+static void
+source_gone(struct capture *c, struct source *s, const char *why)
+{
+	if (s->gone)
+		return;
+	s->gone = 1;
+	for (size_t i = 0; i < c->npfd; i++)
+		if (c->pfd_h[i]->src == s)
+			c->pfd[i].fd = -1; /* ppoll skips it */
+	fprintf(stderr, "getcounter: capturing on %s stopped: %s\n", s->name, why);
+}
+
 /* Dispatch what every readable handle holds. One call reads every
  * TPACKET_V3 block the kernel has handed over (libpcap 1.10 walks the ring
  * until it meets a block the kernel owns); a second call would find none
@@ -1166,11 +1182,15 @@ dispatch(struct capture *c)
 {
 	for (size_t i = 0; i < c->npfd; i++) {
 		struct handle *h = c->pfd_h[i];
-		if (!(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+		if (c->pfd[i].fd < 0 || !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
-		pcap_dispatch(h->p, DISPATCH_MAX,
-			      h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
-			      (u_char *)(void *)h);
+		int rc = pcap_dispatch(h->p, DISPATCH_MAX,
+				       h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,
+				       (u_char *)(void *)h);
+		if (rc == PCAP_ERROR)
+			source_gone(c, h->src, pcap_geterr(h->p));
+		/* PCAP_ERROR_IFACE_NOT_UP: the interface went down; the
+		 * socket stays bound and counts again when it comes up */
 	}
 }
 
@@ -1314,6 +1334,8 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
+		if (s->gone)
+			continue;
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);
 		if (s->link < 0)
 			continue; /* unsupported link type: every field absent */

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Network Capture of an interface that goes away mid-run: a veth pair in a
+# namespace made here, deleted while getcounter captures both ends. The
+# samples before count (OK, a number); after, both instances are gone, so
+# their columns are empty (NO_INSTANCE, as Network Adapter's are) and never
+# a made-up 0; one line per interface says the capture stopped, and the run
+# ends normally (exit 0).
+set -e
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
+G=$GETCOUNTER
+capture_needs
+
+tmp=$(mktemp -d)
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	netns_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+ns=gcpg$$
+netns_add "$ns"
+a=gcga$$
+b=gcgb$$
+ip -n "$ns" link add "$a" type veth peer name "$b" || fail "cannot create a veth pair"
+ip -n "$ns" link set "$a" up
+ip -n "$ns" link set "$b" up
+
+# 6 samples of 0.5 s; the pair goes after 1.3 s (in the third interval)
+(sleep 1.3; ip -n "$ns" link del "$a") &
+pids="$!"
+ip netns exec "$ns" "$G" -i 0.5 -n 6 -f csv "\\Network Capture($a)\\Frames Received/sec" \
+	"\\Network Capture($b)\\Frames Sent/sec" "\\Network Adapter($a)\\Packets Received/sec" \
+	>"$tmp/gone.csv" 2>"$tmp/gone.err" &
+g=$!
+pids="$pids $g"
+wait "$g" || fail "the run failed when its interfaces went: $(cat "$tmp/gone.err")"
+pids=""
+cat "$tmp/gone.csv" "$tmp/gone.err"
+for i in "$a" "$b"; do
+	grep -q "capturing on $i stopped: " "$tmp/gone.err" ||
+		fail "no line says the capture on $i stopped: $(cat "$tmp/gone.err")"
+done
+[ "$(wc -l <"$tmp/gone.err")" -eq 2 ] || fail "more than one line per interface: $(cat "$tmp/gone.err")"
+# rows 2-3: before the deletion, numbers; the last 3 rows: every column empty
+tr -d '\r' <"$tmp/gone.csv" | awk -F, -v f="$tmp/rows" '
+	NR == 2 || NR == 3 { for (i = 2; i <= NF; i++) if ($i !~ /^"[0-9.]+"$/) bad = bad " " NR ":" i }
+	NR >= 5 { for (i = 2; i <= NF; i++) if ($i != "\" \"") bad = bad " " NR ":" i }
+	END { print NR; print bad > f }' >"$tmp/n"
+[ "$(cat "$tmp/n")" -eq 7 ] || fail "wanted a header and 6 samples: $(cat "$tmp/gone.csv")"
+[ -z "$(tr -d ' \n' <"$tmp/rows")" ] || fail "cells not as expected (row:column):$(cat "$tmp/rows")"
+exit 0
