@@ -42,6 +42,7 @@
 #include <grp.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <net/if_arp.h>
 #include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/if_packet.h>
 #include <linux/filter.h>
 
 #ifdef HAVE_PCAP
@@ -571,6 +573,7 @@ struct source {
 	uint64_t nframes;      /* frames read from the file */
 	int loopback;          /* live on a loopback interface */
 	int gone;              /* live: the interface went away */
+	int skip_otherhost;    /* live on any without --promisc */
 };
 
 struct capture {
@@ -633,6 +636,8 @@ on_frame(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
 
 	if (t < s->start)
 		return; /* captured before the first read */
+	if (s->skip_otherhost && hdr->caplen >= 2 && bytes[0] == 0 && bytes[1] == PACKET_OTHERHOST)
+		return; /* SLL's packet type: another host's frame, without --promisc */
 	capture_classify(s->link, bytes, hdr->caplen, h->given, s->local_mac, &f);
 	capture_count(t < s->boundary ? s->cells : s->next, &f,
 		      capture_wire_len(s->link, hdr->len));
@@ -862,6 +867,27 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 
 /* ---- live --------------------------------------------------------------- */
 
+/* The Ethernet address of interface ifname: 0, or -1. */
+static int
+if_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	if (strlen(ifname) < sizeof(ifr.ifr_name)) {
+		memcpy(ifr.ifr_name, ifname, strlen(ifname));
+		if (ioctl(fd, SIOCGIFHWADDR, &ifr) == 0 && ifr.ifr_hwaddr.sa_family == ARPHRD_ETHER) {
+			memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+			rc = 0;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
 static int
 open_handle(struct capture *c, struct source *s, const char *ifname, int any, struct err *err)
 {
@@ -915,8 +941,18 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
 	if (pcap_setnonblock(p, 1, ebuf) < 0)
 		return err_set(err, "capturing on %s: %s", ifname, ebuf);
-	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? "inbound" : "outbound"),
-		       ifname, err) < 0)
+	/* Without --promisc, other hosts' frames are not Received: a NIC
+	 * filters them, but a veth or a bridge port hands them to a capture
+	 * anyway (the kernel's PACKET_OTHERHOST: unicast to another MAC) */
+	char in[64] = "inbound";
+	uint8_t mac[6];
+	if (!any && !o->promisc && if_mac(ifname, mac) == 0)
+		snprintf(in, sizeof(in),
+			 "inbound and (ether multicast or ether dst %02x:%02x:%02x:%02x:%02x:%02x)",
+			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	s->skip_otherhost = any && !o->promisc;
+	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? in : "outbound"), ifname,
+		       err) < 0)
 		return -1;
 	h->fd = pcap_get_selectable_fd(p);
 	if (h->fd < 0)
