@@ -571,6 +571,8 @@ struct source {
 	uint32_t pending_len;
 	struct capture_frame pending;
 	uint64_t nframes;      /* frames read from the file */
+	uint64_t out_of_order; /* frames stamped before the frame before them */
+	uint64_t first_out_of_order;
 	int loopback;          /* live on a loopback interface */
 	int gone;              /* live: the interface went away */
 	int skip_otherhost;    /* live on any without --promisc */
@@ -760,8 +762,11 @@ file_next(struct source *s, struct err *err)
 	int rc = pcap_next_ex(s->h[0].p, &hdr, &bytes);
 
 	if (rc == 1) {
+		int64_t t = ts_ns(hdr);
 		s->nframes++;
-		s->pending_ts = ts_ns(hdr);
+		if (s->nframes > 1 && t < s->pending_ts && !s->out_of_order++)
+			s->first_out_of_order = s->nframes;
+		s->pending_ts = t;
 		s->pending_len = capture_wire_len(s->link, hdr->len);
 		capture_classify(s->link, bytes, hdr->caplen, CAPTURE_DIR_BY_MAC, s->local_mac,
 				 &s->pending);
@@ -770,6 +775,14 @@ file_next(struct source *s, struct err *err)
 	}
 	s->has_pending = 0;
 	s->done = 1;
+	if (s->out_of_order)
+		/* buckets are cut as the file is read: an earlier frame cannot
+		 * go back to a bucket already given */
+		fprintf(stderr, "getcounter: %s: %llu frame%s earlier than the frame before "
+				"(the first: frame %llu), counted in the bucket being read\n",
+			s->name + 5, (unsigned long long)s->out_of_order,
+			s->out_of_order == 1 ? " is" : "s are",
+			(unsigned long long)s->first_out_of_order);
 	if (rc == PCAP_ERROR_BREAK)
 		return 0;
 	const char *msg = pcap_geterr(s->h[0].p);

@@ -40,6 +40,11 @@ def write(name, nano, snap):
 write("us.pcap", False, 65535)
 write("ns.pcap", True, 65535)
 write("cut.pcap", True, 20)
+# out of time order: 100.0, 101.5, 101.2 (earlier than the one before),
+# 100.9 (too), 102.1
+frames = [(100, 0, arp), (101, 500000, arp), (101, 200000, arp), (100, 900000, arp),
+          (102, 100000, arp)]
+write("ooo.pcap", False, 65535)
 open(d + "/junk.pcap", "wb").write(b"not a capture file at all")
 with open(d + "/empty.pcap", "wb") as f: # the header alone: no frame
     f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
@@ -209,6 +214,16 @@ done
 # ... but only as a word
 expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter 'host inboundx'
 case $errout in *"not allowed"*) fail "'inboundx' taken for a direction: $errout" ;; esac
+# frames out of time order: buckets are cut as the file is read, so the two
+# late ones (101.2 in [101,102), 100.9 in [100,101)) count in the bucket
+# being read, [101,102): 1, 3, 1 -- and one line says so
+expect_exit 0 "$G" --pcap "$tmp/ooo.pcap" -f csv '\Network Capture(*)\Frames Received/sec'
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr -d '"\r' | tr '\n' ' ')" = \
+	"1.000000 3.000000 1.000000 " ] || fail "out-of-order file: $out"
+case $errout in
+*"ooo.pcap: 2 frames are earlier than the frame before (the first: frame 3), counted in the bucket being read"*) ;;
+*) fail "out-of-order file, message: '$errout'" ;;
+esac
 # under --root nothing is captured (the tree holds no frames, and this
 # machine's interfaces are not its): a named interface is UNSUPPORTED, a
 # wildcard matches none, one line says why, and no packet socket opens
