@@ -52,6 +52,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -312,10 +313,21 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 		 * looked into: a pipe or FIFO (--pcap /dev/stdin, <(...)) would
 		 * lose what is read, or block, and libpcap says what it is. */
 		unsigned char m[4];
+		if (strcmp(files[i], "-") == 0) {
+			/* standard input, as tcpdump -r - */
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(files[j], "-") == 0)
+					return err_set(err, "--pcap - is given twice: standard "
+							    "input can be read once");
+			continue;
+		}
 		if (stat(files[i], &a) < 0)
 			return err_set(err, "cannot read --pcap %s: %s", files[i], strerror(errno));
 		if (S_ISDIR(a.st_mode))
 			return err_set(err, "--pcap %s is a directory, not a capture file", files[i]);
+		if (S_ISCHR(a.st_mode) && major(a.st_rdev) == 1 && minor(a.st_rdev) == 3)
+			return err_set(err, "--pcap %s is not a pcap or pcapng capture (too short)",
+				       files[i]); /* /dev/null: empty, as an empty file is */
 		if (!S_ISREG(a.st_mode))
 			continue;
 		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
@@ -817,6 +829,13 @@ open_files(struct capture *c, struct err *err)
 								    PCAP_TSTAMP_PRECISION_NANO,
 								    ebuf);
 		file_instance(o->files, i, s->name, sizeof(s->name));
+		if (!p && strstr(ebuf, "truncated dump file; tried to read 4 file header"))
+			/* a pipe's first bytes were missing: as for a short file */
+			return err_set(err, "--pcap %s is not a pcap or pcapng capture (too short)",
+				       o->files[i]);
+		if (!p && strstr(ebuf, "unknown file format"))
+			return err_set(err, "--pcap %s is not a pcap or pcapng capture",
+				       o->files[i]);
 		if (!p)
 			return err_set(err, "%s: %s", o->files[i], ebuf);
 		s->h[0].p = p;

@@ -224,6 +224,24 @@ case $errout in
 *"ooo.pcap: 2 frames are earlier than the frame before (the first: frame 3), counted in the bucket being read"*) ;;
 *) fail "out-of-order file, message: '$errout'" ;;
 esac
+# --pcap - reads standard input (as tcpdump -r -): the same numbers as the
+# file; given twice, a usage error; /dev/null is empty, as an empty file
+expect_exit 0 sh -c "\"\$0\" --pcap - --local-mac 02:00:00:00:00:01 --utc -f csv \
+	'\\Network Capture(*)\\Frames Received/sec' '\\Network Capture(*)\\Frames Sent/sec' \
+	'\\Network Capture(*)\\Bytes Received/sec' \
+	'\\Network Capture(*)\\Broadcast Frames Received/sec' <\"\$1\"" "$G" "$tmp/us.pcap"
+printf '%s\n' "$out" | tr -d '\r' | tail -n +2 | diff "$tmp/want.csv" - ||
+	fail "--pcap - differs from us.pcap (above)"
+printf '%s\n' "$out" | head -1 | grep -q 'Network Capture(file:-)' || fail "--pcap -: instance"
+expect_exit 2 "$G" --pcap - --pcap - </dev/null
+case $errout in *"--pcap - is given twice"*) ;; *) fail "--pcap - twice: '$errout'" ;; esac
+expect_exit 2 "$G" --pcap /dev/null
+case $errout in *"--pcap /dev/null is not a pcap or pcapng capture (too short)") ;;
+*) fail "--pcap /dev/null: '$errout'" ;; esac
+# a pipe that is not a capture: the same words (exit 1: known only once read)
+expect_exit 1 sh -c 'printf "not a capture file at all" | "$0" --pcap -' "$G"
+case $errout in *"--pcap - is not a pcap or pcapng capture") ;;
+*) fail "--pcap - of junk: '$errout'" ;; esac
 # under --root nothing is captured (the tree holds no frames, and this
 # machine's interfaces are not its): a named interface is UNSUPPORTED, a
 # wildcard matches none, one line says why, and no packet socket opens
