@@ -132,10 +132,14 @@ capture_expand(const struct capture_cell *cells, uint64_t *c)
 int
 capture_parse_mac(const char *s, uint8_t mac[6])
 {
+	char sep = 0;
+
 	for (int i = 0; i < 6; i++) {
 		unsigned v = 0;
+		/* one or two hex digits an octet, as ether_aton and tcpdump
+		 * take them (2:0:0:0:0:1) */
 		for (int k = 0; k < 2; k++) {
-			char ch = *s++;
+			char ch = *s;
 			unsigned d;
 			if (ch >= '0' && ch <= '9')
 				d = (unsigned)(ch - '0');
@@ -143,15 +147,20 @@ capture_parse_mac(const char *s, uint8_t mac[6])
 				d = (unsigned)(ch - 'a' + 10);
 			else if (ch >= 'A' && ch <= 'F')
 				d = (unsigned)(ch - 'A' + 10);
+			else if (k == 1)
+				break;
 			else
 				return -1;
 			v = v << 4 | d;
+			s++;
 		}
 		mac[i] = (uint8_t)v;
 		if (i < 5 && *s != ':' && *s != '-')
 			return -1;
+		if (i < 5 && sep && *s != sep)
+			return -1; /* one separator throughout */
 		if (i < 5)
-			s++;
+			sep = *s++;
 	}
 	return *s ? -1 : 0;
 }

@@ -456,6 +456,14 @@ test_parse_mac(void **state)
 	assert_int_equal(capture_parse_mac("02:00:00:ab:cd", m), -1);
 	assert_int_equal(capture_parse_mac("02:00:00:ab:cd:011", m), -1);
 	assert_int_equal(capture_parse_mac("g2:00:00:ab:cd:01", m), -1);
+	/* one digit an octet, as ether_aton takes it */
+	assert_int_equal(capture_parse_mac("2:0:0:ab:c:1", m), 0);
+	static const uint8_t short_form[6] = { 0x02, 0, 0, 0xab, 0x0c, 0x01 };
+	assert_memory_equal(m, short_form, 6);
+	assert_int_equal(capture_parse_mac("2:0:0:ab:c:", m), -1);
+	assert_int_equal(capture_parse_mac("2::0:ab:c:1", m), -1);
+	/* mixed separators */
+	assert_int_equal(capture_parse_mac("02:00-00:ab:cd:01", m), -1);
 }
 
 int
