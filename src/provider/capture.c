@@ -1005,9 +1005,11 @@ add_live(struct capture *c, const char *name, size_t *cap)
 }
 
 /* The interfaces the patterns name: a plain name as it is, a wildcard
- * every up interface it matches. */
+ * every up interface it matches (and, with_any, "any" too: a listing
+ * shows every instance a path can name). */
 static int
-live_names(struct capture *c, const struct provider_request *req, struct err *err)
+live_names(struct capture *c, const struct provider_request *req, int with_any,
+	   struct err *err)
 {
 	size_t cap = 0;
 	struct ifaddrs *ifa = NULL;
@@ -1026,6 +1028,8 @@ live_names(struct capture *c, const struct provider_request *req, struct err *er
 			if (a->ifa_addr && a->ifa_addr->sa_family == AF_PACKET &&
 			    (a->ifa_flags & IFF_UP) && glob_match_ci(pat, a->ifa_name))
 				add_live(c, a->ifa_name, &cap);
+		if (with_any && glob_match_ci(pat, "any"))
+			add_live(c, "any", &cap);
 	}
 	if (ifa)
 		freeifaddrs(ifa);
@@ -1168,7 +1172,7 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			    "machine's interfaces; --pcap FILE reads a capture)");
 		return 0;
 	}
-	if (live_names(c, req, err) < 0)
+	if (live_names(c, req, 0, err) < 0)
 		return -1;
 	c->buffer = c->opts->buffer ? c->opts->buffer : DEFAULT_BUFFER;
 	if (!c->opts->buffer && c->n * 2 * (uint64_t)DEFAULT_BUFFER > SHARED_BUFFERS) {
@@ -1322,6 +1326,21 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
 	c->listing = req->listing;
 	c->fs = ctx->fs;
 	c->interval_ns = c->opts && c->opts->interval_ns ? c->opts->interval_ns : 1000000000;
+	if (c->listing && c->opts && c->opts->nfiles) {
+		/* -q -x: the files' instances, nothing opened */
+		c->src = xcalloc(c->opts->nfiles, sizeof(*c->src));
+		for (size_t i = 0; i < c->opts->nfiles; i++)
+			file_instance(c->opts->files, i, c->src[c->n++].name, sizeof(c->src[0].name));
+		return c;
+	}
+	if (c->listing && c->fs && procfs_is_live(c->fs)) {
+		/* -q -x: the interfaces a path can name, nothing opened (no
+		 * privilege needed); a failed listing lists none */
+		struct err ignored;
+		if (live_names(c, req, 1, &ignored) < 0)
+			c->n = 0;
+		return c;
+	}
 	if (c->listing || !c->opts)
 		return c;
 	if (pcap_load(err) < 0) {
@@ -1362,8 +1381,12 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 {
 	struct capture *c = state;
 
-	if (c->listing)
+	if (c->listing) {
+		/* the names alone: a listing shows instances, not values */
+		for (size_t i = 0; i < c->n; i++)
+			raw_set_add(out, c->src[i].name, strlen(c->src[i].name), 0);
 		return 0;
+	}
 	if (c->files) {
 		int64_t boundary = c->t0 + (int64_t)(c->bucket * c->interval_ns);
 		int more = 0;

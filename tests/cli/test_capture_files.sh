@@ -242,6 +242,16 @@ case $errout in *"--pcap /dev/null is not a pcap or pcapng capture (too short)")
 expect_exit 1 sh -c 'printf "not a capture file at all" | "$0" --pcap -' "$G"
 case $errout in *"--pcap - is not a pcap or pcapng capture") ;;
 *) fail "--pcap - of junk: '$errout'" ;; esac
+# -q -x lists the instances a path can name, opening nothing: the files'
+# with --pcap (30 counters each), else the interfaces that are up and any
+expect_exit 0 "$G" -qx --pcap "$tmp/us.pcap" 'Network Capture'
+[ "$(printf '%s\n' "$out" | grep -c '^\\Network Capture(file:us\.pcap)\\')" -eq 30 ] &&
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 30 ] || fail "-qx --pcap: $out"
+expect_exit 0 "$G" -qx 'Network Capture'
+for i in lo any; do
+	printf '%s\n' "$out" | grep -qF "\\Network Capture($i)\\Frames Received/sec" ||
+		fail "-qx 'Network Capture' does not list $i: $out"
+done
 # under --root nothing is captured (the tree holds no frames, and this
 # machine's interfaces are not its): a named interface is UNSUPPORTED, a
 # wildcard matches none, one line says why, and no packet socket opens
