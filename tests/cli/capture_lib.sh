@@ -85,3 +85,22 @@ expect_mix() {
 	expect_total "$1" "UDP Datagrams/sec" 6 "${3:-}"
 	expect_total "$1" "ICMP Messages/sec" 4 "${3:-}"
 }
+
+# capture_tmp: a temporary directory $tmp, and an EXIT trap that stops the
+# processes in $pids (continuing stopped ones first), deletes the
+# namespaces netns_add made and $tmp, whether the test passes or fails.
+capture_tmp() {
+	tmp=$(mktemp -d)
+	pids=""
+	trap capture_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+capture_cleanup() {
+	for p in $pids; do
+		kill -CONT "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	netns_cleanup
+	rm -rf "$tmp"
+}

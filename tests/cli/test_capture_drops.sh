@@ -11,16 +11,7 @@ set -e
 G=$GETCOUNTER
 capture_needs
 
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+capture_tmp
 nsa=gcda$$
 nsb=gcdb$$
 netns_add "$nsa"

@@ -16,16 +16,7 @@ G=$GETCOUNTER
 capture_needs
 command -v tcpdump >/dev/null 2>&1 || skip "needs tcpdump to record the pcap files"
 
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+capture_tmp
 nsa=gcpa$$
 nsb=gcpb$$
 netns_add "$nsa"

@@ -13,17 +13,8 @@ command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (util-linux)"
 nobody=$(id -u nobody 2>/dev/null) || skip "needs a user nobody"
 nogroup=$(id -g nobody)
 
-tmp=$(mktemp -d)
+capture_tmp
 chmod 755 "$tmp"
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 nsa=gcqa$$
 nsb=gcqb$$
 netns_add "$nsa"

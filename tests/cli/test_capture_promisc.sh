@@ -12,18 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 G=$GETCOUNTER
 capture_needs
 
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-nsa=gcqa$$
-nsb=gcqb$$
+capture_tmp
+nsa=gcma$$
+nsb=gcmb$$
 netns_add "$nsa"
 netns_add "$nsb"
 netns_veth "$nsa" "$nsb" "10.97.$(($$ % 250))"
