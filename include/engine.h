@@ -66,6 +66,12 @@ const char *const *engine_paths(const struct engine *e, size_t *n);
  * -2 with err when --max-size cannot hold even one read (a usage error). */
 int engine_log_open(struct engine *e, int fd, const char *name, int only, struct err *err);
 
+/* -y: the log engine_log_open writes is the file tmp, to take final's
+ * place (rename) once its first record is written; a run refused before
+ * that (a log too small for one read) leaves final as it was, and
+ * engine_close removes tmp. */
+void engine_log_replace(struct engine *e, const char *tmp, const char *final);
+
 /* Sample e's counters on cfg's schedule (a replay: through the logs, with
  * no sleeping) into the output on out (borrowed; e is not closed; output
  * may be NULL when the log is the only output). Returns an exit status; on

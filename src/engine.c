@@ -134,6 +134,9 @@ struct engine {
 	int log_only;            /* the log is the only output */
 	int log_stopped;
 	int log_started;
+	/* -y: the log is written under log_tmp, to take log_final's place
+	 * once its first record is in (engine_log_replace) */
+	char *log_tmp, *log_final;
 	int absent_rows;         /* a replay shows absent sets' rows, blank */
 	uint64_t *log_mono;
 	const struct raw_set **log_sets;
@@ -1734,7 +1737,37 @@ engine_reopen(struct engine *old, const struct config *cfg, const char *const *p
 		e->fs_borrowed = 0;
 	}
 	e->donor = NULL;
+	/* a log still to take its file's place goes on with the new engine */
+	e->log_tmp = old->log_tmp;
+	e->log_final = old->log_final;
+	old->log_tmp = old->log_final = NULL;
 	return e;
+}
+
+void
+engine_log_replace(struct engine *e, const char *tmp, const char *final)
+{
+	free(e->log_tmp);
+	free(e->log_final);
+	e->log_tmp = xstrdup(tmp);
+	e->log_final = xstrdup(final);
+}
+
+/* The log's first record is in: it takes its file's place. 0, or -1 with
+ * err (the file to replace is left as it was). */
+static int
+engine_log_commit(struct engine *e, struct err *err)
+{
+	int rc = 0;
+
+	if (rename(e->log_tmp, e->log_final) < 0) {
+		rc = err_set(err, "cannot replace %s: %s", e->log_final, strerror(errno));
+		unlink(e->log_tmp);
+	}
+	free(e->log_tmp);
+	free(e->log_final);
+	e->log_tmp = e->log_final = NULL;
+	return rc;
 }
 
 /* Record the read just taken to the log. 0, 1 when the log is full and
@@ -1794,6 +1827,8 @@ engine_step(struct engine *e, size_t read_index, int snapshot, const struct fram
 		rc = engine_log_read(e, err);
 		if (rc != 0)
 			return rc;
+		if (e->log_tmp && !e->log_stopped && engine_log_commit(e, err) < 0)
+			return -1;
 	}
 	/* after the first read and its record: a run refused there (a log
 	 * too small for one read) can still remove the file it made */
@@ -1932,6 +1967,10 @@ engine_close(struct engine *e)
 {
 	if (!e)
 		return;
+	if (e->log_tmp) /* refused before its first record: the old file stays */
+		unlink(e->log_tmp);
+	free(e->log_tmp);
+	free(e->log_final);
 	engine_free_parts(e);
 	free(e);
 }

@@ -134,9 +134,10 @@ open_output(const struct config *cfg, int *rc, struct err *err)
 /* Open a gcl log for writing: "-" is standard output (never a terminal);
  * an existing non-empty file is replaced only with -y, continued with
  * --append (after checking it is a gcl log). A file -y replaces is written
- * under a new name beside it (*tmp, to free) until commit_log: a run
- * refused after this (--max-size too small for one read) leaves the old
- * file as it was. Returns the fd, or -1 with *rc and err. */
+ * under a new name beside it (*tmp, to free) until its first record is in
+ * (hand_over_log): a run refused before that (--max-size too small for
+ * one read) leaves the old file as it was. Returns the fd, or -1 with *rc
+ * and err. */
 static int
 open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct err *err)
 {
@@ -208,20 +209,17 @@ open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct
 	return fd;
 }
 
-/* The log written under *tmp takes the place of file (open_log); 0, or -1
- * with err. Nothing to do without *tmp. */
-static int
-commit_log(const char *file, char **tmp, struct err *err)
+/* The log written under *tmp (open_log) is to take the place of file:
+ * the engine renames it once its first record is in, so that a run
+ * refused at its first read leaves file as it was. Nothing to do without
+ * *tmp. */
+static void
+hand_over_log(struct engine *e, const char *file, char **tmp)
 {
-	int rc = 0;
-
-	if (*tmp && rename(*tmp, file) < 0) {
-		rc = err_set(err, "cannot replace %s: %s", file, strerror(errno));
-		unlink(*tmp);
-	}
+	if (*tmp)
+		engine_log_replace(e, *tmp, file);
 	free(*tmp);
 	*tmp = NULL;
-	return rc;
 }
 
 /* A refused run: the log under *tmp goes, the file it was to replace stays. */
@@ -280,7 +278,7 @@ run_log_only(const struct config *cfg, struct err *err)
 		return rc;
 	}
 	rc = engine_log_open(e, fd, strcmp(file, "-") ? file : "standard output", 1, err);
-	if (rc < 0 || commit_log(file, &tmp, err) < 0) {
+	if (rc < 0) {
 		engine_close(e);
 		if (fd != STDOUT_FILENO)
 			close(fd);
@@ -290,6 +288,7 @@ run_log_only(const struct config *cfg, struct err *err)
 			drop_empty_log(cfg, file);
 		return rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	hand_over_log(e, file, &tmp);
 	rc = engine_run(e, NULL, stdout, err);
 	engine_close(e);
 	if (fd != STDOUT_FILENO && close(fd) != 0 && rc == EXIT_OK) {
@@ -436,8 +435,7 @@ main(int argc, char **argv)
 	if (cfg.log_file) {
 		char *tmp;
 		int fd = open_log(&cfg, cfg.log_file, &tmp, &rc, &err), lrc = 0;
-		if (fd < 0 || (lrc = engine_log_open(e, fd, cfg.log_file, 0, &err)) < 0 ||
-		    commit_log(cfg.log_file, &tmp, &err) < 0) {
+		if (fd < 0 || (lrc = engine_log_open(e, fd, cfg.log_file, 0, &err)) < 0) {
 			fprintf(stderr, "getcounter: %s\n", err.msg);
 			if (fd >= 0)
 				close(fd);
@@ -451,6 +449,7 @@ main(int argc, char **argv)
 			config_free(&cfg);
 			return fd < 0 ? rc : lrc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		}
+		hand_over_log(e, cfg.log_file, &tmp);
 		log_fd = fd;
 	}
 	out = open_output(&cfg, &rc, &err);

@@ -384,6 +384,17 @@ expect_exit 2 "$G" "$AM" -n 2 -i 0.1 --log "$tmp/keep.gcl" -o "$tmp/keep.csv" -y
 cmp -s "$tmp/keep.gcl" "$tmp/keep0.gcl" || fail "a refused --log -y run changed the log"
 [ "$(cat "$tmp/keep.csv")" = kept ] || fail "a refused --log run emptied -o's file"
 [ -z "$(ls "$tmp" | grep 'keep.gcl\.')" ] || fail "a refused run left a temporary log: $(ls "$tmp")"
+# ... also when the refusal comes at the first read (a ring too small for
+# one keyframe of every counter, known only once read): exit 1, the old
+# log as it was, no temporary file left
+for how in "-o $tmp/keep.gcl" "--log $tmp/keep.gcl -o $tmp/keep.csv"; do
+	# shellcheck disable=SC2086 # the options are words
+	expect_exit 1 "$G" '\*(*)\*' '\*\*' -n 2 -i 0.1 $how -y --max-size 64K --circular
+	case $errout in *"a circular log of them needs --max-size"*) ;;
+	*) fail "a ring too small for one read ($how): '$errout'" ;; esac
+	cmp -s "$tmp/keep.gcl" "$tmp/keep0.gcl" || fail "a run refused at its first read ($how) changed the log"
+	[ -z "$(ls "$tmp" | grep 'keep.gcl\.')" ] || fail "a run refused at its first read left a temporary log: $(ls "$tmp")"
+done
 # and an accepted one replaces it
 expect_exit 0 "$G" "$AM" -n 3 -i 0.1 -o "$tmp/keep.gcl" -y
 [ "$("$G" --input "$tmp/keep.gcl" -f csv | sed 1d | grep -c .)" -eq 3 ] || fail "-y did not replace the log"
