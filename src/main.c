@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,6 +132,21 @@ open_output(const struct config *cfg, int *rc, struct err *err)
 	return f;
 }
 
+/* Nonzero when another process records to the log file (holds the lock
+ * open_log takes). A replay does not lock: it may read a log being
+ * recorded. */
+static int
+log_in_use(const char *file)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC), busy = 0;
+
+	if (fd < 0)
+		return 0;
+	busy = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
+}
+
 /* Open a gcl log for writing: "-" is standard output (never a terminal);
  * an existing non-empty file is replaced only with -y, continued with
  * --append (after checking it is a gcl log). A file -y replaces is written
@@ -160,6 +176,12 @@ open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct
 		return STDOUT_FILENO;
 	}
 	exists = stat(file, &st) == 0;
+	if (exists && S_ISREG(st.st_mode) && log_in_use(file)) {
+		err_set(err, "%s is being recorded by another getcounter: give another file",
+			file);
+		*rc = EXIT_RUNTIME;
+		return -1;
+	}
 	if (exists && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if (cfg->append) {
 			struct gclog_reader *r = gclog_reader_open(file, err);
@@ -181,7 +203,8 @@ open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct
 			*tmp = xmalloc(n);
 			snprintf(*tmp, n, "%s.XXXXXX", file);
 			fd = mkostemp(*tmp, O_CLOEXEC);
-			if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0) {
+			if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0 ||
+			    flock(fd, LOCK_EX | LOCK_NB) < 0) {
 				err_set(err, "cannot write %s: %s", *tmp, strerror(errno));
 				if (fd >= 0) {
 					close(fd);
@@ -205,6 +228,20 @@ open_log(const struct config *cfg, const char *file, char **tmp, int *rc, struct
 		err_set(err, "cannot write %s: %s", file, strerror(errno));
 		*rc = EXIT_RUNTIME;
 		return -1;
+	}
+	/* a regular file is ours alone while we record (a FIFO or a device
+	 * cannot be shared anyway) */
+	if (!exists || S_ISREG(st.st_mode)) {
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			err_set(err, errno == EWOULDBLOCK
+					     ? "%s is being recorded by another getcounter: give "
+					       "another file"
+					     : "cannot lock %s: %s",
+				file, strerror(errno));
+			close(fd);
+			*rc = EXIT_RUNTIME;
+			return -1;
+		}
 	}
 	return fd;
 }

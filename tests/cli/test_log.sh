@@ -395,6 +395,23 @@ for how in "-o $tmp/keep.gcl" "--log $tmp/keep.gcl -o $tmp/keep.csv"; do
 	cmp -s "$tmp/keep.gcl" "$tmp/keep0.gcl" || fail "a run refused at its first read ($how) changed the log"
 	[ -z "$(ls "$tmp" | grep 'keep.gcl\.')" ] || fail "a run refused at its first read left a temporary log: $(ls "$tmp")"
 done
+# a log being recorded is locked: a second recorder (--append, -y, --log
+# -y) is refused with one line (exit 1) and the first one's log stays whole
+"$G" "$AM" -i 0.05 --continuous -o "$tmp/lk.gcl" 2>"$tmp/lk.err" &
+lk=$!
+n=0
+while [ ! -s "$tmp/lk.gcl" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+for how in "--append -o" "-y -o" "-y -f csv --log"; do
+	# shellcheck disable=SC2086 # the options are words
+	expect_exit 1 "$G" "$AM" -n 2 -i 0.05 $how "$tmp/lk.gcl"
+	case $errout in *"lk.gcl is being recorded by another getcounter"*) ;;
+	*) kill "$lk"; fail "a second recorder ($how): '$errout'" ;; esac
+done
+# ... while a replay of it works
+expect_exit 0 "$G" --input "$tmp/lk.gcl" -f csv
+kill -INT "$lk"
+wait "$lk" || fail "the first recorder failed: $(cat "$tmp/lk.err")"
+"$G" --input "$tmp/lk.gcl" --summary | grep -q '^Damage *: none' || fail "the locked log was damaged"
 # and an accepted one replaces it
 expect_exit 0 "$G" "$AM" -n 3 -i 0.1 -o "$tmp/keep.gcl" -y
 [ "$("$G" --input "$tmp/keep.gcl" -f csv | sed 1d | grep -c .)" -eq 3 ] || fail "-y did not replace the log"
