@@ -163,17 +163,23 @@ on_irq_entry(int irq)
 	c->irq_entry_ns = bpf_ktime_get_ns();
 }
 
+/* Counts the run by the IRQ's number, so that Interrupts/sec alone needs
+ * no entry program; the time only when the entry program saw it start. */
 static __always_inline void
-on_irq_exit(void)
+on_irq_exit(int irq)
 {
-	struct nc_cpu *c = this_cpu();
+	struct nc_cpu *c;
 	__u32 s;
 
-	if (!c || !(s = c->irq_slot))
+	if (irq < 0 || irq >= NC_MAX_IRQ)
+		return;
+	s = irq_slot[irq & (NC_MAX_IRQ - 1)];
+	if (!s || !(c = this_cpu()))
 		return;
 	struct nc_if *f = &c->ifs[(s - 1) & (NC_MAX_IF - 1)];
 	f->irqs++;
-	f->irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
+	if (c->irq_slot == s)
+		f->irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
 	c->irq_slot = 0;
 }
 
@@ -258,7 +264,7 @@ int BPF_PROG(btf_irq_handler_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(btf_irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	on_irq_exit();
+	on_irq_exit(irq);
 	return 0;
 }
 
@@ -323,7 +329,7 @@ int BPF_PROG(raw_irq_handler_entry, int irq, struct irqaction *action)
 SEC("raw_tp/irq_handler_exit")
 int BPF_PROG(raw_irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	on_irq_exit();
+	on_irq_exit(irq);
 	return 0;
 }
 

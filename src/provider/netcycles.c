@@ -272,8 +272,8 @@ prog_table(struct netcycles_bpf *k, struct nc_prog t[NC_NPROGS])
 	t[1] = PROG(NC_HOOK_SOFTIRQ | NC_HOOK_RAISE, softirq_entry);
 	t[2] = PROG(NC_HOOK_RAISE, softirq_raise);
 	t[3] = PROG(NC_HOOK_NAPI, napi_poll);
-	t[4] = PROG(NC_HOOK_IRQ, irq_handler_exit);
-	t[5] = PROG(NC_HOOK_IRQ, irq_handler_entry);
+	t[4] = PROG(NC_HOOK_IRQ | NC_HOOK_IRQ_ENTRY, irq_handler_exit);
+	t[5] = PROG(NC_HOOK_IRQ_ENTRY, irq_handler_entry);
 	t[6] = PROG(NC_HOOK_RECEIVE, netif_receive_skb);
 	t[7] = PROG(NC_HOOK_XMIT | NC_HOOK_START_XMIT, net_dev_xmit);
 	t[8] = PROG(NC_HOOK_START_XMIT, net_dev_start_xmit);
@@ -1059,8 +1059,12 @@ nci_open_request(const struct provider_ctx *ctx, const struct provider_request *
 		st->nl = nic_netlink_open(NULL); /* NULL: read sys/class/net */
 	if (ctx->needed && !st->listing) {
 		unsigned hooks = 0;
-		if (ctx->needed & (BIT(NCF_IRQS) | BIT(NCF_IRQ_NS)))
+		/* the handler runs are counted on exit: the entry program,
+		 * which only takes the time, runs only for the time */
+		if (ctx->needed & BIT(NCF_IRQS))
 			hooks |= NC_HOOK_IRQ;
+		if (ctx->needed & BIT(NCF_IRQ_NS))
+			hooks |= NC_HOOK_IRQ | NC_HOOK_IRQ_ENTRY;
 		if (ctx->needed & BIT(NCF_RX_PACKETS))
 			hooks |= NC_HOOK_RECEIVE;
 		if (ctx->needed & BIT(NCF_TX_PACKETS))
