@@ -32,6 +32,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* getcounter's network namespace: ifindexes are looked up only there. */
 const volatile __u32 netns_ino = 0;
+/* Nonzero when the handler time is asked for (irq_handler_exit loaded):
+ * only then does irq_handler_entry read the clock. */
+const volatile __u8 irq_time = 0;
 
 /* Slot + 1 of the interface with this ifindex, or of the interface this
  * IRQ belongs to; 0: not tracked. Written by getcounter. */
@@ -148,6 +151,8 @@ on_napi_poll(int work, int budget)
 		c->napi_full++;
 }
 
+/* Counts the handler run (Interrupts/sec alone needs no exit program);
+ * takes the time only for the exit program's handler time. */
 static __always_inline void
 on_irq_entry(int irq)
 {
@@ -159,27 +164,22 @@ on_irq_entry(int irq)
 	s = irq_slot[irq & (NC_MAX_IRQ - 1)];
 	if (!s || !(c = this_cpu()))
 		return;
-	c->irq_slot = s;
-	c->irq_entry_ns = bpf_ktime_get_ns();
+	c->ifs[(s - 1) & (NC_MAX_IF - 1)].irqs++;
+	if (irq_time) {
+		c->irq_slot = s;
+		c->irq_entry_ns = bpf_ktime_get_ns();
+	}
 }
 
-/* Counts the run by the IRQ's number, so that Interrupts/sec alone needs
- * no entry program; the time only when the entry program saw it start. */
 static __always_inline void
-on_irq_exit(int irq)
+on_irq_exit(void)
 {
-	struct nc_cpu *c;
+	struct nc_cpu *c = this_cpu();
 	__u32 s;
 
-	if (irq < 0 || irq >= NC_MAX_IRQ)
+	if (!c || !(s = c->irq_slot))
 		return;
-	s = irq_slot[irq & (NC_MAX_IRQ - 1)];
-	if (!s || !(c = this_cpu()))
-		return;
-	struct nc_if *f = &c->ifs[(s - 1) & (NC_MAX_IF - 1)];
-	f->irqs++;
-	if (c->irq_slot == s)
-		f->irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
+	c->ifs[(s - 1) & (NC_MAX_IF - 1)].irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
 	c->irq_slot = 0;
 }
 
@@ -264,7 +264,7 @@ int BPF_PROG(btf_irq_handler_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(btf_irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	on_irq_exit(irq);
+	on_irq_exit();
 	return 0;
 }
 
@@ -329,7 +329,7 @@ int BPF_PROG(raw_irq_handler_entry, int irq, struct irqaction *action)
 SEC("raw_tp/irq_handler_exit")
 int BPF_PROG(raw_irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	on_irq_exit(irq);
+	on_irq_exit();
 	return 0;
 }
 

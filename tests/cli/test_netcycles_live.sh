@@ -24,7 +24,7 @@
 #      that rule too).
 # 2. While that getcounter runs, bpftool lists new programs with our names
 #    (bpftool may not show pids): 7 loaded and attached (the hooks the
-#    requested counters need; not softirq_raise, nor irq_handler_entry,
+#    requested counters need; not softirq_raise, nor irq_handler_exit,
 #    which only times the handlers); after it exits none of
 #    those ids is left.
 # 3. In the first namespace, for each interface with a device and IRQs
@@ -147,9 +147,9 @@ pids="$pids $gc"
 sleep 1.5
 ids=$(our_progs | grep -vxF -f "$tmp/before" || true)
 # the links to them: only the hooks the requested counters need (softirq
-# entry and exit, napi_poll, irq_handler_exit (Interrupts/sec without the
+# entry and exit, napi_poll, irq_handler_entry (Interrupts/sec without the
 # handler time), netif_receive_skb, net_dev_start_xmit and net_dev_xmit:
-# 7 of 9; not softirq_raise nor irq_handler_entry)
+# 7 of 9; not softirq_raise nor irq_handler_exit)
 nlinks=$(bpftool -j link show 2>/dev/null | IDS="$ids" python3 -c '
 import json, os, sys
 ids = set(int(i) for i in os.environ["IDS"].split())
