@@ -2,7 +2,7 @@
 /*
  * ncfloor.bpf.c - bench only, never part of getcounter: programs that tell
  * the kernel's fixed cost of running a program on a tracepoint from the
- * cost of netcycles.bpf.c's bodies (bench/netcycles --floor, bench/ncfloor.c).
+ * cost of netcycles.bpf.c's bodies (bench/netcycles, its floor part; loaded by bench/ncfloor.c).
  *   e_*: empty programs on the nine tracepoints netcycles.bpf.c uses;
  *   sys_e0..3: empty programs on sys_enter (a tracepoint a loop of getppid()
  *     hits at will: the slope over 1..4 attached is the cost of one run);

@@ -1,6 +1,6 @@
 /*
  * ncfloor.c - bench only: what a BPF program on a tracepoint costs here,
- * apart from what it does (bench/netcycles --floor; the programs are in
+ * apart from what it does (bench/netcycles, its floor part; the programs are in
  * bench/ncfloor.bpf.c).
  *   ncfloor empty SECONDS   attach the nine empty tp_btf programs on the
  *                           tracepoints of netcycles.bpf.c for SECONDS
