@@ -7,12 +7,14 @@
  *                                          written to PORTFILE), SECONDS (60)
  *                                          at most
  *   netload udp ADDR PORT SIZE SECONDS     send SIZE-byte datagrams, flat out
- *   netload tcp ADDR PORT SECONDS          stream to the TCP sink, flat out
+ *   netload tcp ADDR PORT SECONDS [CC]     stream to the TCP sink, flat out
+ *                                          (with congestion control CC)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,10 +121,15 @@ main(int argc, char **argv)
 		printf("sent=%lld\n", n);
 		return 0;
 	}
-	if (argc == 5 && strcmp(argv[1], "tcp") == 0) {
+	if ((argc == 5 || argc == 6) && strcmp(argv[1], "tcp") == 0) {
 		struct sockaddr_in a = addr_of(argv[2], atoi(argv[3]));
 		double end = now() + atof(argv[4]);
 		int s = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (argc == 6 && setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, argv[5], (socklen_t)strlen(argv[5])) < 0) {
+			perror("netload: TCP_CONGESTION");
+			return 1;
+		}
 
 		if (connect(s, (struct sockaddr *)&a, sizeof(a)) < 0) {
 			perror("netload: tcp");

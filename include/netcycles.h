@@ -22,10 +22,11 @@ enum {
 	NC_HOOK_RAISE = 1 << 0,      /* softirq_raise (NET_RX latency) */
 	NC_HOOK_SOFTIRQ = 1 << 1,    /* softirq_entry and softirq_exit */
 	NC_HOOK_NAPI = 1 << 2,       /* napi_poll */
-	NC_HOOK_IRQ = 1 << 3,        /* irq_handler_entry and irq_handler_exit */
+	NC_HOOK_IRQ = 1 << 3,        /* irq_handler_entry (handler runs) */
 	NC_HOOK_RECEIVE = 1 << 4,    /* netif_receive_skb */
 	NC_HOOK_START_XMIT = 1 << 5, /* net_dev_start_xmit (send time) */
 	NC_HOOK_XMIT = 1 << 6,       /* net_dev_xmit */
+	NC_HOOK_IRQ_TIME = 1 << 7,   /* irq_handler_exit (handler time) */
 };
 
 /* Load the programs (once; counted) and attach those of hooks (NC_HOOK_*)

@@ -32,6 +32,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* getcounter's network namespace: ifindexes are looked up only there. */
 const volatile __u32 netns_ino = 0;
+/* Nonzero when the handler time is asked for (irq_handler_exit loaded):
+ * only then does irq_handler_entry read the clock. */
+const volatile __u8 irq_time = 0;
 
 /* Slot + 1 of the interface with this ifindex, or of the interface this
  * IRQ belongs to; 0: not tracked. Written by getcounter. */
@@ -148,6 +151,8 @@ on_napi_poll(int work, int budget)
 		c->napi_full++;
 }
 
+/* Counts the handler run (Interrupts/sec alone needs no exit program);
+ * takes the time only for the exit program's handler time. */
 static __always_inline void
 on_irq_entry(int irq)
 {
@@ -159,8 +164,11 @@ on_irq_entry(int irq)
 	s = irq_slot[irq & (NC_MAX_IRQ - 1)];
 	if (!s || !(c = this_cpu()))
 		return;
-	c->irq_slot = s;
-	c->irq_entry_ns = bpf_ktime_get_ns();
+	c->ifs[(s - 1) & (NC_MAX_IF - 1)].irqs++;
+	if (irq_time) {
+		c->irq_slot = s;
+		c->irq_entry_ns = bpf_ktime_get_ns();
+	}
 }
 
 static __always_inline void
@@ -171,9 +179,7 @@ on_irq_exit(void)
 
 	if (!c || !(s = c->irq_slot))
 		return;
-	struct nc_if *f = &c->ifs[(s - 1) & (NC_MAX_IF - 1)];
-	f->irqs++;
-	f->irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
+	c->ifs[(s - 1) & (NC_MAX_IF - 1)].irq_ns += bpf_ktime_get_ns() - c->irq_entry_ns;
 	c->irq_slot = 0;
 }
 

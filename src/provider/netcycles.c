@@ -272,8 +272,8 @@ prog_table(struct netcycles_bpf *k, struct nc_prog t[NC_NPROGS])
 	t[1] = PROG(NC_HOOK_SOFTIRQ | NC_HOOK_RAISE, softirq_entry);
 	t[2] = PROG(NC_HOOK_RAISE, softirq_raise);
 	t[3] = PROG(NC_HOOK_NAPI, napi_poll);
-	t[4] = PROG(NC_HOOK_IRQ, irq_handler_exit);
-	t[5] = PROG(NC_HOOK_IRQ, irq_handler_entry);
+	t[4] = PROG(NC_HOOK_IRQ_TIME, irq_handler_exit);
+	t[5] = PROG(NC_HOOK_IRQ | NC_HOOK_IRQ_TIME, irq_handler_entry);
 	t[6] = PROG(NC_HOOK_RECEIVE, netif_receive_skb);
 	t[7] = PROG(NC_HOOK_XMIT | NC_HOOK_START_XMIT, net_dev_xmit);
 	t[8] = PROG(NC_HOOK_START_XMIT, net_dev_start_xmit);
@@ -345,6 +345,7 @@ load_programs(uint32_t netns_ino, unsigned hooks, int prefer_raw, const char **m
 			break;
 		}
 		skel->rodata->netns_ino = netns_ino;
+		skel->rodata->irq_time = (hooks & NC_HOOK_IRQ_TIME) != 0;
 		bpf_map__set_max_entries(skel->maps.cpus, nc.ncpus);
 		choose_programs(skel, raw, hooks);
 		if (netcycles_bpf__load(skel) == 0) {
@@ -1059,8 +1060,12 @@ nci_open_request(const struct provider_ctx *ctx, const struct provider_request *
 		st->nl = nic_netlink_open(NULL); /* NULL: read sys/class/net */
 	if (ctx->needed && !st->listing) {
 		unsigned hooks = 0;
-		if (ctx->needed & (BIT(NCF_IRQS) | BIT(NCF_IRQ_NS)))
+		/* the handler runs are counted on entry; the exit program,
+		 * and the entry's clock read, only for the handler time */
+		if (ctx->needed & BIT(NCF_IRQS))
 			hooks |= NC_HOOK_IRQ;
+		if (ctx->needed & BIT(NCF_IRQ_NS))
+			hooks |= NC_HOOK_IRQ | NC_HOOK_IRQ_TIME;
 		if (ctx->needed & BIT(NCF_RX_PACKETS))
 			hooks |= NC_HOOK_RECEIVE;
 		if (ctx->needed & BIT(NCF_TX_PACKETS))
