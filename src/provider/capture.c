@@ -42,7 +42,6 @@
 #include <grp.h>
 #include <ifaddrs.h>
 #include <net/if.h>
-#include <net/if_arp.h>
 #include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -488,6 +487,10 @@ capture_check_filter(const char *filter, struct err *err)
 
 #else /* HAVE_PCAP */
 
+/* The longest --capture-filter: with "(...) and outbound" around it, the
+ * text fits the 4096-byte buffers it is compiled from. */
+#define FILTER_MAX 4000
+
 /* The direction keyword filter names as a word ("inbound", "outbound"),
  * or NULL. */
 static const char *
@@ -497,7 +500,9 @@ direction_word(const char *filter)
 
 	for (const char *p = filter; *p;) {
 		size_t n = 0;
-		while (p[n] && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+		/* a token as libpcap reads one: a host name may hold '.',
+		 * '-' and ':' ("outbound-proxy" is a host, not a keyword) */
+		while (p[n] && (isalnum((unsigned char)p[n]) || strchr("_.-:", p[n])))
 			n++;
 		for (size_t k = 0; n && k < ARRAY_SIZE(words); k++)
 			if (strlen(words[k]) == n && strncmp(p, words[k], n) == 0)
@@ -515,6 +520,9 @@ capture_check_filter(const char *filter, struct err *err)
 	struct err ignored;
 	const char *dir = filter ? direction_word(filter) : NULL;
 
+	if (filter && strlen(filter) > FILTER_MAX)
+		return err_set(err, "--capture-filter is %zu characters long: at most %d",
+			       strlen(filter), FILTER_MAX);
 	/* each interface has a handle per direction filtered "(USER) and
 	 * inbound" / "... outbound"; a direction in USER would empty one */
 	if (dir)
@@ -688,13 +696,23 @@ discard(u_char *user, const struct pcap_pkthdr *hdr, const u_char *bytes)
  * and kernel), and then the kernel's copy is replaced by the one with the
  * direction. Frames the ring took before that are read and dropped. */
 static int
-set_kernel_direction(pcap_t *p, const char *user, const char *dir, const char *what,
-		     struct err *err)
+set_kernel_direction(pcap_t *p, const char *user, const char *dir, int promisc,
+		     const char *what, struct err *err)
 {
 	char text[4096];
 	struct bpf_program prog;
 	struct sock_fprog fp;
 	int rc;
+	/* Without --promisc, other hosts' frames are not Received: a NIC
+	 * filters them, but a veth or a bridge port hands them to a capture
+	 * anyway. The kernel's packet type says which they are (whatever
+	 * the interface's address is now): drop PACKET_OTHERHOST first. */
+	static const struct sock_filter not_otherhost[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OTHERHOST, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_filter insns[BPF_MAXINSNS];
 
 	if (user && *user)
 		snprintf(text, sizeof(text), "(%s) and %s", user, dir);
@@ -705,6 +723,20 @@ set_kernel_direction(pcap_t *p, const char *user, const char *dir, const char *w
 			       pcap_geterr(p));
 	fp.len = (unsigned short)prog.bf_len;
 	fp.filter = (struct sock_filter *)(void *)prog.bf_insns;
+	if (!promisc && strcmp(dir, "inbound") == 0) {
+		/* jumps are relative: the program runs the same after the
+		 * prefix */
+		size_t k = ARRAY_SIZE(not_otherhost);
+		if (prog.bf_len + k > BPF_MAXINSNS) {
+			pcap_freecode(&prog);
+			return err_set(err, "%s: --capture-filter '%s' is too long a program",
+				       what, user ? user : "");
+		}
+		memcpy(insns, not_otherhost, sizeof(not_otherhost));
+		memcpy(insns + k, prog.bf_insns, prog.bf_len * sizeof(*insns));
+		fp.len = (unsigned short)(prog.bf_len + k);
+		fp.filter = insns;
+	}
 	rc = setsockopt(pcap_fileno(p), SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp));
 	pcap_freecode(&prog);
 	if (rc < 0)
@@ -717,15 +749,16 @@ set_kernel_direction(pcap_t *p, const char *user, const char *dir, const char *w
 
 /* Compile "(USER) and dir" (either part may be absent) and attach it. */
 static int
-set_filter(pcap_t *p, const char *user, const char *dir, const char *what, struct err *err)
+set_filter(pcap_t *p, const char *user, const char *dir, int promisc, const char *what,
+	   struct err *err)
 {
 	char text[4096];
 	struct bpf_program prog;
 
 	if (dir) {
-		if (user && *user && set_filter(p, user, NULL, what, err) < 0)
+		if (user && *user && set_filter(p, user, NULL, promisc, what, err) < 0)
 			return -1;
-		return set_kernel_direction(p, user, dir, what, err);
+		return set_kernel_direction(p, user, dir, promisc, what, err);
 	}
 
 	if (user && *user && dir)
@@ -848,7 +881,7 @@ open_files(struct capture *c, struct err *err)
 				       o->files[i], pcap_datalink_val_to_name(pcap_datalink(p))
 							    ?: "unknown");
 		s->local_mac = o->has_local_mac ? o->local_mac : NULL;
-		if (set_filter(p, o->filter, NULL, o->files[i], err) < 0)
+		if (set_filter(p, o->filter, NULL, 1, o->files[i], err) < 0)
 			return -1;
 		if (file_next(s, err) < 0)
 			return -1;
@@ -898,27 +931,6 @@ read_files(struct capture *c, int64_t boundary, struct err *err)
 }
 
 /* ---- live --------------------------------------------------------------- */
-
-/* The Ethernet address of interface ifname: 0, or -1. */
-static int
-if_mac(const char *ifname, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
-
-	if (fd < 0)
-		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	if (strlen(ifname) < sizeof(ifr.ifr_name)) {
-		memcpy(ifr.ifr_name, ifname, strlen(ifname));
-		if (ioctl(fd, SIOCGIFHWADDR, &ifr) == 0 && ifr.ifr_hwaddr.sa_family == ARPHRD_ETHER) {
-			memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-			rc = 0;
-		}
-	}
-	close(fd);
-	return rc;
-}
 
 static int
 open_handle(struct capture *c, struct source *s, const char *ifname, int any, struct err *err)
@@ -973,18 +985,10 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	h->given = any ? CAPTURE_DIR_BY_MAC : (s->nh == 1 ? CAPTURE_DIR_IN : CAPTURE_DIR_OUT);
 	if (pcap_setnonblock(p, 1, ebuf) < 0)
 		return err_set(err, "capturing on %s: %s", ifname, ebuf);
-	/* Without --promisc, other hosts' frames are not Received: a NIC
-	 * filters them, but a veth or a bridge port hands them to a capture
-	 * anyway (the kernel's PACKET_OTHERHOST: unicast to another MAC) */
-	char in[64] = "inbound";
-	uint8_t mac[6];
-	if (!any && !o->promisc && if_mac(ifname, mac) == 0)
-		snprintf(in, sizeof(in),
-			 "inbound and (ether multicast or ether dst %02x:%02x:%02x:%02x:%02x:%02x)",
-			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	/* on any, other hosts' frames are skipped by SLL's packet type */
 	s->skip_otherhost = any && !o->promisc;
-	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? in : "outbound"), ifname,
-		       err) < 0)
+	if (set_filter(p, o->filter, any ? NULL : (s->nh == 1 ? "inbound" : "outbound"),
+		       o->promisc, ifname, err) < 0)
 		return -1;
 	h->fd = pcap_get_selectable_fd(p);
 	if (h->fd < 0)

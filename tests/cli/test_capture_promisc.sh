@@ -20,7 +20,8 @@ netns_add "$nsb"
 netns_veth "$nsa" "$nsb" "10.97.$(($$ % 250))"
 
 # run NAME [OPTION]: capture B and any in nsb for 2 samples of 1 s while A
-# sends the frames, into $tmp/NAME.csv
+# sends the frames (to B's MAC, $mac_b, at the time), into $tmp/NAME.csv.
+# With $newmac set, B takes that address once the capture runs.
 run() {
 	name=$1
 	shift
@@ -31,6 +32,10 @@ run() {
 	g=$!
 	pids="$g"
 	sleep 0.5
+	if [ -n "${newmac:-}" ]; then
+		ip -n "$nsb" link set "$veth_b" address "$newmac"
+		mac_b=$newmac
+	fi
 	ip netns exec "$nsa" python3 "$here/capture_send.py" "$veth_a" "$mac_a" "$mac_b" flood 3 100
 	ip netns exec "$nsa" python3 "$here/capture_send.py" "$veth_a" "$mac_a" 02:99:00:00:00:01 \
 		flood 5 100
@@ -52,4 +57,10 @@ run promisc --promisc
 	fail "with --promisc, $veth_b did not receive the other hosts' frames"
 [ "$(csv_total "$tmp/promisc.csv" "Bytes Received/sec" "$veth_b")" = 800 ] ||
 	fail "with --promisc, $veth_b did not count the other hosts' bytes"
+# B's address changes while the capture runs: frames to the new one are
+# still B's own (the kernel's packet type decides, not the address at start)
+newmac=02:00:00:00:00:42
+run newmac
+[ "$(csv_total "$tmp/newmac.csv" "Frames Received/sec" "$veth_b")" = 3 ] ||
+	fail "after B's address changed, its own frames were not received"
 exit 0
