@@ -622,6 +622,8 @@ struct capture {
 	struct handle **pfd_h;
 	size_t npfd;
 	int dropped; /* privileges given up (capture_opened) */
+	uid_t drop_uid; /* whom a root run becomes (drop_target) */
+	gid_t drop_gid;
 };
 
 static int64_t
@@ -1057,55 +1059,66 @@ id_number(const char *s, unsigned *out)
 	return 0;
 }
 
-/* Become SUDO_UID/SUDO_GID or --user when root, then give up every
- * capability for good. 0, or -1 with err. */
+/* Whom a root run becomes once its capture is open: --user NAME, else
+ * SUDO_UID and SUDO_GID (or that user's group), else nobody; never root's
+ * group without root. Checked at open, before any output is written. 0,
+ * or -1 with err. */
 static int
-drop_privileges(const char *user, struct err *err)
+drop_target(const char *user, uid_t *uid_out, gid_t *gid_out, struct err *err)
+{
+	unsigned uid = 0, gid = 0;
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+
+	if (user) {
+		struct passwd *pw = getpwnam(user);
+		if (!pw)
+			return err_set(err, "--user %s: no such user", user);
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+	} else if (su && *su) {
+		/* sudo's user (its primary group when SUDO_GID is missing);
+		 * sudo from a root shell gives 0: nobody, below */
+		if (id_number(su, &uid) < 0)
+			return err_set(err, "SUDO_UID '%s' is not a user id", su);
+		if (sg && *sg) {
+			if (id_number(sg, &gid) < 0)
+				return err_set(err, "SUDO_GID '%s' is not a group id", sg);
+		} else if (uid != 0) {
+			struct passwd *pw = getpwuid((uid_t)uid);
+			if (!pw)
+				return err_set(err, "SUDO_UID %s has no SUDO_GID and no user entry "
+						    "to take a group from",
+					       su);
+			gid = pw->pw_gid;
+		}
+	}
+	struct passwd *nobody = NULL;
+	if ((!user && uid == 0) || (uid != 0 && gid == 0))
+		nobody = getpwnam("nobody");
+	if (!user && uid == 0) /* neither, or sudo's user was root */
+		uid = nobody ? nobody->pw_uid : 65534;
+	if (uid != 0 && gid == 0) /* never root's group without root */
+		gid = nobody ? nobody->pw_gid : 65534;
+	*uid_out = (uid_t)uid;
+	*gid_out = (gid_t)gid;
+	return 0;
+}
+
+/* Become uid and gid (drop_target's; nothing when uid is 0: --user root,
+ * or not root), then give up every capability for good. 0, or -1 with
+ * err. */
+static int
+drop_privileges(uid_t uid, gid_t gid, struct err *err)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2];
 
-	if (geteuid() == 0) {
-		uid_t uid = 0;
-		gid_t gid = 0;
-		const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-		if (user) {
-			struct passwd *pw = getpwnam(user);
-			if (!pw)
-				return err_set(err, "--user %s: no such user", user);
-			uid = pw->pw_uid;
-			gid = pw->pw_gid;
-		} else if (su && *su) {
-			/* sudo's user (its primary group when SUDO_GID is
-			 * missing); sudo from a root shell gives 0: nobody */
-			if (id_number(su, &uid) < 0)
-				return err_set(err, "SUDO_UID '%s' is not a user id", su);
-			if (sg && *sg) {
-				if (id_number(sg, &gid) < 0)
-					return err_set(err, "SUDO_GID '%s' is not a group id", sg);
-			} else {
-				struct passwd *pw = getpwuid((uid_t)uid);
-				if (!pw)
-					return err_set(err, "SUDO_UID %s has no SUDO_GID and no "
-							    "user entry to take a group from", su);
-				gid = pw->pw_gid;
-			}
-		}
-		if (!user && uid == 0) {
-			/* neither, or sudo's user was root: nobody. -o and --log
-			 * are open already (and a log the first read refused is
-			 * removed before this) */
-			struct passwd *pw = getpwnam("nobody");
-			uid = pw ? pw->pw_uid : 65534;
-			gid = pw ? pw->pw_gid : 65534;
-		}
-		if (uid != 0) {
-			if (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0)
-				return err_set(err, "cannot drop privileges to uid %u: %s",
-					       (unsigned)uid, strerror(errno));
-			if (setuid(0) == 0)
-				return err_set(err, "dropping privileges did not stick");
-		}
+	if (geteuid() == 0 && uid != 0) {
+		if (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0)
+			return err_set(err, "cannot drop privileges to uid %u: %s", (unsigned)uid,
+				       strerror(errno));
+		if (setuid(0) == 0)
+			return err_set(err, "dropping privileges did not stick");
 	}
 	memset(data, 0, sizeof(data));
 	if (syscall(SYS_capset, &hdr, data) < 0)
@@ -1210,6 +1223,11 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			c->pfd[c->npfd].events = POLLIN;
 			c->pfd_h[c->npfd++] = &c->src[i].h[k];
 		}
+	/* whom to become is known now, before -o and --log are opened: a
+	 * mistake in SUDO_UID leaves no file behind */
+	if (c->npfd && geteuid() == 0 &&
+	    drop_target(c->opts->user, &c->drop_uid, &c->drop_gid, err) < 0)
+		return -1;
 	if (c->npfd && c->opts->user && geteuid() != 0) /* setcap: already not root */
 		add_note(c, "--user %s has no effect: the run is not root (uid %u)", c->opts->user,
 			 (unsigned)geteuid());
@@ -1225,7 +1243,7 @@ capture_opened(void *state, struct err *err)
 
 	if (!c->npfd || c->dropped)
 		return 0;
-	if (drop_privileges(c->opts->user, err) < 0)
+	if (drop_privileges(c->drop_uid, c->drop_gid, err) < 0)
 		return -1;
 	c->dropped = 1;
 	return 0;

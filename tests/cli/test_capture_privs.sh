@@ -91,8 +91,9 @@ check_dropped "$p" "root without --user"
 wait "$p" || fail "the capture as root without --user failed: $(cat "$tmp/r.err")"
 pids=""
 # 3c. sudo from a root shell (SUDO_UID 0) becomes nobody too; SUDO_UID
-# without SUDO_GID takes the user's primary group
-for env in "SUDO_UID=0 SUDO_GID=0" "SUDO_UID=$nobody"; do
+# without SUDO_GID takes the user's primary group; SUDO_GID 0 (root's
+# group) is never kept: nobody's group instead
+for env in "SUDO_UID=0 SUDO_GID=0" "SUDO_UID=$nobody" "SUDO_UID=$nobody SUDO_GID=0"; do
 	# shellcheck disable=SC2086 # the assignments are words
 	env -u SUDO_UID -u SUDO_GID $env ip netns exec "$nsb" "$tmp/getcounter" \
 		"\\Network Capture($veth_b)\\Frames Received/sec" -i 1 -n 2 >/dev/null 2>"$tmp/r.err" &
@@ -102,10 +103,14 @@ for env in "SUDO_UID=0 SUDO_GID=0" "SUDO_UID=$nobody"; do
 	wait "$p" || fail "the capture with $env failed: $(cat "$tmp/r.err")"
 	pids=""
 done
-# ... and a SUDO_UID that is not a number is an error, not uid 0
+# ... and a SUDO_UID that is not a number is an error, not uid 0, found
+# before -o and --log are written
 expect_exit 1 env SUDO_UID=abc SUDO_GID=abc ip netns exec "$nsb" "$tmp/getcounter" \
-	"\\Network Capture($veth_b)\\Frames Received/sec" -i 0.3 -n 2
+	"\\Network Capture($veth_b)\\Frames Received/sec" -i 0.3 -n 2 -f csv -o "$tmp/bad.csv" \
+	--log "$tmp/bad.gcl"
 case $errout in *"SUDO_UID 'abc' is not a user id"*) ;; *) fail "SUDO_UID=abc: '$errout'" ;; esac
+[ ! -e "$tmp/bad.csv" ] && [ ! -e "$tmp/bad.gcl" ] ||
+	fail "a bad SUDO_UID left files behind: $(ls "$tmp" | grep bad)"
 
 # ... and its -o and --log open before the capabilities go: a directory
 # only its owner (nobody) may write is writable to root
