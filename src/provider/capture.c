@@ -960,8 +960,15 @@ open_handle(struct capture *c, struct source *s, const char *ifname, int any, st
 	if (rc == PCAP_ERROR_PERM_DENIED || rc == PCAP_ERROR_PROMISC_PERM_DENIED)
 		return err_set(err, "capturing on %s needs CAP_NET_RAW: run as root or "
 				    "`setcap cap_net_raw+ep getcounter`", ifname);
-	if (rc == PCAP_ERROR_NO_SUCH_DEVICE)
-		return err_set(err, "capturing on %s: no such interface", ifname);
+	if (rc == PCAP_ERROR_NO_SUCH_DEVICE || rc == PCAP_ERROR_IFACE_NOT_UP) {
+		/* as for any set, a named instance that is not there has no
+		 * value (NO_INSTANCE); the run goes on */
+		add_note(c, "capturing on %s: %s: its counters have no instance", ifname,
+			 rc == PCAP_ERROR_IFACE_NOT_UP ? "the interface is not up"
+						       : "no such interface");
+		s->gone = 1;
+		return 0;
+	}
 	if (rc < 0)
 		return err_set(err, "capturing on %s: %s", ifname, pcap_geterr(p));
 	if (rc > 0) /* a warning: the capture works, the user should know */
@@ -1202,9 +1209,9 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 		int any = strcmp(s->name, "any") == 0;
 		if (open_handle(c, s, s->name, any, err) < 0)
 			return -1;
-		if (!any && s->link >= 0 && open_handle(c, s, s->name, 0, err) < 0)
+		if (!any && !s->gone && s->link >= 0 && open_handle(c, s, s->name, 0, err) < 0)
 			return -1;
-		if (s->link < 0) {
+		if (s->link < 0 || s->gone) {
 			for (size_t k = 0; k < s->nh; k++)
 				pcap_close(s->h[k].p);
 			s->nh = 0;

@@ -43,4 +43,15 @@ tr -d '\r' <"$tmp/gone.csv" | awk -F, -v f="$tmp/rows" '
 	END { print NR; print bad > f }' >"$tmp/n"
 [ "$(cat "$tmp/n")" -eq 7 ] || fail "wanted a header and 6 samples: $(cat "$tmp/gone.csv")"
 [ -z "$(tr -d ' \n' <"$tmp/rows")" ] || fail "cells not as expected (row:column):$(cat "$tmp/rows")"
+# a named interface that is not there, or not up, has no instance either
+# (one line each says why) and the run goes on with the other counters
+ip -n "$ns" link add "$a" type veth peer name "$b"
+expect_exit 0 ip netns exec "$ns" "$G" -n 1 -i 0.3 -f csv "\\Network Capture(nosuch$$)\\Frames Received/sec" \
+	"\\Network Capture($a)\\Frames Received/sec" '\Memory\Available Bytes'
+case $errout in
+*"capturing on nosuch$$: no such interface: its counters have no instance"*"capturing on $a: the interface is not up"*) ;;
+*) fail "a missing and a down interface: '$errout'" ;;
+esac
+row=$(printf '%s\n' "$out" | sed -n 2p | tr -d '\r')
+case $row in *'," "," ","'[0-9]*) ;; *) fail "a missing and a down interface, values: $row" ;; esac
 exit 0
