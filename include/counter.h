@@ -164,6 +164,9 @@ struct counter_set {
 	 * single-instance set. A multi-instance set without labels is not
 	 * exported. */
 	const char *prom_labels;
+	/* an instance a wildcard never matches, only a path naming it
+	 * (Network Capture's "any": every interface again), or NULL */
+	const char *named_only;
 };
 
 /* The counter named name in set (case-insensitive), or NULL. */

@@ -1111,6 +1111,17 @@ engine_smooth(struct engine *e)
 	}
 }
 
+/* Nonzero when instance name is one of it's: its pattern matches, and a
+ * wildcard does not stand for the set's named-only instance. */
+static int
+item_matches(const struct item *it, const char *name)
+{
+	const char *only = it->es->prov->set->named_only;
+
+	return glob_match_ci(it->pattern, name) &&
+	       !(it->wildcard && only && strcasecmp(name, only) == 0);
+}
+
 static void
 item_build(struct engine *e, struct item *it)
 {
@@ -1125,13 +1136,13 @@ item_build(struct engine *e, struct item *it)
 		return;
 	}
 	for (size_t i = 0; i < cur->ninstances; i++)
-		if (glob_match_ci(it->pattern, cur->inst[i].name)) {
+		if (item_matches(it, cur->inst[i].name)) {
 			item_add_ref(e, it, REF_CUR, i, cur->inst[i].name);
 			found = 1;
 		}
 	for (size_t g = 0; g < es->ngone; g++) {
 		const char *name = es->prev->inst[es->gone[g]].name;
-		if (glob_match_ci(it->pattern, name)) {
+		if (item_matches(it, name)) {
 			item_add_ref(e, it, REF_GONE, es->gone[g], name);
 			found = 1;
 		}
@@ -2169,13 +2180,17 @@ list_paths(const struct config *cfg, const struct engine *cat, size_t *n)
 		const struct counter_set *s = cat->catalog[i]->set;
 		if (!set_matches(s, cfg))
 			continue;
-		for (size_t k = 0; k < s->ncounters; k++) {
-			char buf[512];
-			path_format(buf, sizeof(buf), ".", s->name, s->multi_instance ? "*" : NULL,
-				    s->counters[k].name);
-			paths = xrealloc(paths, (*n + 1) * sizeof(char *));
-			paths[(*n)++] = xstrdup(buf);
-		}
+		/* every instance: the wildcard's, and the one only a name
+		 * reaches (Network Capture's any) */
+		for (int only = 0; only < (s->named_only ? 2 : 1); only++)
+			for (size_t k = 0; k < s->ncounters; k++) {
+				char buf[512];
+				path_format(buf, sizeof(buf), ".", s->name,
+					    only ? s->named_only : s->multi_instance ? "*" : NULL,
+					    s->counters[k].name);
+				paths = xrealloc(paths, (*n + 1) * sizeof(char *));
+				paths[(*n)++] = xstrdup(buf);
+			}
 	}
 	return paths;
 }
@@ -2233,6 +2248,8 @@ list_instances(struct engine *e, FILE *out)
 	for (size_t r = 0; r < f->nrows; r++) {
 		/* like -q, without the \\HOST prefix */
 		const struct frame_row *row = &f->rows[r];
+		if (row->status == ST_NO_INSTANCE)
+			continue; /* a named-only instance that is not there */
 		if (row->instance)
 			fprintf(out, "\\%s(%s)\\%s\n", row->set->name, row->instance,
 				row->counter->name);

@@ -299,6 +299,7 @@ static const struct counter_set set = {
 	.nfields = CAP_NFIELDS,
 	.counters = counters,
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
+	.named_only = "any", /* every interface again: (*) means each one once */
 };
 
 int

@@ -54,4 +54,13 @@ case $errout in
 esac
 row=$(printf '%s\n' "$out" | sed -n 2p | tr -d '\r')
 case $row in *'," "," ","'[0-9]*) ;; *) fail "a missing and a down interface, values: $row" ;; esac
+# a wildcard never stands for any (every interface again), even when a
+# path names any: (*) is each interface once (lo, up, here)
+ip -n "$ns" link set lo up
+expect_exit 0 ip netns exec "$ns" "$G" -n 1 -i 0.3 -f csv '\Network Capture(*)\Frames Received/sec' \
+	'\Network Capture(any)\Frames Sent/sec'
+hdr=$(printf '%s\n' "$out" | head -1)
+case $hdr in *'Network Capture(any)\Frames Received/sec'*) fail "(*) stood for any: $hdr" ;; esac
+case $hdr in *'Network Capture(any)\Frames Sent/sec'*) ;; *) fail "(any) named, not shown: $hdr" ;; esac
+case $hdr in *'Network Capture(lo)\Frames Received/sec'*) ;; *) fail "(*) without lo: $hdr" ;; esac
 exit 0
