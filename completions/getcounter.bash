@@ -135,8 +135,9 @@ _getcounter_reply()
 	return 0
 }
 
-# _getcounter_run ARGS...: the binary's stdout, with the --root series of
-# the command line (so instances come from the same fixture).
+# _getcounter_run ARGS...: the binary's stdout, with the --root series and
+# the --pcap files of the command line (so instances come from the same
+# fixture or capture files).
 _getcounter_run()
 {
 	local bin=${GETCOUNTER_BIN:-} w k roots=()
@@ -147,8 +148,8 @@ _getcounter_run()
 	fi
 	for ((k = 1; k < ${#_gc_words[@]}; k++)); do
 		case ${_gc_words[k]} in
-		--root) roots+=(--root "${_gc_words[k + 1]-}") ;;
-		--root=*) roots+=("${_gc_words[k]}") ;;
+		--root | --pcap) roots+=("${_gc_words[k]}" "${_gc_words[k + 1]-}") ;;
+		--root=* | --pcap=*) roots+=("${_gc_words[k]}") ;;
 		esac
 	done
 	"$bin" ${roots[@]+"${roots[@]}"} "$@" 2>/dev/null

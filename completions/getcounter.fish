@@ -24,8 +24,9 @@
 # The binary is $GETCOUNTER_BIN if set, else the command word when it names
 # a file (./getcounter), else getcounter from PATH.
 
-# __getcounter_run ARGS...: the binary's stdout, with the --root series of
-# the command line (so instances come from the same fixture).
+# __getcounter_run ARGS...: the binary's stdout, with the --root series and
+# the --pcap files of the command line (so instances come from the same
+# fixture or capture files).
 function __getcounter_run
     set -l toks (commandline -opc)
     set -l bin $GETCOUNTER_BIN
@@ -39,11 +40,11 @@ function __getcounter_run
     set -l n (count $toks)
     for i in (seq 2 $n)
         switch $toks[$i]
-            case --root
+            case --root --pcap
                 if test $i -lt $n
-                    set -a roots --root $toks[(math $i + 1)]
+                    set -a roots $toks[$i] $toks[(math $i + 1)]
                 end
-            case '--root=*'
+            case '--root=*' '--pcap=*'
                 set -a roots $toks[$i]
         end
     end

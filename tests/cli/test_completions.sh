@@ -58,6 +58,9 @@ mkdir -p "$files/adir" "$files/logs"
 : >"$files/afile"
 : >"$files/logs/day1.gcl"
 : >"$files/logs/day1.csv"
+# a capture file of one frame, for --pcap's instances
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\001\000\000\000\144\000\000\000\000\000\000\000\074\000\000\000\074\000\000\000' >"$files/cap.pcap"
+head -c 60 /dev/zero >>"$files/cap.pcap"
 mkdir "$files/logs/old"
 # The paths of the round trip: the instances that need quoting, and the
 # first counter of every set of each root.
@@ -280,6 +283,8 @@ tab "getcounter --root $LD \"\\LogicalDisk(/mnt/my (old) disk)\\% Free S" \
 	"getcounter --root $LD \"\\\\LogicalDisk(/mnt/my (old) disk)\\\\% Free Space\" "
 tab "getcounter --root $LD '\\LogicalDisk(/mnt/my (old) disk)\\% Free S" \
 	"getcounter --root $LD '\\LogicalDisk(/mnt/my (old) disk)\\% Free Space' "
+has "getcounter --pcap $FILES/cap.pcap '\\Network Capture(f" \
+	'\Network Capture(file:cap.pcap)\Frames Received/sec'
 has "getcounter --root $ODD '\\Network Adapter(we" \
 	"\\Network Adapter(we(ird)\$x'q\"b\\k)\\Bytes Total/sec"
 # A set that is not there completes nothing.
@@ -439,6 +444,8 @@ if command -v fish >/dev/null 2>&1; then
 		'\LogicalDisk(/mnt/my (old) disk)\'
 	f_is "getcounter --root $LD \"\\LogicalDisk(/mnt/my (old) disk)\\% Free S" \
 		'\LogicalDisk(/mnt/my (old) disk)\% Free Space'
+	f_has "getcounter --pcap $files/cap.pcap '\\Network Capture(f" \
+		'\Network Capture(file:cap.pcap)\Frames Received/sec'
 	f_has "getcounter --root $odd '\\Network Adapter(we" \
 		"\\Network Adapter(we(ird)\$x'q\"b\\k)\\Bytes Total/sec"
 	f_is "getcounter '\\Nope\\X"
