@@ -302,6 +302,22 @@ static const struct counter_set set = {
 	.named_only = "any", /* every interface again: (*) means each one once */
 };
 
+/* -1 with err when files[i] (whose stat is a) is an earlier file again
+ * ("-" is standard input: /dev/stdin beside it is the same). */
+static int
+same_as_earlier(const char *const *files, size_t i, const struct stat *a, struct err *err)
+{
+	for (size_t j = 0; j < i; j++) {
+		struct stat b;
+		int ok = strcmp(files[j], "-") == 0 ? fstat(STDIN_FILENO, &b) == 0
+						    : stat(files[j], &b) == 0;
+		if (ok && a->st_dev == b.st_dev && a->st_ino == b.st_ino)
+			return err_set(err, "--pcap %s is the same file as --pcap %s: give each "
+					    "file once", files[i], files[j]);
+	}
+	return 0;
+}
+
 int
 capture_check_files(const char *const *files, size_t n, struct err *err)
 {
@@ -315,10 +331,17 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 		unsigned char m[4];
 		if (strcmp(files[i], "-") == 0) {
 			/* standard input, as tcpdump -r - */
-			for (size_t j = 0; j < i; j++)
+			for (size_t j = i + 1; j < n; j++)
 				if (strcmp(files[j], "-") == 0)
 					return err_set(err, "--pcap - is given twice: standard "
 							    "input can be read once");
+			if (fstat(STDIN_FILENO, &a) < 0)
+				return err_set(err, "--pcap -: standard input is closed");
+			if (S_ISCHR(a.st_mode) && major(a.st_rdev) == 1 && minor(a.st_rdev) == 3)
+				return err_set(err, "--pcap - is not a pcap or pcapng capture "
+						    "(too short)"); /* < /dev/null */
+			if (same_as_earlier(files, i, &a, err) < 0)
+				return -1;
 			continue;
 		}
 		if (stat(files[i], &a) < 0)
@@ -328,6 +351,8 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 		if (S_ISCHR(a.st_mode) && major(a.st_rdev) == 1 && minor(a.st_rdev) == 3)
 			return err_set(err, "--pcap %s is not a pcap or pcapng capture (too short)",
 				       files[i]); /* /dev/null: empty, as an empty file is */
+		if (same_as_earlier(files, i, &a, err) < 0)
+			return -1;
 		if (!S_ISREG(a.st_mode))
 			continue;
 		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
@@ -349,12 +374,8 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 #endif
 		if (stat(files[i], &a) < 0)
 			continue; /* opening it says why */
-		for (size_t j = 0; j < i; j++) {
-			struct stat b;
-			if (stat(files[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-				return err_set(err, "--pcap %s is the same file as --pcap %s: give "
-						    "each file once", files[i], files[j]);
-		}
+		if (same_as_earlier(files, i, &a, err) < 0)
+			return -1;
 	}
 	return 0;
 }

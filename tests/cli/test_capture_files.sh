@@ -238,6 +238,14 @@ case $errout in *"--pcap - is given twice"*) ;; *) fail "--pcap - twice: '$errou
 expect_exit 2 "$G" --pcap /dev/null
 case $errout in *"--pcap /dev/null is not a pcap or pcapng capture (too short)") ;;
 *) fail "--pcap /dev/null: '$errout'" ;; esac
+expect_exit 2 "$G" --pcap - </dev/null
+case $errout in *"--pcap - is not a pcap or pcapng capture (too short)") ;;
+*) fail "--pcap - </dev/null: '$errout'" ;; esac
+expect_exit 2 sh -c '"$0" --pcap - <&-' "$G"
+case $errout in *"--pcap -: standard input is closed") ;; *) fail "--pcap - <&-: '$errout'" ;; esac
+expect_exit 2 sh -c '"$0" --pcap - --pcap /dev/stdin <"$1"' "$G" "$tmp/us.pcap"
+case $errout in *"--pcap /dev/stdin is the same file as --pcap -"*) ;;
+*) fail "--pcap - --pcap /dev/stdin: '$errout'" ;; esac
 # a pipe that is not a capture: the same words (exit 1: known only once read)
 expect_exit 1 sh -c 'printf "not a capture file at all" | "$0" --pcap -' "$G"
 case $errout in *"--pcap - is not a pcap or pcapng capture") ;;
