@@ -431,6 +431,16 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 	if (cfg->serve && (cfg->output_file || cfg->format))
 		return err_set(err, "--serve answers over HTTP in the Prometheus format: %s does "
 				    "not apply", cfg->output_file ? "-o" : "-f");
+	if (cfg->serve && (cfg->samples_given || cfg->continuous || cfg->interval_given))
+		return err_set(err, "--serve reads the counters at each scrape until stopped: %s "
+				    "does not apply",
+			       cfg->samples_given ? "-n" : cfg->continuous ? "--continuous" : "-i");
+	if (cfg->summary && (cfg->format || cfg->output_file || cfg->begin || cfg->end ||
+			     cfg->every || cfg->npaths))
+		return err_set(err, "--summary describes the whole of the logs as text: %s does "
+				    "not apply",
+			       cfg->format ? "-f" : cfg->output_file ? "-o" : cfg->begin ? "--begin"
+			       : cfg->end ? "--end" : cfg->every ? "--every" : "a counter path");
 	if ((cfg->tls_cert || cfg->tls_key || cfg->tls_client_ca || cfg->basic_auth) &&
 	    !cfg->serve)
 		return err_set(err, "%s goes with --serve",
@@ -539,6 +549,10 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		cfg->continuous = 1;
 		break;
 	case O_FORMAT:
+		/* two different formats: one would be dropped without a word */
+		if (cfg->format && strcasecmp(cfg->format, arg) != 0)
+			return err_set(err, "-f is given twice (%s, %s): give one format",
+				       cfg->format, arg);
 		cfg->format = arg;
 		break;
 	case O_OUTPUT:

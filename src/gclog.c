@@ -792,6 +792,22 @@ gclog_writer_open(int fd, const char *name, const struct gclog_writer_opts *opts
 				goto fail;
 			gclog_reader_tail(r, &t);
 			gclog_reader_close(r);
+			/* a log goes on as it was made: say so rather than
+			 * drop what the options ask */
+			if (opts->circular && !t.circular) {
+				err_set(err, "%s is a linear log: --append continues it as it is, "
+					     "not as a ring (--circular does not apply)", name);
+				goto fail;
+			}
+			if (t.circular && opts->max_size &&
+			    opts->max_size != GCLOG_HEADER_SIZE + (uint64_t)t.seg_size * t.nseg) {
+				err_set(err, "%s is a ring of %llu bytes: --append keeps its size "
+					     "(--max-size %llu does not apply)", name,
+					(unsigned long long)(GCLOG_HEADER_SIZE +
+							     (uint64_t)t.seg_size * t.nseg),
+					(unsigned long long)opts->max_size);
+				goto fail;
+			}
 			w->opts.circular = t.circular;
 			if (t.circular) {
 				w->seg_size = t.seg_size;

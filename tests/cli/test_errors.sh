@@ -194,6 +194,18 @@ grep -q '^getcounter: cannot write /proc/version: ' "$tmp/err" || fail "-o /proc
 grep -qF 'Adapter(nosuch*)\Bytes Total/sec'"'"' matches no instance' "$tmp/err" ||
 	fail "no warning for an empty wildcard: $(cat "$tmp/err")"
 
+# Options that would be ignored, or one of two dropped, are usage errors
+bad 2 "-f is given twice (json, csv)" "$GETCOUNTER" -f json -f csv
+bad 2 "-n does not apply" "$GETCOUNTER" --serve 127.0.0.1:1 -n 3
+bad 2 "-i does not apply" "$GETCOUNTER" --serve 127.0.0.1:1 -i 2
+"$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/s.gcl" '\Memory\Available MBytes'
+bad 2 "--summary describes the whole of the logs as text: -f does not apply" \
+	"$GETCOUNTER" --input "$tmp/s.gcl" --summary -f json
+bad 2 "--begin does not apply" "$GETCOUNTER" --input "$tmp/s.gcl" --summary --begin 2020-01-01T00:00:00
+bad 2 "a counter path does not apply" "$GETCOUNTER" --input "$tmp/s.gcl" --summary '\Memory\*'
+# ... and the same format twice is only said once
+expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv -f CSV '\Memory\Available MBytes'
+
 # Every usage error above left stdout empty; a good run after them still works.
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv '\Memory\Available MBytes'
 echo ok

@@ -412,6 +412,17 @@ expect_exit 0 "$G" --input "$tmp/lk.gcl" -f csv
 kill -INT "$lk"
 wait "$lk" || fail "the first recorder failed: $(cat "$tmp/lk.err")"
 "$G" --input "$tmp/lk.gcl" --summary | grep -q '^Damage *: none' || fail "the locked log was damaged"
+# --append continues a log as it was made: a ring option on a linear log,
+# or another ring size, is refused (exit 1) rather than dropped
+"$G" "$AM" -n 2 -i 0.05 -o "$tmp/app_lin.gcl"
+"$G" "$AM" -n 2 -i 0.05 -o "$tmp/app_ring.gcl" --max-size 64K --circular
+expect_exit 1 "$G" "$AM" -n 2 -i 0.05 -o "$tmp/app_lin.gcl" --append --max-size 64K --circular
+case $errout in *"app_lin.gcl is a linear log: --append continues it as it is"*) ;;
+*) fail "--append --circular to a linear log: '$errout'" ;; esac
+expect_exit 1 "$G" "$AM" -n 2 -i 0.05 -o "$tmp/app_ring.gcl" --append --max-size 128K --circular
+case $errout in *"app_ring.gcl is a ring of 65536 bytes: --append keeps its size"*) ;;
+*) fail "--append to a ring with another size: '$errout'" ;; esac
+expect_exit 0 "$G" "$AM" -n 2 -i 0.05 -o "$tmp/app_ring.gcl" --append
 # and an accepted one replaces it
 expect_exit 0 "$G" "$AM" -n 3 -i 0.1 -o "$tmp/keep.gcl" -y
 [ "$("$G" --input "$tmp/keep.gcl" -f csv | sed 1d | grep -c .)" -eq 3 ] || fail "-y did not replace the log"
