@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "replay.h"
@@ -423,6 +424,18 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 
 	if (cfg->ninputs && cfg->nroots)
 		return err_set(err, "--input and --root are both sources: give one");
+	/* a log given twice would merge with itself: every row twice */
+	for (size_t i = 1; i < cfg->ninputs; i++) {
+		struct stat a, b;
+		if (stat(cfg->inputs[i], &a) < 0)
+			continue; /* opening it says why */
+		for (size_t j = 0; j < i; j++)
+			if (stat(cfg->inputs[j], &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino)
+				return err_set(err, "--input %s is the same file as --input %s: "
+						    "give each log once",
+					       cfg->inputs[i], cfg->inputs[j]);
+	}
 	if (cfg->serve && cfg->ninputs)
 		return err_set(err, "--serve reads live counters at each scrape: it cannot serve "
 				    "--input logs");
