@@ -111,7 +111,7 @@ time_zone_at(int64_t wall_ns, int utc, char *name, size_t n, int *bias_minutes)
 	int ms;
 
 	if (utc) {
-		snprintf(name, n, "Coordinated Universal Time");
+		snprintf(name, n, "UTC"); /* as a machine on UTC names it */
 		*bias_minutes = 0;
 		return;
 	}

@@ -43,7 +43,7 @@ TZ=XXX-1 "$GETCOUNTER" --root "$S/t0" --root "$S/t1" -f csv '\Memory\Free Bytes'
 head -1 "$tmp/tz.csv" | grep -q '^"(PDH-CSV 4.0) (XXX)(-60)"' || fail "zone header: $(head -1 "$tmp/tz.csv")"
 grep -q '^"11/15/2023 00:36:42.000"' "$tmp/tz.csv" || fail "local time not shifted"
 TZ=XXX-1 "$GETCOUNTER" --utc --root "$S/t0" --root "$S/t1" -f csv '\Memory\Free Bytes' >"$tmp/utc.csv"
-head -1 "$tmp/utc.csv" | grep -q '(Coordinated Universal Time)(0)' || fail "--utc header"
+head -1 "$tmp/utc.csv" | grep -qF '(PDH-CSV 4.0) (UTC)(0)' || fail "--utc header"
 grep -q '^"11/14/2023 23:36:42.000"' "$tmp/utc.csv" || fail "--utc time"
 # One root is a snapshot: rates are BAD_TIME (missing), raw values shown.
 "$GETCOUNTER" --root "$S/t0" -f json '\System\Context Switches/sec' '\System\Threads' >"$tmp/snap.json"
