@@ -135,8 +135,8 @@ cli_usage(FILE *out)
 	      "  -n, --samples N          number of samples to print; default 1\n"
 	      "      --continuous         sample until interrupted (SIGINT or SIGTERM)\n"
 	      "  -f, --format FORMAT      table (default), list, csv, tsv, json, gcl (binary\n"
-	      "                           log; BIN too); -o NAME.gcl/.csv/.tsv/.json implies\n"
-	      "                           the format\n"
+	      "                           log; BIN too); -o NAME.gcl (.blg), .csv, .tsv or\n"
+	      "                           .json implies the format\n"
 	      "  -o, --output FILE        write to FILE instead of standard output\n"
 	      "  -y, --yes                replace a non-empty output or log file\n"
 	      "      --log FILE           also record the raw samples to FILE (.gcl)\n"
@@ -411,7 +411,8 @@ config_logs_to_output(const struct config *cfg)
 		return strcasecmp(cfg->format, "gcl") == 0 || strcasecmp(cfg->format, "bin") == 0;
 	if (cfg->output_file) {
 		const char *dot = strrchr(cfg->output_file, '.');
-		return dot && strcasecmp(dot, ".gcl") == 0;
+		/* .blg: what typeperf -f BIN writes to; ours is gcl */
+		return dot && (strcasecmp(dot, ".gcl") == 0 || strcasecmp(dot, ".blg") == 0);
 	}
 	return 0;
 }
