@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -338,13 +339,20 @@ bad:
 static int
 read_counter_file(struct config *cfg, const char *file, struct err *err)
 {
-	FILE *f = fopen(file, "r");
+	/* "-": standard input (typeperf -cf takes a file; a pipe is handy) */
+	int in = strcmp(file, "-") == 0, fd = in ? dup(STDIN_FILENO) : -1;
+	FILE *f = in ? (fd >= 0 ? fdopen(fd, "r") : NULL) : fopen(file, "r");
 	char line[8192];
 	unsigned lineno = 0;
 	size_t total = 0, before = cfg->npaths;
 
-	if (!f)
-		return err_set(err, "cannot read counter file %s: %s", file, strerror(errno));
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return err_set(err, "cannot read counter file %s: %s",
+			       in ? "- (standard input)" : file, strerror(e));
+	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strlen(line);
 		char *s = line, *e = line + len;

@@ -204,6 +204,10 @@ bad 2 "--summary describes the whole of the logs as text: -f does not apply" \
 bad 2 "--begin does not apply" "$GETCOUNTER" --input "$tmp/s.gcl" --summary --begin 2020-01-01T00:00:00
 bad 2 "a counter path does not apply" "$GETCOUNTER" --input "$tmp/s.gcl" --summary '\Memory\*'
 bad 2 "is the same file as --input" "$GETCOUNTER" --input "$tmp/s.gcl" --input "$tmp/./s.gcl" -f csv
+# -cf - reads the paths from standard input
+expect_exit 0 sh -c 'printf "# c\\n\\\\Memory\\\\Available MBytes\\n" | "$0" --root "$1" -cf - -f csv' \
+	"$GETCOUNTER" "$F/t0"
+printf '%s\n' "$out" | head -1 | grep -qF 'Memory\Available MBytes' || fail "-cf -: $out"
 # -o NAME.blg (typeperf -f BIN's name) records a gcl log
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/t.blg" '\Memory\Available MBytes'
 [ "$("$GETCOUNTER" --input "$tmp/t.blg" -f csv | wc -l)" -eq 2 ] || fail "-o NAME.blg is not a gcl log"
