@@ -442,6 +442,53 @@ static int columns_fixed(const struct config *cfg);
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
  * and rebuilds the groups when the instance list changed. */
+/* Nonzero when identity id is held by exactly one instance of rs among
+ * those skip does not mark (skip NULL: among those without a pair in
+ * prev_of). */
+static int
+identity_once(const struct raw_set *rs, uint64_t id, const uint8_t *skip, const size_t *prev_of)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < rs->ninstances && n < 2; k++)
+		if ((skip ? !skip[k] : prev_of[k] == SIZE_MAX) && rs->inst[k].identity == id)
+			n++;
+	return n == 1;
+}
+
+/* A renamed instance (COUNTERS.md 5: an interface's new name keeps its
+ * identity, no RESET): a new name whose identity only one gone instance
+ * had goes on from that one. Identities held by several (or 0, none) are
+ * left alone; so is a churn too large to compare pair by pair. */
+static void
+pair_renamed(struct eset *es, uint8_t *used)
+{
+	const struct raw_set *cur = es->cur, *prev = es->prev;
+	size_t nnew = 0, ngone = 0;
+
+	for (size_t i = 0; i < cur->ninstances; i++)
+		nnew += es->prev_of[i] == SIZE_MAX;
+	for (size_t j = 0; j < prev->ninstances; j++)
+		ngone += !used[j];
+	if (!nnew || !ngone || nnew * ngone > 1000000)
+		return;
+	for (size_t i = 0; i < cur->ninstances; i++) {
+		uint64_t id = cur->inst[i].identity;
+		if (es->prev_of[i] != SIZE_MAX || id == 0)
+			continue;
+		for (size_t j = 0; j < prev->ninstances; j++) {
+			if (used[j] || prev->inst[j].identity != id)
+				continue;
+			if (identity_once(prev, id, used, NULL) &&
+			    identity_once(cur, id, NULL, es->prev_of)) {
+				es->prev_of[i] = j;
+				used[j] = 1;
+			}
+			break;
+		}
+	}
+}
+
 static void
 eset_pair(struct eset *es)
 {
@@ -494,6 +541,7 @@ eset_pair(struct eset *es)
 			}
 		}
 	}
+	pair_renamed(es, used);
 	for (size_t j = 0; j < m; j++)
 		if (!used[j]) {
 			xgrow((void **)&es->gone, &es->gone_cap, es->ngone + 1, sizeof(size_t));

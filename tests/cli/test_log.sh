@@ -529,9 +529,12 @@ head -n 5 "$tmp/ap.exp" | cmp -s - "$tmp/ap4.csv" || fail "-n 4 on an appended l
 # a relog of it replays the same (its second session is another recording)
 "$G" --input "$AP" -o "$tmp/apr.gcl"
 "$G" --input "$tmp/apr.gcl" -f csv | tr -d '\r' | cmp -s - "$tmp/ap.exp" || fail "relog of an appended log"
-# the same log twice: every row twice (each derived within its own input),
-# no rows of blanks for the second input's first reads: 1 + 2 x 6 lines
-expect_exit 0 "$G" --input "$AP" --input "$AP" -f csv
+# the same log twice is refused; a copy of it beside it is another log:
+# every row twice (each derived within its own input), no rows of blanks
+# for the second input's first reads: 1 + 2 x 6 lines
+expect_exit 2 "$G" --input "$AP" --input "$AP" -f csv
+cp "$AP" "$tmp/ap_copy.gcl"
+expect_exit 0 "$G" --input "$AP" --input "$tmp/ap_copy.gcl" -f csv
 [ "$(lf | wc -l)" -eq 13 ] || fail "a log twice: $(lf | wc -l) lines"
 [ "$(lf | sed 1d | uniq | wc -l)" -eq 6 ] || fail "a log twice: rows not in pairs: $out"
 sed 1d "$tmp/ap.exp" >"$tmp/ap.exp.rows"

@@ -46,6 +46,7 @@ cleanup() {
 	fi
 	ip netns del "$nsr" 2>/dev/null || true
 	ip netns del "$nst" 2>/dev/null || true
+	[ -z "${rtmp:-}" ] || rm -rf "$rtmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -167,4 +168,28 @@ if command -v valgrind >/dev/null 2>&1 && ! grep -q __asan_init "$GETCOUNTER"; t
 		'\Network Adapter(*)\*' >/dev/null || fail "valgrind reported errors"
 	echo "valgrind: clean"
 fi
+# A rename mid-run keeps the instance (same ifindex, no RESET): the sample
+# after it has a value under the new name, and neither NEW nor a gap
+rtmp=$(mktemp -d)
+ip -n "$nsr" link add gcrn$$ type veth peer name gcrp$$
+ip -n "$nsr" link set gcrn$$ up
+ip -n "$nsr" link set gcrp$$ up
+(sleep 0.7; ip -n "$nsr" link set gcrn$$ down; ip -n "$nsr" link set gcrn$$ name gcrm$$;
+	ip -n "$nsr" link set gcrm$$ up) &
+rn=$!
+ip netns exec "$nsr" "$GETCOUNTER" -i 0.5 -n 3 -f json '\Network Adapter(gcr*)\Packets Sent/sec' \
+	>"$rtmp/rename.json" 2>"$rtmp/rename.err" || fail "the run across a rename failed: $(cat "$rtmp/rename.err")"
+wait "$rn" || fail "the rename failed"
+cat "$rtmp/rename.json"
+python3 - "$rtmp/rename.json" gcrn$$ gcrm$$ <<'EOF2' || fail "a rename was not followed (above)"
+import json, sys
+rows = [json.loads(l)["samples"] for l in open(sys.argv[1])]
+old, new = sys.argv[2], sys.argv[3]
+last = {r["instance"]: r for r in rows[-1]}
+assert new in last and last[new]["status"] == "OK", last
+assert old not in last, last
+# the sample that saw the rename: the new name goes on (OK), it is not NEW
+seen = [{r["instance"]: r["status"] for r in s} for s in rows]
+assert all(s.get(new, "OK") in ("OK",) for s in seen), seen
+EOF2
 echo "ok"
