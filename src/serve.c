@@ -1261,7 +1261,11 @@ serve_run(const struct serve_opts *o)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
-	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL };
+	/* a thread a connection: idle ones must not pile up until a scraper
+	 * cannot get in (a client that opens hundreds and sends nothing) */
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 10, NULL };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, 256, NULL };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, 64, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
 						(intptr_t)notify_connection, &s };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED,

@@ -358,4 +358,38 @@ while [ $round -lt 3 ] && [ $got503 -eq 0 ]; do
 done
 [ $got503 -eq 1 ] || fail "--serve-max-requests 1 never answered 503 under load"
 stop "$pid"
+
+# --- idle connections cannot lock scrapers out ---------------------------------
+# 100 connections from 127.0.0.2 that send nothing: at most 64 from one
+# address stay (the others are closed at once), and a scrape from
+# 127.0.0.1 is answered meanwhile
+start idle --root "$F/t0" --serve 0
+port=${url#http://127.0.0.1:}
+port=${port%%/*}
+python3 - "$port" >"$tmp/idle.out" <<'EOF2' &
+import select, socket, sys, time
+port = int(sys.argv[1])
+socks = []
+for _ in range(100):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.connect(("127.0.0.1", port))
+    socks.append(s)
+time.sleep(1.5)
+closed = 0
+for s in socks:
+    r, _, _ = select.select([s], [], [], 0)
+    if r and s.recv(1) == b"":
+        closed += 1
+print(closed)
+sys.stdout.flush()
+time.sleep(1)
+EOF2
+idle=$!
+sleep 0.7
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "$url" || true)
+wait "$idle" || fail "the idle client failed"
+[ "$code" = 200 ] || fail "a scrape among idle connections got '$code'"
+[ "$(cat "$tmp/idle.out")" -ge 36 ] || fail "idle connections from one address kept: $((100 - $(cat "$tmp/idle.out"))) of 100"
+stop "$pid"
 exit 0
