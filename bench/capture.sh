@@ -64,26 +64,68 @@ netns_add "$nsb"
 netns_veth "$nsa" "$nsb" "10.95.$(($$ % 250))"
 run=$((DURATION + 3)) # the sender starts ~1 s in and may run late
 
-# one_case TOOL RATE LEN: prints "frames drops cpu_ns sent" (RATE 0: no
-# sender, the idle run)
-one_case() {
+# start_tool TOOL NAME: start TOOL on B in the background (output in
+# $tmp/NAME.out and .err); its pid in $c
+start_tool() {
 	case $1 in
 	pcapcount)
 		"$CPUTIME" --keep-stdout ip netns exec "$nsb" "$COUNT" "$veth_b" "$run" \
-			>"$tmp/c.out" 2>"$tmp/c.err" &
+			>"$tmp/$2.out" 2>"$tmp/$2.err" &
 		;;
 	getcounter)
 		"$CPUTIME" --keep-stdout ip netns exec "$nsb" "$GC" \
 			"\\Network Capture($veth_b)\\Frames Received/sec" \
 			"\\Network Capture($veth_b)\\Capture Dropped" -i 1 -n "$run" -f csv \
-			>"$tmp/c.out" 2>"$tmp/c.err" &
+			>"$tmp/$2.out" 2>"$tmp/$2.err" &
 		;;
 	tcpdump)
 		"$CPUTIME" timeout -s INT "$run" ip netns exec "$nsb" tcpdump -i "$veth_b" \
-			-w /dev/null -s 128 -B 8192 >"$tmp/c.out" 2>"$tmp/c.err" &
+			-w /dev/null -s 128 -B 8192 >"$tmp/$2.out" 2>"$tmp/$2.err" &
 		;;
 	esac
 	c=$!
+}
+
+# tool_result TOOL NAME: "frames drops cpu_ns" from its output files
+tool_result() {
+	o=$tmp/$2.out e=$tmp/$2.err
+	case $1 in
+	pcapcount)
+		# the whole process, as for the others (its own getrusage
+		# would leave out exec, ip netns exec and libpcap's loading)
+		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$e")
+		sed -n "s/.*frames=\\([0-9]*\\).*drops=\\([0-9]*\\) .*/\\1 \\2 $((cpu * 1000))/p" "$o"
+		;;
+	getcounter)
+		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$e")
+		awk -F, -v cpu="$cpu" 'NR > 1 && /^"[0-9]/ {
+			f = $2; d = $3; gsub(/["\r]/, "", f); gsub(/["\r]/, "", d)
+			frames += f; if (d + 0 > drops) drops = d + 0 }
+			END { printf "%.0f %d %d\n", frames, drops, cpu * 1000 }' "$o"
+		;;
+	tcpdump)
+		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$e")
+		f=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$e")
+		d=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$e")
+		echo "${f:-0} ${d:-0} $((cpu * 1000))"
+		;;
+	esac
+}
+
+# wait_sockets N: until B has N packet sockets open (a header line first)
+wait_sockets() {
+	for i in $(seq 100); do
+		n=$(ip netns exec "$nsb" cat /proc/net/packet | wc -l)
+		[ "$n" -gt "$1" ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+}
+
+# one_case TOOL RATE LEN: prints "frames drops cpu_ns sent" (RATE 0: no
+# sender, the idle run)
+one_case() {
+	start_tool "$1" c
 	# ready: the tool's packet sockets are open (a header line first)
 	want=1
 	[ "$1" = getcounter ] && want=2
@@ -102,28 +144,24 @@ one_case() {
 	wait "$c" || true
 	[ -z "${CAPTURE_DEBUG:-}" ] || cat "$tmp/c.out" "$tmp/c.err" "$tmp/s.out" >&2
 	sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' "$tmp/s.out")
-	case $1 in
-	pcapcount)
-		# the whole process, as for the others (its own getrusage
-		# would leave out exec, ip netns exec and libpcap's loading)
-		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$tmp/c.err")
-		sed -n "s/.*frames=\\([0-9]*\\).*drops=\\([0-9]*\\) .*/\\1 \\2 $((cpu * 1000))/p" \
-			"$tmp/c.out"
-		;;
-	getcounter)
-		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$tmp/c.err")
-		awk -F, -v cpu="$cpu" 'NR > 1 && /^"[0-9]/ {
-			f = $2; d = $3; gsub(/["\r]/, "", f); gsub(/["\r]/, "", d)
-			frames += f; if (d + 0 > drops) drops = d + 0 }
-			END { printf "%.0f %d %d\n", frames, drops, cpu * 1000 }' "$tmp/c.out"
-		;;
-	tcpdump)
-		cpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' "$tmp/c.err")
-		f=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$tmp/c.err")
-		d=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$tmp/c.err")
-		echo "${f:-0} ${d:-0} $((cpu * 1000))"
-		;;
-	esac | sed "s/\$/ $sent/"
+	tool_result "$1" c | sed "s/\$/ $sent/"
+}
+
+# both_case RATE LEN: pcapcount and getcounter on B at once, on the same
+# frames: prints "pcap_frames pcap_cpu_ns gc_frames gc_cpu_ns gc_drops".
+# The machine's noise (other jobs, frequency, steal) then falls on both
+# alike, which alternating turns cannot promise on a shared VM.
+both_case() {
+	start_tool pcapcount p
+	cp=$c
+	start_tool getcounter g
+	cg=$c
+	wait_sockets 3
+	ip netns exec "$nsa" "$SEND" "$veth_a" "$mac_a" "$mac_b" "$1" "$2" "$DURATION" >"$tmp/s.out"
+	wait "$cp" || true
+	wait "$cg" || true
+	set -- $(tool_result pcapcount p) $(tool_result getcounter g)
+	echo "${1:-0} ${3:-0} ${4:-0} ${6:-0} ${5:-0}"
 }
 
 report=$out/capture.md
@@ -189,3 +227,39 @@ END {
 	for (t = 1; t <= nt; t++) printf " %s %.1f;", T[t], idle[T[t]] / 1e6
 	printf "\n"
 }' "$rows" | tee -a "$report"
+
+# both at once: the ratio of each round, median (min-max)
+if [ "${TOGETHER:-1}" = 1 ] && echo " $TOOLS " | grep -q ' getcounter ' &&
+	echo " $TOOLS " | grep -q ' pcapcount '; then
+	say ""
+	say "Both at once (pcapcount and getcounter capturing the same frames, $ROUNDS rounds): CPU"
+	say "ns/frame, median (min-max), and the median of the per-round ratios."
+	say ""
+	say "| rate/s | bytes | pcapcount ns/frame | getcounter ns/frame | getcounter drops | vs pcapcount |"
+	say "|---|---|---|---|---|---|"
+	for len in $LENS; do
+		for rate in $RATES; do
+			: >"$tmp/both"
+			for r in $(seq "$ROUNDS"); do
+				both_case "$rate" "$len" >>"$tmp/both"
+			done
+			awk -v rate="$rate" -v len="$len" '
+			function med(a, n,    i, j, t) {
+				for (i = 2; i <= n; i++)
+					for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			}
+			function span(a, n,    i, lo, hi) {
+				lo = hi = a[1]
+				for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+				return sprintf(" (%.1f-%.1f)", lo, hi)
+			}
+			$1 > 0 && $3 > 0 { n++; P[n] = $2 / $1; G[n] = $4 / $3; R[n] = G[n] / P[n]
+				if ($5 > d) d = $5 }
+			END { if (!n) exit
+				sp = span(P, n); sg = span(G, n)
+				printf "| %s | %s | %.1f%s | %.1f%s | %d | %.2f |\n", rate, len,
+					med(P, n), sp, med(G, n), sg, d, med(R, n) }' "$tmp/both" | tee -a "$report"
+		done
+	done
+fi
