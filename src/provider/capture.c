@@ -371,6 +371,10 @@ capture_check_files(const char *const *files, size_t n, struct err *err)
 		if (!known)
 			return err_set(err, "--pcap %s is not a pcap or pcapng capture%s", files[i],
 				       got >= 0 && got < 4 ? " (too short)" : "");
+		/* a pcap file header is 24 bytes, a pcapng section header 28 */
+		if (a.st_size < (m[0] == 0x0a ? 28 : 24))
+			return err_set(err, "--pcap %s is not a pcap or pcapng capture (too short)",
+				       files[i]);
 #endif
 		if (stat(files[i], &a) < 0)
 			continue; /* opening it says why */

@@ -235,6 +235,11 @@ printf '%s\n' "$out" | tr -d '\r' | tail -n +2 | diff "$tmp/want.csv" - ||
 printf '%s\n' "$out" | head -1 | grep -q 'Network Capture(file:-)' || fail "--pcap -: instance"
 expect_exit 2 "$G" --pcap - --pcap - </dev/null
 case $errout in *"--pcap - is given twice"*) ;; *) fail "--pcap - twice: '$errout'" ;; esac
+# a file with a capture's magic but not its whole header: the same words
+head -c 10 "$tmp/us.pcap" >"$tmp/ten.pcap"
+expect_exit 2 "$G" --pcap "$tmp/ten.pcap"
+case $errout in *"ten.pcap is not a pcap or pcapng capture (too short)") ;;
+*) fail "--pcap of a 10-byte file: '$errout'" ;; esac
 expect_exit 2 "$G" --pcap /dev/null
 case $errout in *"--pcap /dev/null is not a pcap or pcapng capture (too short)") ;;
 *) fail "--pcap /dev/null: '$errout'" ;; esac
