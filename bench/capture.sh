@@ -164,6 +164,18 @@ both_case() {
 	echo "${1:-0} ${3:-0} ${4:-0} ${6:-0} ${5:-0}"
 }
 
+# awk: med(a, n), the median of a[1..n] (sorts a); span(a, n), " (min-max)"
+AWK_STATS='
+function med(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function span(a, n,    i, lo, hi) {
+	lo = hi = a[1]
+	for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+	return n > 1 ? sprintf(" (%.1f-%.1f)", lo, hi) : ""
+}'
 report=$out/capture.md
 say() { printf '%s\n' "$*" | tee -a "$report"; }
 rows=$tmp/rows
@@ -191,17 +203,7 @@ say "|---|---|---|---|---|---|---|---|---|---|"
 # per case and tool: medians (min-max) over the rounds of sent, seen, the
 # largest drop count, ns/frame, and the median of the per-round ratios to
 # pcapcount; then the same with the tool's idle CPU taken out
-awk -v tools="$TOOLS" -v lens="$LENS" -v rates="$RATES" '
-function med(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function span(a, n,    i, lo, hi) {
-	lo = hi = a[1]
-	for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
-	return n > 1 ? sprintf(" (%.1f-%.1f)", lo, hi) : ""
-}
+awk -v tools="$TOOLS" -v lens="$LENS" -v rates="$RATES" "$AWK_STATS"'
 $1 == "idle" { idle[$2] = $3; next }
 { k = $3 " " $4 " " $5; n = ++cnt[k]; sent[k, n] = $6; seen[k, n] = $7; drop[k, n] = $8
   cpu[k, n] = $9; round[k, n] = $2 }
@@ -243,17 +245,7 @@ if [ "${TOGETHER:-1}" = 1 ] && echo " $TOOLS " | grep -q ' getcounter ' &&
 			for r in $(seq "$ROUNDS"); do
 				both_case "$rate" "$len" >>"$tmp/both"
 			done
-			awk -v rate="$rate" -v len="$len" '
-			function med(a, n,    i, j, t) {
-				for (i = 2; i <= n; i++)
-					for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-			}
-			function span(a, n,    i, lo, hi) {
-				lo = hi = a[1]
-				for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
-				return sprintf(" (%.1f-%.1f)", lo, hi)
-			}
+			awk -v rate="$rate" -v len="$len" "$AWK_STATS"'
 			$1 > 0 && $3 > 0 { n++; P[n] = $2 / $1; G[n] = $4 / $3; R[n] = G[n] / P[n]
 				if ($5 > d) d = $5 }
 			END { if (!n) exit
