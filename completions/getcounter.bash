@@ -148,8 +148,16 @@ _getcounter_run()
 	fi
 	for ((k = 1; k < ${#_gc_words[@]}; k++)); do
 		case ${_gc_words[k]} in
-		--root | --pcap) roots+=("${_gc_words[k]}" "${_gc_words[k + 1]-}") ;;
-		--root=* | --pcap=*) roots+=("${_gc_words[k]}") ;;
+		--root | --pcap)
+			w=${_gc_words[k + 1]-}
+			[[ $w == "~/"* ]] && w=$HOME/${w#"~/"} # the shell expands it later
+			roots+=("${_gc_words[k]}" "$w")
+			;;
+		--root=* | --pcap=*)
+			w=${_gc_words[k]}
+			[[ $w == *"=~/"* ]] && w=${w%%=*}=$HOME/${w#*=~/}
+			roots+=("$w")
+			;;
 		esac
 	done
 	"$bin" ${roots[@]+"${roots[@]}"} "$@" 2>/dev/null

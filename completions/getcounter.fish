@@ -42,7 +42,8 @@ function __getcounter_run
         switch $toks[$i]
             case --root --pcap
                 if test $i -lt $n
-                    set -a roots $toks[$i] $toks[(math $i + 1)]
+                    # ~/ is the shell's to expand, later
+                    set -a roots $toks[$i] (string replace -r '^~/' "$HOME/" -- $toks[(math $i + 1)])
                 end
             case '--root=*' '--pcap=*'
                 set -a roots $toks[$i]

@@ -58,6 +58,7 @@ struct config {
 	 * --capture-filter, --snaplen, --capture-buffer, --promisc, --user */
 	char **pcaps;
 	size_t npcaps;
+	int counter_file_stdin; /* -cf - read the paths from standard input */
 	struct capture_opts capture;
 	const char *tls_cert, *tls_key; /* --tls-cert, --tls-key: https */
 	const char *tls_client_ca;     /* --tls-client-ca: require client certificates */

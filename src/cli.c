@@ -160,7 +160,7 @@ cli_usage(FILE *out)
 	      "                           the keys)\n"
 	      "      --ascii              with --tui: an ASCII graph instead of braille\n"
 	      "      --no-color           with --tui: no colour (also when NO_COLOR is set)\n"
-	      "      --pcap FILE          count \\Network Capture(file:FILE) from a pcap or\n"
+	      "      --pcap FILE          count \\Network Capture(file:NAME) from a pcap or\n"
 	      "                           pcapng file (- reads stdin), a sample per interval\n"
 	      "                           of its time (repeatable)\n"
 	      "      --local-mac MAC      with --pcap: Ethernet frames from MAC count as sent\n"
@@ -557,6 +557,13 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 		push_path(cfg, arg, NULL);
 		break;
 	case O_COUNTER_FILE:
+		if (strcmp(arg, "-") == 0) {
+			for (size_t i = 0; i < cfg->npcaps; i++)
+				if (strcmp(cfg->pcaps[i], "-") == 0)
+					return err_set(err, "-cf - and --pcap - both read standard "
+							    "input: give one of them a file");
+			cfg->counter_file_stdin = 1;
+		}
 		return read_counter_file(cfg, arg, err);
 	case O_INTERVAL:
 		cfg->interval_given = 1;
@@ -837,6 +844,12 @@ cli_parse(int argc, char **argv, struct config *cfg, struct err *err)
 	}
 	if (cli_check_log_options(cfg, err) < 0)
 		goto out;
+	for (size_t i = 0; cfg->counter_file_stdin && i < cfg->npcaps; i++)
+		if (strcmp(cfg->pcaps[i], "-") == 0) {
+			err_set(err, "-cf - and --pcap - both read standard input: give one of "
+				     "them a file");
+			goto out;
+		}
 	cfg->capture.files = (const char *const *)cfg->pcaps;
 	cfg->capture.nfiles = cfg->npcaps;
 	if (capture_check_files(cfg->capture.files, cfg->capture.nfiles, err) < 0 ||

@@ -442,17 +442,27 @@ static int columns_fixed(const struct config *cfg);
 
 /* Pair cur instances with prev ones by name; sets changed, prev_of, gone,
  * and rebuilds the groups when the instance list changed. */
-/* Nonzero when identity id is held by exactly one instance of rs among
- * those skip does not mark (skip NULL: among those without a pair in
- * prev_of). */
+/* Nonzero when identity id is held by exactly one instance of prev that
+ * used does not mark. */
 static int
-identity_once(const struct raw_set *rs, uint64_t id, const uint8_t *skip, const size_t *prev_of)
+identity_once_gone(const struct raw_set *prev, uint64_t id, const uint8_t *used)
 {
 	int n = 0;
 
-	for (size_t k = 0; k < rs->ninstances && n < 2; k++)
-		if ((skip ? !skip[k] : prev_of[k] == SIZE_MAX) && rs->inst[k].identity == id)
-			n++;
+	for (size_t k = 0; k < prev->ninstances && n < 2; k++)
+		n += !used[k] && prev->inst[k].identity == id;
+	return n == 1;
+}
+
+/* Nonzero when identity id is held by exactly one instance of cur without
+ * a pair in prev_of. */
+static int
+identity_once_new(const struct raw_set *cur, uint64_t id, const size_t *prev_of)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < cur->ninstances && n < 2; k++)
+		n += prev_of[k] == SIZE_MAX && cur->inst[k].identity == id;
 	return n == 1;
 }
 
@@ -479,8 +489,8 @@ pair_renamed(struct eset *es, uint8_t *used)
 		for (size_t j = 0; j < prev->ninstances; j++) {
 			if (used[j] || prev->inst[j].identity != id)
 				continue;
-			if (identity_once(prev, id, used, NULL) &&
-			    identity_once(cur, id, NULL, es->prev_of)) {
+			if (identity_once_gone(prev, id, used) &&
+			    identity_once_new(cur, id, es->prev_of)) {
 				es->prev_of[i] = j;
 				used[j] = 1;
 			}

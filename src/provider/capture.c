@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -538,13 +539,27 @@ direction_word(const char *filter)
 	return NULL;
 }
 
+/* The filter as a message shows it: whole when short, else its start and
+ * end, so that the reason after it still fits one line. */
+static const char *
+filter_text(const char *filter, char *buf, size_t n)
+{
+	size_t len = strlen(filter);
+
+	if (len < 80)
+		return filter;
+	snprintf(buf, n, "%.40s ... %s", filter, filter + len - 30);
+	return buf;
+}
+
 int
 capture_check_filter(const char *filter, struct err *err)
 {
 	static const int links[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2 };
-	char why[PCAP_ERRBUF_SIZE] = "";
+	char why[PCAP_ERRBUF_SIZE] = "", shown[96];
 	struct err ignored;
 	const char *dir = filter ? direction_word(filter) : NULL;
+	unsigned insns = 0;
 
 	if (filter && strlen(filter) > FILTER_MAX)
 		return err_set(err, "--capture-filter is %zu characters long: at most %d",
@@ -554,7 +569,7 @@ capture_check_filter(const char *filter, struct err *err)
 	if (dir)
 		return err_set(err, "--capture-filter '%s': '%s' is not allowed: Network Capture "
 				    "splits frames by direction itself (Received and Sent counters)",
-			       filter, dir);
+			       filter_text(filter, shown, sizeof(shown)), dir);
 	if (!filter || !*filter || pcap_load(&ignored) < 0)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
@@ -563,15 +578,26 @@ capture_check_filter(const char *filter, struct err *err)
 		if (!p)
 			return 0;
 		int ok = pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) == 0;
-		if (ok)
+		if (ok) {
+			insns = prog.bf_len;
 			pcap_freecode(&prog);
-		else if (!why[0])
+		} else if (!why[0]) {
 			snprintf(why, sizeof(why), "%s", pcap_geterr(p));
+		}
 		pcap_close(p);
+		/* the kernel takes BPF_MAXINSNS, the direction and the
+		 * other-hosts check take a few: over that, libpcap would
+		 * filter in user space, with a warning of its own */
+		if (ok && insns + 8 > BPF_MAXINSNS)
+			return err_set(err, "--capture-filter '%s' compiles to %u instructions: the "
+					    "kernel takes at most %d",
+				       filter_text(filter, shown, sizeof(shown)), insns,
+				       BPF_MAXINSNS - 8);
 		if (ok)
 			return 0;
 	}
-	return err_set(err, "--capture-filter '%s': %s", filter, why);
+	return err_set(err, "--capture-filter '%s': %s", filter_text(filter, shown, sizeof(shown)),
+		       why);
 }
 
 #define DEFAULT_SNAPLEN 128
@@ -741,13 +767,14 @@ set_kernel_direction(pcap_t *p, const char *user, const char *dir, int promisc,
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
 	struct sock_filter insns[BPF_MAXINSNS];
+	char shown[96];
 
 	if (user && *user)
 		snprintf(text, sizeof(text), "(%s) and %s", user, dir);
 	else
 		snprintf(text, sizeof(text), "%s", dir);
 	if (pcap_compile(p, &prog, text, 1, PCAP_NETMASK_UNKNOWN) < 0)
-		return err_set(err, "%s: --capture-filter '%s': %s", what, user ? user : "",
+		return err_set(err, "%s: --capture-filter '%s': %s", what, user ? filter_text(user, shown, sizeof(shown)) : "",
 			       pcap_geterr(p));
 	fp.len = (unsigned short)prog.bf_len;
 	fp.filter = (struct sock_filter *)(void *)prog.bf_insns;
@@ -758,7 +785,7 @@ set_kernel_direction(pcap_t *p, const char *user, const char *dir, int promisc,
 		if (prog.bf_len + k > BPF_MAXINSNS) {
 			pcap_freecode(&prog);
 			return err_set(err, "%s: --capture-filter '%s' is too long a program",
-				       what, user ? user : "");
+				       what, user ? filter_text(user, shown, sizeof(shown)) : "");
 		}
 		memcpy(insns, not_otherhost, sizeof(not_otherhost));
 		memcpy(insns + k, prog.bf_insns, prog.bf_len * sizeof(*insns));
@@ -780,6 +807,8 @@ static int
 set_filter(pcap_t *p, const char *user, const char *dir, int promisc, const char *what,
 	   struct err *err)
 {
+	char shown[96];
+
 	char text[4096];
 	struct bpf_program prog;
 
@@ -798,7 +827,7 @@ set_filter(pcap_t *p, const char *user, const char *dir, int promisc, const char
 	else
 		return 0;
 	if (pcap_compile(p, &prog, text, 1, PCAP_NETMASK_UNKNOWN) < 0)
-		return err_set(err, "%s: --capture-filter '%s': %s", what, user ? user : "",
+		return err_set(err, "%s: --capture-filter '%s': %s", what, user ? filter_text(user, shown, sizeof(shown)) : "",
 			       pcap_geterr(p));
 	int rc = pcap_setfilter(p, &prog);
 	pcap_freecode(&prog);
@@ -1058,6 +1087,22 @@ live_names(struct capture *c, const struct provider_request *req, int with_any,
 		if (!strpbrk(pat, "*?[")) {
 			if (strlen(pat) >= IF_NAMESIZE)
 				return err_set(err, "Network Capture: '%s' is not an interface name", pat);
+			/* instance names match case-insensitively, as in every
+			 * set: LO is lo, ANY is any (an exact name first) */
+			if (strcasecmp(pat, "any") == 0) {
+				add_live(c, "any", &cap);
+				continue;
+			}
+			if (!if_nametoindex(pat)) {
+				if (!ifa && getifaddrs(&ifa) < 0)
+					ifa = NULL;
+				for (struct ifaddrs *a = ifa; a; a = a->ifa_next)
+					if (a->ifa_addr && a->ifa_addr->sa_family == AF_PACKET &&
+					    strcasecmp(a->ifa_name, pat) == 0) {
+						pat = a->ifa_name;
+						break;
+					}
+			}
 			add_live(c, pat, &cap);
 			continue;
 		}
@@ -1297,6 +1342,26 @@ source_gone(struct capture *c, struct source *s, const char *why)
 	fprintf(stderr, "getcounter: capturing on %s stopped: %s\n", s->name, why);
 }
 
+/* A handle's socket reports an error: take it (so that poll does not
+ * report it again). The interface is gone when it is no longer there
+ * (deleted, or moved to another namespace): the source stops. It only
+ * went down when it is still there: the socket stays bound and counts
+ * again when it comes up. Nonzero when the source stopped. */
+static int
+socket_failed(struct capture *c, struct handle *h)
+{
+	int e = 0;
+	socklen_t len = sizeof(e);
+
+	if (getsockopt(h->fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0 || e == 0)
+		return 0;
+	if (e == ENETDOWN && (strcmp(h->src->name, "any") == 0 || if_nametoindex(h->src->name) != 0))
+		return 0;
+	source_gone(c, h->src, e == ENETDOWN || e == ENODEV ? "The interface disappeared"
+							       : strerror(e));
+	return 1;
+}
+
 /* Dispatch what every readable handle holds. One call reads every
  * TPACKET_V3 block the kernel has handed over (libpcap 1.10 walks the ring
  * until it meets a block the kernel owns); a second call would find none
@@ -1310,6 +1375,8 @@ dispatch(struct capture *c)
 	for (size_t i = 0; i < c->npfd; i++) {
 		struct handle *h = c->pfd_h[i];
 		if (c->pfd[i].fd < 0 || !(c->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		if ((c->pfd[i].revents & (POLLERR | POLLHUP)) && socket_failed(c, h))
 			continue;
 		int rc = pcap_dispatch(h->p, DISPATCH_MAX,
 				       h->src->link == CAPTURE_EN10MB ? on_frame_eth : on_frame,

@@ -265,6 +265,18 @@ for i in lo any; do
 	printf '%s\n' "$out" | grep -qF "\\Network Capture($i)\\Frames Received/sec" ||
 		fail "-qx 'Network Capture' does not list $i: $out"
 done
+# -cf - and --pcap - cannot both have standard input, in either order
+expect_exit 2 sh -c '"$0" --pcap - -cf - <"$1"' "$G" "$tmp/us.pcap"
+case $errout in *"-cf - and --pcap - both read standard input"*) ;; *) fail "-cf - --pcap -: '$errout'" ;; esac
+expect_exit 2 sh -c 'echo "\\Network Capture(*)\\Frames Received/sec" | "$0" -cf - --pcap -' "$G"
+case $errout in *"-cf - and --pcap - both read standard input"*) ;; *) fail "--pcap - -cf -: '$errout'" ;; esac
+# a filter the kernel cannot take (over 4096 instructions): a usage error,
+# one line, the filter shortened so that the reason fits
+f=$(python3 -c 'print(" or ".join("host ::%x" % i for i in range(300)))')
+expect_exit 2 "$G" --pcap "$tmp/us.pcap" --capture-filter "$f"
+case $errout in *" ... "*"compiles to "*" instructions: the kernel takes at most "*) ;;
+*) fail "a filter of 300 hosts: '$errout'" ;; esac
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 1 ] && [ ${#errout} -lt 300 ] || fail "a long filter's error: $errout"
 # under --root nothing is captured (the tree holds no frames, and this
 # machine's interfaces are not its): a named interface is UNSUPPORTED, a
 # wildcard matches none, one line says why, and no packet socket opens

@@ -63,4 +63,10 @@ hdr=$(printf '%s\n' "$out" | head -1)
 case $hdr in *'Network Capture(any)\Frames Received/sec'*) fail "(*) stood for any: $hdr" ;; esac
 case $hdr in *'Network Capture(any)\Frames Sent/sec'*) ;; *) fail "(any) named, not shown: $hdr" ;; esac
 case $hdr in *'Network Capture(lo)\Frames Received/sec'*) ;; *) fail "(*) without lo: $hdr" ;; esac
+# names match case-insensitively, as in every set: LO is lo, ANY is any
+expect_exit 0 ip netns exec "$ns" "$G" -n 1 -i 0.3 -f csv '\Network Capture(LO)\Frames Received/sec' \
+	'\Network Capture(ANY)\Frames Received/sec'
+case $errout in *"no such interface"*) fail "LO or ANY not found: $errout" ;; esac
+[ "$(printf '%s\n' "$out" | sed -n 2p | tr -d '\r' | grep -c '" "')" -eq 0 ] ||
+	fail "LO or ANY without a value: $out"
 exit 0
