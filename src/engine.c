@@ -476,6 +476,8 @@ pair_renamed(struct eset *es, uint8_t *used)
 	const struct raw_set *cur = es->cur, *prev = es->prev;
 	size_t nnew = 0, ngone = 0;
 
+	if (!es->have_prev)
+		return; /* a first read: nothing went (used has no room for prev) */
 	for (size_t i = 0; i < cur->ninstances; i++)
 		nnew += es->prev_of[i] == SIZE_MAX;
 	for (size_t j = 0; j < prev->ninstances; j++)
