@@ -19,3 +19,22 @@ netcycles_needs() {
 	*UNSUPPORTED*) fail "the eBPF counters do not load as root here: $probe" ;;
 	esac
 }
+
+# netcycles_tmp: a temporary directory $tmp, and an EXIT trap that stops
+# the processes in $pids, deletes the namespaces netns_add made and $tmp,
+# whether the test passes or fails.
+netcycles_tmp() {
+	tmp=$(mktemp -d)
+	pids=""
+	trap netcycles_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+netcycles_cleanup() {
+	for p in $pids; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	pids=""
+	netns_cleanup
+	rm -rf "$tmp"
+}

@@ -54,19 +54,7 @@ nsb=$pfx-b
 net=10.215.$(($$ % 250))
 samples=3
 udp_count=3000
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	pids=""
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+netcycles_tmp
 
 netns_add "$nsa"
 netns_add "$nsb"
@@ -374,7 +362,7 @@ echo "raw_tp: $B received $e packets/s (eBPF) vs $a (Network Adapter) over 1.5 s
 awk -v v="$a" 'BEGIN { exit !(v * 1.5 >= 1800) }' || fail "raw_tp run: the burst did not arrive ($a/s)"
 within "$e" "$a" 2 || fail "raw_tp: Received Packets $e not within 2 % of $a"
 
-cleanup
+netcycles_cleanup
 left=$(netns_left "$pfx-")
 [ -z "$left" ] || fail "namespaces left behind: $left"
 echo "ok"

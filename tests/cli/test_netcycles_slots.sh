@@ -39,19 +39,7 @@ pfx=gc-ns-$$
 nsa=$pfx-a
 nsb=$pfx-b
 net=10.217.$(($$ % 250))
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	pids=""
-	netns_cleanup
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+netcycles_tmp
 
 nc='\Per Processor Network Activity Cycles'
 pna='\Per Processor Network Activity'
@@ -240,7 +228,7 @@ l=$(csv_sum "$tmp/unshare.csv" "^$(q "$nc(lo/_Total)\\Interrupts/sec")\$") ||
 	fail "lo Interrupts/sec is not 0 with a value"
 [ "$l" = "0.000" ] || fail "lo Interrupts/sec is $l, not 0"
 
-cleanup
+netcycles_cleanup
 left=$(netns_left "$pfx-")
 [ -z "$left" ] || fail "namespaces left behind: $left"
 echo "ok"
