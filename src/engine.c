@@ -2304,21 +2304,20 @@ static void
 list_instances(struct engine *e, FILE *out)
 {
 	const struct frame *f = &e->frame;
+	struct pathbuf pb = { 0 };
 
 	for (size_t r = 0; r < f->nrows; r++) {
 		/* like -q, without the \\HOST prefix */
 		const struct frame_row *row = &f->rows[r];
 		if (row->status == ST_NO_INSTANCE)
 			continue; /* a named-only instance that is not there */
-		if (row->instance)
-			fprintf(out, "\\%s(%s)\\%s\n", row->set->name, row->instance,
-				row->counter->name);
-		else
-			fprintf(out, "\\%s\\%s\n", row->set->name, row->counter->name);
+		/* the path of an empty host is "\\\Set...": from its third \ */
+		fprintf(out, "%s\n", frame_row_path(&(struct frame){ .host = "" }, row, &pb) + 2);
 		if (e->cfg->verbose)
 			print_help(out, e, f->rows[r].set, f->rows[r].counter, f->rows[r].instance,
 				   "        ");
 	}
+	free(pb.buf);
 }
 
 int
