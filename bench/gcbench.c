@@ -268,7 +268,8 @@ frame_shape(const struct frame *f, long *instances, long *inst_fields, long *val
 
 	*instances = *inst_fields = *values = 0;
 	for (size_t r = 0; r < f->nrows; r++) {
-		const struct frame_row *row = &f->rows[r];
+		struct frame_row tmp;
+		const struct frame_row *row = frame_row_at(f, r, &tmp);
 		size_t s = 0;
 		while (s < nproviders && providers[s]->set != row->set)
 			s++;

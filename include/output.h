@@ -12,7 +12,7 @@
 #include "counter.h"
 #include "util.h"
 
-/* One derived value. */
+/* One derived value, as an output sees it (frame_row_at). */
 struct frame_row {
 	const struct counter_set *set;
 	const struct counter_desc *counter;
@@ -22,14 +22,58 @@ struct frame_row {
 	double value;         /* meaningful when value_exists() */
 };
 
-/* The derived values of one interval, stamped with the later read. */
+/* What a column stands for, in a compact frame: its counter (a set and one
+ * of its counters) and its instance, both as numbers. */
+struct frame_counter {
+	const struct counter_set *set;
+	const struct counter_desc *counter;
+};
+
+struct frame_columns {
+	/* column -> counter number << 33 | (instance number + 1, 0 for none) */
+	const uint64_t *keys;
+	const struct frame_counter *counters; /* counter number -> set, counter */
+	const char *const *names;             /* instance number -> name */
+};
+
+/* The derived values of one interval, stamped with the later read. Its
+ * rows are stored one of two ways: as frame_row records (rows; a frame
+ * built by hand), or, the engine's way, as three arrays of 13 bytes a row
+ * in all (column, value, status; rows NULL) whose columns name their set,
+ * counter and instance through cols. Outputs read either through
+ * frame_row_at. */
 struct frame {
 	int64_t wall_ns;  /* UTC nanoseconds */
 	const char *host; /* the HOST of the rows' paths */
 	uint64_t index;   /* 1 for the first printed sample */
 	size_t nrows;
 	const struct frame_row *rows;
+	const uint32_t *column;
+	const double *value;
+	const uint8_t *status;
+	const struct frame_columns *cols;
 };
+
+/* Row i of f: a pointer into f->rows, or tmp filled from the compact
+ * arrays (valid until tmp's next use). */
+static inline const struct frame_row *
+frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
+{
+	if (f->rows)
+		return &f->rows[i];
+	uint32_t col = f->column[i];
+	uint64_t key = f->cols->keys[col];
+	uint64_t inst = key & (((uint64_t)1 << 33) - 1);
+	const struct frame_counter *fc = &f->cols->counters[key >> 33];
+
+	tmp->set = fc->set;
+	tmp->counter = fc->counter;
+	tmp->instance = inst ? f->cols->names[inst - 1] : NULL;
+	tmp->column = col;
+	tmp->status = f->status[i];
+	tmp->value = f->value[i];
+	return tmp;
+}
 
 struct output_opts {
 	int precision; /* decimals; -1 for the format's default */

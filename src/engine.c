@@ -80,12 +80,16 @@ struct eset {
 
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
 
+/* One row of an item: 12 bytes. Its instance is its column's (col_instance). */
 struct row_ref {
-	size_t idx;
-	const char *instance; /* borrowed from e->names (NULL for single-instance) */
-	uint32_t rows_first, rows_n; /* a rows counter's rows in item->rows */
+	uint32_t idx;     /* the instance (cur or prev) or group it reads */
 	uint32_t column;
 	uint8_t kind;     /* enum ref_kind */
+};
+
+/* A rows counter's rows of one ref: item->rows[first .. first + n). */
+struct ref_rows {
+	uint32_t first, n;
 };
 
 /* One counter of one set with an instance pattern, from a path. */
@@ -106,6 +110,8 @@ struct item {
 	/* a counter totalling another set's rows (counter_desc.rows_set) */
 	struct eset *rows_es;
 	const struct counter_desc *rows_c;
+	struct ref_rows *ref_rows; /* per ref, rows items only */
+	size_t ref_rows_cap;
 	size_t *rows;     /* rows_es cur indices, ref after ref */
 	size_t nrows, rows_cap;
 };
@@ -150,13 +156,19 @@ struct engine {
 	 * output prints them (frame_row_path), never stored. */
 	struct idmap cols;
 	struct strset setctr; /* "Set\\Counter" of every item */
+	struct frame_counter *counters; /* setctr id -> set, counter */
+	size_t counters_cap;
 	struct strset names;  /* every instance name a row has shown (rows borrow it) */
+	struct frame_columns fcols; /* what the frame's columns stand for */
 	int sources_opened;         /* engine_sources_opened ran */
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
+	/* the frame's rows: column, value and status (13 bytes a row) */
 	size_t nrows, rows_cap;
-	struct frame_row *rows;
+	uint32_t *row_col;
+	double *row_val;
+	uint8_t *row_st;
 	uint32_t user_hz;
 	uint8_t ulong_bits;
 	/* --root series clock */
@@ -256,6 +268,8 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	char sc[512];
 	snprintf(sc, sizeof(sc), "%s\\%s", prov->set->name, c->name);
 	it->sc = strset_add(&e->setctr, sc, NULL);
+	xgrow((void **)&e->counters, &e->counters_cap, it->sc + 1, sizeof(*e->counters));
+	e->counters[it->sc] = (struct frame_counter){ prov->set, c };
 	it->path_index = e->npaths_resolved;
 	if (c->rows_set) {
 		const struct provider *rp = catalog_find(e, c->rows_set);
@@ -946,6 +960,15 @@ item_clear(struct item *it)
 	it->has_gone = 0;
 }
 
+/* The instance name of a column (NULL for a single-instance set's). */
+static const char *
+col_instance(const struct engine *e, uint32_t column)
+{
+	uint64_t inst = e->cols.keys[column] & (((uint64_t)1 << 33) - 1);
+
+	return inst ? e->names.strs[inst - 1] : NULL;
+}
+
 static void
 item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	     const char *instance)
@@ -955,10 +978,9 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
 	struct row_ref *r = &it->refs[it->nrefs++];
 	r->kind = kind;
-	r->idx = idx;
-	r->instance = NULL;
+	r->idx = (uint32_t)idx;
 	if (instance)
-		inst = (uint64_t)strset_add(&e->names, instance, &r->instance) + 1;
+		inst = (uint64_t)strset_add(&e->names, instance, NULL) + 1;
 	r->column = idmap_add(&e->cols, (uint64_t)it->sc << 33 | inst);
 	if (kind == REF_GONE)
 		it->has_gone = 1;
@@ -1087,7 +1109,7 @@ add_rows_of(struct item *it, const struct row_order *o, const char *instance)
  * instance's; every instance's for _Total; the group's for a group total).
  * Runs when either set's instance list changed. */
 static void
-item_build_rows(struct item *it)
+item_build_rows(const struct engine *e, struct item *it)
 {
 	const struct eset *es = it->es;
 	struct row_order o;
@@ -1095,44 +1117,48 @@ item_build_rows(struct item *it)
 	it->nrows = 0;
 	if (!it->rows_es)
 		return;
+	xgrow((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 	row_order_build(&o, it->rows_es->cur);
 	for (size_t r = 0; r < it->nrefs; r++) {
-		struct row_ref *ref = &it->refs[r];
-		ref->rows_first = it->nrows;
-		ref->rows_n = 0;
+		const struct row_ref *ref = &it->refs[r];
+		struct ref_rows *rr = &it->ref_rows[r];
+		size_t n = 0;
 		if (ref->kind == REF_CUR) {
-			ref->rows_n = add_rows_of(it, &o, ref->instance);
+			n = add_rows_of(it, &o, col_instance(e, ref->column));
 		} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
-			ref->rows_n = add_rows_of(it, &o, NULL);
+			n = add_rows_of(it, &o, NULL);
 		} else if (ref->kind == REF_TOTAL) {
 			for (size_t i = 0; i < es->cur->ninstances; i++)
 				if (es->cur->inst[i].in_total)
-					ref->rows_n += add_rows_of(it, &o, es->cur->inst[i].name);
+					n += add_rows_of(it, &o, es->cur->inst[i].name);
 		} else if (ref->kind == REF_GROUP) {
 			const struct group *g = &es->groups[ref->idx];
 			for (size_t k = 0; k < g->n; k++) {
 				const char *name = es->cur->inst[es->members[g->first + k]].name;
-				ref->rows_n += add_rows_of(it, &o, name);
+				n += add_rows_of(it, &o, name);
 			}
 		}
+		rr->n = (uint32_t)n;
+		rr->first = (uint32_t)(it->nrows - n);
 	}
 	free(o.idx);
 }
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
 static struct value
-rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int snapshot)
+rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 {
 	struct eset *rs = it->rows_es;
 	struct derive_env env = { rs->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
 	struct value v = { 0, ST_UNSUPPORTED };
+	const struct ref_rows *ref = &it->ref_rows[r];
 
 	/* no source set, or an instance none of whose rows exist: nothing
 	 * this machine can supply (never a made-up 0) */
-	if (!it->rows_c || !rs->cur->valid || ref->rows_n == 0)
+	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
-	if (rs->ntot + ref->rows_n > rs->tot_cap) {
-		rs->tot_cap = next_cap(rs->tot_cap, rs->ntot + ref->rows_n);
+	if (rs->ntot + ref->n > rs->tot_cap) {
+		rs->tot_cap = next_cap(rs->tot_cap, rs->ntot + ref->n);
 		rs->tot_inst = xrealloc(rs->tot_inst, rs->tot_cap * sizeof(*rs->tot_inst));
 		rs->tot_deltas = xrealloc(rs->tot_deltas, rs->tot_cap * sizeof(*rs->tot_deltas));
 		rs->tot_pair = xrealloc(rs->tot_pair, rs->tot_cap * sizeof(*rs->tot_pair));
@@ -1140,13 +1166,13 @@ rows_value(struct engine *e, struct item *it, const struct row_ref *ref, int sna
 	const struct raw_instance **inst = rs->tot_inst + rs->ntot;
 	const struct field_deltas **deltas = rs->tot_deltas + rs->ntot;
 	uint8_t *pair = rs->tot_pair + rs->ntot;
-	for (size_t k = 0; k < ref->rows_n; k++) {
-		size_t i = it->rows[ref->rows_first + k];
+	for (size_t k = 0; k < ref->n; k++) {
+		size_t i = it->rows[ref->first + k];
 		inst[k] = &rs->cur->inst[i];
 		deltas[k] = (rs->pair[i] == ST_OK && !snapshot) ? &rs->deltas[i] : NULL;
 		pair[k] = rs->pair[i];
 	}
-	return derive_total(rs->cur->set, it->rows_c, inst, deltas, pair, ref->rows_n, &env);
+	return derive_total(rs->cur->set, it->rows_c, inst, deltas, pair, ref->n, &env);
 }
 
 /* --smooth C (COUNTERS.md 1): each column shows NDIS's load average
@@ -1158,15 +1184,16 @@ engine_smooth(struct engine *e)
 {
 	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
 	for (size_t r = 0; r < e->nrows; r++) {
-		struct frame_row *row = &e->rows[r];
-		struct smooth_cell *s = &e->smooth[row->column];
-		if (!value_exists(row->counter, (enum value_status)row->status)) {
+		uint32_t col = e->row_col[r];
+		struct smooth_cell *s = &e->smooth[col];
+		const struct counter_desc *c = e->counters[e->cols.keys[col] >> 33].counter;
+		if (!value_exists(c, (enum value_status)e->row_st[r])) {
 			s->on = 0;
 			continue;
 		}
 		if (s->on)
-			row->value = derive_smooth(s->avg, row->value, (unsigned)e->cfg->smooth);
-		s->avg = row->value;
+			e->row_val[r] = derive_smooth(s->avg, e->row_val[r], (unsigned)e->cfg->smooth);
+		s->avg = e->row_val[r];
 		s->on = 1;
 	}
 }
@@ -1222,7 +1249,7 @@ item_build(struct engine *e, struct item *it)
 		it->cap = it->nrefs ? it->nrefs : 1;
 		it->refs = xrealloc(it->refs, it->cap * sizeof(*it->refs));
 	}
-	item_build_rows(it);
+	item_build_rows(e, it);
 }
 
 /* The total of one group: its members' pairs, summed as for _Total. The
@@ -1284,17 +1311,22 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		if (!it->built || es->changed || it->has_gone)
 			item_build(e, it);
 		else if (it->rows_es && it->rows_es->changed)
-			item_build_rows(it);
+			item_build_rows(e, it);
 		total += it->nrefs;
 	}
 	if (e->rows_cap < total || e->rows_cap > total + total / 4) {
 		e->rows_cap = total ? total : 1;
-		e->rows = xrealloc(e->rows, e->rows_cap * sizeof(*e->rows));
+		e->row_col = xrealloc(e->row_col, e->rows_cap * sizeof(*e->row_col));
+		e->row_val = xrealloc(e->row_val, e->rows_cap * sizeof(*e->row_val));
+		e->row_st = xrealloc(e->row_st, e->rows_cap * sizeof(*e->row_st));
 	}
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
 		const struct counter_set *set = es->prov->set;
+		uint32_t *col = e->row_col + e->nrows;
+		double *val = e->row_val + e->nrows;
+		uint8_t *st = e->row_st + e->nrows;
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
@@ -1306,14 +1338,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			if (!it->built)
 				item_build(e, it);
 			for (size_t r = 0; r < it->nrefs; r++) {
-				struct frame_row *row = &e->rows[e->nrows++];
-				row->set = set;
-				row->counter = it->c;
-				row->instance = it->refs[r].instance;
-				row->column = it->refs[r].column;
-				row->value = 0;
-				row->status = ST_NO_INSTANCE;
+				col[r] = it->refs[r].column;
+				val[r] = 0;
+				st[r] = ST_NO_INSTANCE;
 			}
+			e->nrows += it->nrefs;
 			continue;
 		}
 		for (size_t r = 0; r < it->nrefs; r++) {
@@ -1330,7 +1359,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			case REF_CUR: {
 				size_t i = ref->kind == REF_SINGLE ? 0 : ref->idx;
 				if (it->rows_es) {
-					v = rows_value(e, it, ref, snapshot);
+					v = rows_value(e, it, r, snapshot);
 					break;
 				}
 				int paired = !snapshot && es->pair[i] == ST_OK;
@@ -1345,14 +1374,14 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					break;
 				}
 				if (it->rows_es)
-					v = rows_value(e, it, ref, snapshot);
+					v = rows_value(e, it, r, snapshot);
 				else
 					v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
 							 es->tot_pair, es->ntot, &env);
 				break;
 			case REF_GROUP:
 				if (it->rows_es)
-					v = rows_value(e, it, ref, snapshot);
+					v = rows_value(e, it, r, snapshot);
 				else
 					v = group_value(e, es, it->c, &es->groups[ref->idx],
 							snapshot, &env);
@@ -1362,25 +1391,26 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
 				break;
 			}
-			if (e->nrows == e->rows_cap)
-				xgrow((void **)&e->rows, &e->rows_cap, e->nrows + 1,
-				      sizeof(*e->rows));
-			struct frame_row *row = &e->rows[e->nrows++];
-			row->set = set;
-			row->counter = it->c;
-			row->instance = ref->instance;
-			row->column = ref->column;
-			row->value = v.v;
-			row->status = v.status;
+			col[r] = ref->column;
+			val[r] = v.v;
+			st[r] = v.status;
 		}
+		e->nrows += it->nrefs;
 	}
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			e->sets[s].have_prev = 1;
 	f->wall_ns = e->wall_ns;
 	f->host = e->host;
+	e->fcols.keys = e->cols.keys;
+	e->fcols.counters = e->counters;
+	e->fcols.names = e->names.strs;
 	f->nrows = e->nrows;
-	f->rows = e->rows;
+	f->rows = NULL;
+	f->column = e->row_col;
+	f->value = e->row_val;
+	f->status = e->row_st;
+	f->cols = &e->fcols;
 	if (e->cfg->smooth)
 		engine_smooth(e);
 }
@@ -1393,6 +1423,7 @@ engine_free_parts(struct engine *e)
 	for (size_t k = 0; k < e->nitems; k++) {
 		item_clear(&e->items[k]);
 		free(e->items[k].refs);
+		free(e->items[k].ref_rows);
 		free(e->items[k].rows);
 		free(e->items[k].path);
 		free(e->items[k].pattern);
@@ -1424,7 +1455,10 @@ engine_free_parts(struct engine *e)
 	strset_free(&e->setctr);
 	strset_free(&e->names);
 	free(e->smooth);
-	free(e->rows);
+	free(e->row_col);
+	free(e->row_val);
+	free(e->row_st);
+	free(e->counters);
 	if (e->fs && !e->fs_borrowed)
 		procfs_free(e->fs);
 	if (e->log) {
@@ -2308,14 +2342,14 @@ list_instances(struct engine *e, FILE *out)
 
 	for (size_t r = 0; r < f->nrows; r++) {
 		/* like -q, without the \\HOST prefix */
-		const struct frame_row *row = &f->rows[r];
+		struct frame_row tmp;
+		const struct frame_row *row = frame_row_at(f, r, &tmp);
 		if (row->status == ST_NO_INSTANCE)
 			continue; /* a named-only instance that is not there */
 		/* the path of an empty host is "\\\Set...": from its third \ */
 		fprintf(out, "%s\n", frame_row_path(&(struct frame){ .host = "" }, row, &pb) + 2);
 		if (e->cfg->verbose)
-			print_help(out, e, f->rows[r].set, f->rows[r].counter, f->rows[r].instance,
-				   "        ");
+			print_help(out, e, row->set, row->counter, row->instance, "        ");
 	}
 	free(pb.buf);
 }

@@ -20,7 +20,7 @@ struct csv {
 	size_t ncols;
 	uint32_t *col_id;  /* column -> the row.column it shows */
 	size_t *col_next;  /* column -> next column with the same id + 1, or 0 */
-	const struct frame_row **cells; /* this frame's row per column */
+	size_t *cells; /* this frame's row (index + 1, 0 none) per column */
 	size_t *first_col; /* row.column -> first column showing it + 1, or 0 */
 	size_t nfirst;
 };
@@ -97,7 +97,8 @@ csv_header(struct csv *c, const struct frame *f)
 	c->col_next = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->col_next));
 	c->cells = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->cells));
 	for (size_t i = 0; i < c->ncols; i++) {
-		uint32_t id = f->rows[i].column;
+		struct frame_row tmp;
+		uint32_t id = frame_row_at(f, i, &tmp)->column;
 
 		c->col_id[i] = id;
 		if (id >= c->nfirst)
@@ -118,8 +119,10 @@ csv_header(struct csv *c, const struct frame *f)
 	snprintf(cell, sizeof(cell), "(%s) (%s)(%d)", c->tag, zone, bias);
 	csv_cell(c, cell, 1);
 	struct pathbuf pb = { 0 };
-	for (size_t i = 0; i < c->ncols; i++)
-		csv_cell(c, frame_row_path(f, &f->rows[i], &pb), 0);
+	for (size_t i = 0; i < c->ncols; i++) {
+		struct frame_row tmp;
+		csv_cell(c, frame_row_path(f, frame_row_at(f, i, &tmp), &pb), 0);
+	}
 	free(pb.buf);
 	fputs("\r\n", c->out);
 	c->started = 1;
@@ -131,7 +134,8 @@ csv_map(struct csv *c, const struct frame *f)
 {
 	memset(c->cells, 0, c->ncols * sizeof(*c->cells));
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 		size_t j;
 
 		if (r->column >= c->nfirst || c->first_col[r->column] == 0)
@@ -140,7 +144,7 @@ csv_map(struct csv *c, const struct frame *f)
 		while (c->cells[j] && c->col_next[j])
 			j = c->col_next[j] - 1;
 		if (!c->cells[j])
-			c->cells[j] = r;
+			c->cells[j] = i + 1;
 	}
 }
 
@@ -157,7 +161,8 @@ csv_write(void *state, const struct frame *f, struct err *err)
 	format_time_pdh(buf, sizeof(buf), f->wall_ns, c->utc);
 	csv_cell(c, buf, 1);
 	for (size_t i = 0; i < c->ncols; i++) {
-		const struct frame_row *r = c->cells[i];
+		struct frame_row tmp;
+		const struct frame_row *r = c->cells[i] ? frame_row_at(f, c->cells[i] - 1, &tmp) : NULL;
 
 		if (r && frame_row_has_value(r)) {
 			format_double(buf, sizeof(buf), r->value, c->precision);

@@ -78,7 +78,8 @@ json_write(void *state, const struct frame *f, struct err *err)
 	json_string(j->out, buf);
 	fputs(", \"samples\": [", j->out);
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
 		fputs(i ? ", {\"path\": " : "{\"path\": ", j->out);
 		json_string(j->out, frame_row_path(f, r, &j->pb));

@@ -47,7 +47,8 @@ list_write(void *state, const struct frame *f, struct err *err)
 	format_time_pdh(buf, sizeof(buf), f->wall_ns, l->utc);
 	fprintf(l->out, "Timestamp: %s\n", buf);
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
 		put_text(l->out, frame_row_path(f, r, &l->pb));
 		fputs(" :\n" INDENT, l->out);

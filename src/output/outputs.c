@@ -315,8 +315,13 @@ row_short_name(char *buf, size_t n, const struct frame_row *r, int with_set)
 int
 frame_spans_sets(const struct frame *f)
 {
+	struct frame_row t0, ti;
+
+	if (f->nrows == 0)
+		return 0;
+	const struct counter_set *set = frame_row_at(f, 0, &t0)->set;
 	for (size_t i = 1; i < f->nrows; i++)
-		if (f->rows[i].set != f->rows[0].set)
+		if (frame_row_at(f, i, &ti)->set != set)
 			return 1;
 	return 0;
 }

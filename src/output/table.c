@@ -185,8 +185,10 @@ line_width(const struct table *t, const struct frame *f)
 	char name[512];
 
 	for (size_t i = 0; i < f->nrows; i++) {
-		row_short_name(name, sizeof(name), &f->rows[i], t->with_set);
-		w += 2 + cell_width(name, unit_of(f->rows[i].counter));
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
+		row_short_name(name, sizeof(name), r, t->with_set);
+		w += 2 + cell_width(name, unit_of(r->counter));
 	}
 	return w;
 }
@@ -197,9 +199,11 @@ rows_changed(const struct table *t, const struct frame *f)
 {
 	if (f->nrows != t->nheader)
 		return 1;
-	for (size_t i = 0; i < f->nrows; i++)
-		if (f->rows[i].column != t->header[i])
+	for (size_t i = 0; i < f->nrows; i++) {
+		struct frame_row tmp;
+		if (frame_row_at(f, i, &tmp)->column != t->header[i])
 			return 1;
+	}
 	return 0;
 }
 
@@ -215,7 +219,8 @@ write_header(struct table *t, const struct frame *f)
 	line_cell(&l, "Time", t->time_cols, 0);
 	xgrow((void **)&t->header, &t->header_cap, f->nrows, sizeof(*t->header));
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
 		row_short_name(name, sizeof(name), r, t->with_set);
 		line_pad(&l, 2);
@@ -244,7 +249,8 @@ write_line(struct table *t, const struct frame *f)
 	}
 	line_cell(&l, buf, t->time_cols, 0);
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 		const char *unit = unit_of(r->counter);
 		int shown = frame_row_has_value(r);
 
@@ -268,7 +274,8 @@ write_block(struct table *t, const struct frame *f)
 	char buf[512];
 
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 		size_t n = text_columns(frame_row_path(f, r, &t->pb));
 
 		pw = n > pw ? n : pw;
@@ -291,7 +298,8 @@ write_block(struct table *t, const struct frame *f)
 	line_text(&l, buf);
 	line_end(&l);
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 		int shown = frame_row_has_value(r);
 
 		if (shown)
@@ -324,8 +332,10 @@ table_write(void *state, const struct frame *f, struct err *err)
 	}
 	t->printed = 1;
 	if (t->summary)
-		for (size_t i = 0; i < f->nrows; i++)
-			summary_add(&t->sum, f, &f->rows[i], t->with_set);
+		for (size_t i = 0; i < f->nrows; i++) {
+			struct frame_row tmp;
+			summary_add(&t->sum, f, frame_row_at(f, i, &tmp), t->with_set);
+		}
 	return output_flush(t->out, "table", err);
 }
 

@@ -145,7 +145,8 @@ tui_hist_push(struct tui_hist *h, const struct frame *f)
 	memset(&h->st[slot * TUI_MAX_SERIES], TUI_NO_ROW, TUI_MAX_SERIES);
 	h->dropped = 0;
 	for (size_t i = 0; i < f->nrows; i++) {
-		const struct frame_row *r = &f->rows[i];
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
 		size_t s = series_of(h, f, r);
 		if (s == SIZE_MAX) {
 			h->dropped++;

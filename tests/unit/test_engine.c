@@ -44,10 +44,12 @@ rows_of(struct engine *e, int prime, const char *want_path)
 	assert_non_null(f);
 	int found = 0;
 	struct pathbuf pb = { 0 };
-	for (size_t i = 0; i < f->nrows; i++)
-		if (strstr(frame_row_path(f, &f->rows[i], &pb), want_path) &&
-		    f->rows[i].status == ST_OK)
+	for (size_t i = 0; i < f->nrows; i++) {
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
+		if (strstr(frame_row_path(f, r, &pb), want_path) && r->status == ST_OK)
 			found = 1;
+	}
 	free(pb.buf);
 	assert_true(found);
 	return f->nrows;

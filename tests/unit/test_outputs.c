@@ -119,8 +119,9 @@ static const struct frame_row rows2[] = {
 };
 
 static const struct frame two_frames[] = {
-	{ WALL0, "fixture", 1, ARRAY_SIZE(rows1), rows1 },
-	{ WALL0 + 1500000000LL, "fixture", 2, ARRAY_SIZE(rows2), rows2 },
+	{ .wall_ns = WALL0, .host = "fixture", .index = 1, .nrows = ARRAY_SIZE(rows1), .rows = rows1 },
+	{ .wall_ns = WALL0 + 1500000000LL, .host = "fixture", .index = 2,
+	  .nrows = ARRAY_SIZE(rows2), .rows = rows2 },
 };
 
 /* Render frames through output o with opts into a malloc'd buffer. */
@@ -318,7 +319,7 @@ static void
 test_json_not_finite(void **state)
 {
 	struct frame_row rows[2] = { rows1[0], rows1[3] };
-	struct frame f = { WALL0, "fixture", 1, 2, rows };
+	struct frame f = { .wall_ns = WALL0, .host = "fixture", .index = 1, .nrows = 2, .rows = rows };
 	size_t len;
 	char *buf;
 
@@ -429,7 +430,7 @@ static void
 test_table_no_trailing_space(void **state)
 {
 	struct frame_row rows[2] = { rows1[0], rows1[1] };
-	struct frame f = { WALL0, "fixture", 1, 2, rows };
+	struct frame f = { .wall_ns = WALL0, .host = "fixture", .index = 1, .nrows = 2, .rows = rows };
 	static const int widths[] = { 0, 1, 80 };
 	size_t len;
 	char *buf;
@@ -472,8 +473,8 @@ test_table_repeat(void **state)
 		rows[i][0].value = 1000 + 10.5 * i;
 		rows[i][1] = rows1[3];
 		rows[i][1].value = 100 + i;
-		frames[i] = (struct frame){ WALL0 + i * 1000000000LL, "fixture", (uint64_t)i + 1, 2,
-					    rows[i] };
+		frames[i] = (struct frame){ .wall_ns = WALL0 + i * 1000000000LL, .host = "fixture",
+					    .index = (uint64_t)i + 1, .nrows = 2, .rows = rows[i] };
 	}
 	check_render(&output_table, &(struct output_opts){ .precision = -1, .summary = 1 }, frames,
 		     22, "table_repeat.txt");
