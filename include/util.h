@@ -38,7 +38,7 @@ struct strset {
 	const char **strs;   /* id -> string */
 	size_t n, strs_cap;
 	uint32_t *slots;     /* open addressing: id + 1, 0 empty */
-	size_t nslots;       /* a power of two, at least twice n */
+	size_t nslots;       /* a power of two, at least 4/3 of n */
 };
 
 /* The id of s (added the first time); *stored, when not NULL, is the set's
@@ -47,12 +47,12 @@ uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 void strset_free(struct strset *ss);
 
 /* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
- * bytes a key and 8 to 16 of table. Zero-initialize; free with idmap_free. */
+ * bytes a key and 5 to 11 of table. Zero-initialize; free with idmap_free. */
 struct idmap {
 	uint64_t *keys;  /* id -> key */
 	size_t n, keys_cap;
 	uint32_t *slots; /* open addressing: id + 1, 0 empty */
-	size_t nslots;   /* a power of two, at least twice n */
+	size_t nslots;   /* a power of two, at least 4/3 of n */
 };
 
 /* The id of key (added the first time). */

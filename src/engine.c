@@ -36,6 +36,9 @@ struct group {
 	size_t first, n;
 };
 
+/* prev_of[i] of an instance that has no previous read */
+#define NO_PREV UINT32_MAX
+
 /* One requested counter set and its two reads. */
 struct eset {
 	const struct provider *prov;
@@ -49,7 +52,7 @@ struct eset {
 	int changed;     /* the instance list differs from the previous read */
 	double dt;
 	size_t cap;      /* of the per-instance arrays below */
-	size_t *prev_of; /* cur index -> prev index, SIZE_MAX for none */
+	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
 	struct field_deltas *deltas;
 	uint64_t *delta_pool; /* cap x kept fields: deltas[i].d points into it */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
@@ -67,7 +70,7 @@ struct eset {
 	size_t members_cap;
 	/* name -> prev index hash, used when the list changed */
 	size_t hcap;
-	size_t *hash;
+	uint32_t *hash;
 	struct err read_err;
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
@@ -112,7 +115,7 @@ struct item {
 	const struct counter_desc *rows_c;
 	struct ref_rows *ref_rows; /* per ref, rows items only */
 	size_t ref_rows_cap;
-	size_t *rows;     /* rows_es cur indices, ref after ref */
+	uint32_t *rows;   /* rows_es cur indices, ref after ref */
 	size_t nrows, rows_cap;
 };
 
@@ -471,12 +474,12 @@ identity_once_gone(const struct raw_set *prev, uint64_t id, const uint8_t *used)
 /* Nonzero when identity id is held by exactly one instance of cur without
  * a pair in prev_of. */
 static int
-identity_once_new(const struct raw_set *cur, uint64_t id, const size_t *prev_of)
+identity_once_new(const struct raw_set *cur, uint64_t id, const uint32_t *prev_of)
 {
 	int n = 0;
 
 	for (size_t k = 0; k < cur->ninstances && n < 2; k++)
-		n += prev_of[k] == SIZE_MAX && cur->inst[k].identity == id;
+		n += prev_of[k] == NO_PREV && cur->inst[k].identity == id;
 	return n == 1;
 }
 
@@ -493,21 +496,21 @@ pair_renamed(struct eset *es, uint8_t *used)
 	if (!es->have_prev)
 		return; /* a first read: nothing went (used has no room for prev) */
 	for (size_t i = 0; i < cur->ninstances; i++)
-		nnew += es->prev_of[i] == SIZE_MAX;
+		nnew += es->prev_of[i] == NO_PREV;
 	for (size_t j = 0; j < prev->ninstances; j++)
 		ngone += !used[j];
 	if (!nnew || !ngone || nnew * ngone > 1000000)
 		return;
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		uint64_t id = cur->inst[i].identity;
-		if (es->prev_of[i] != SIZE_MAX || id == 0)
+		if (es->prev_of[i] != NO_PREV || id == 0)
 			continue;
 		for (size_t j = 0; j < prev->ninstances; j++) {
 			if (used[j] || prev->inst[j].identity != id)
 				continue;
 			if (identity_once_gone(prev, id, used) &&
 			    identity_once_new(cur, id, es->prev_of)) {
-				es->prev_of[i] = j;
+				es->prev_of[i] = (uint32_t)j;
 				used[j] = 1;
 			}
 			break;
@@ -532,7 +535,7 @@ eset_pair(struct eset *es)
 	es->ngone = 0;
 	if (!es->changed) {
 		for (size_t i = 0; i < n; i++)
-			es->prev_of[i] = i;
+			es->prev_of[i] = (uint32_t)i;
 		return;
 	}
 	eset_group(es);
@@ -542,26 +545,26 @@ eset_pair(struct eset *es)
 		hcap *= 2;
 	if (hcap > es->hcap) {
 		free(es->hash);
-		es->hash = xmalloc(hcap * sizeof(size_t));
+		es->hash = xmalloc(hcap * sizeof(*es->hash));
 		es->hcap = hcap;
 	}
 	hcap = es->hcap;
 	for (size_t k = 0; k < hcap; k++)
-		es->hash[k] = SIZE_MAX;
+		es->hash[k] = NO_PREV;
 	for (size_t j = 0; j < m; j++) {
 		size_t h = str_hash(prev->inst[j].name) % hcap;
-		while (es->hash[h] != SIZE_MAX)
+		while (es->hash[h] != NO_PREV)
 			h = (h + 1) % hcap;
-		es->hash[h] = j;
+		es->hash[h] = (uint32_t)j;
 	}
 	uint8_t *used = xcalloc(m ? m : 1, 1);
 	for (size_t i = 0; i < n; i++) {
 		size_t h = str_hash(cur->inst[i].name) % hcap;
-		es->prev_of[i] = SIZE_MAX;
-		for (; es->hash[h] != SIZE_MAX; h = (h + 1) % hcap) {
+		es->prev_of[i] = NO_PREV;
+		for (; es->hash[h] != NO_PREV; h = (h + 1) % hcap) {
 			size_t j = es->hash[h];
 			if (!used[j] && strcmp(prev->inst[j].name, cur->inst[i].name) == 0) {
-				es->prev_of[i] = j;
+				es->prev_of[i] = (uint32_t)j;
 				used[j] = 1;
 				break;
 			}
@@ -715,7 +718,7 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 			es->pair[i] = ST_OK;
 		} else if (!es->have_prev) {
 			es->pair[i] = ST_FIRST;
-		} else if (j == SIZE_MAX) {
+		} else if (j == NO_PREV) {
 			es->pair[i] = ST_NEW;
 		} else {
 			es->pair[i] = ST_OK;
@@ -1060,7 +1063,7 @@ item_add_row(struct item *it, size_t i)
 		it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
 		it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
 	}
-	it->rows[it->nrows++] = i;
+	it->rows[it->nrows++] = (uint32_t)i;
 }
 
 /* Append to it->rows the rows instance sums: by the provider's rows_match

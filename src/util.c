@@ -115,7 +115,7 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 {
 	size_t mask, i;
 
-	if ((ss->n + 1) * 2 > ss->nslots) {
+	if ((ss->n + 1) * 4 > ss->nslots * 3) { /* a load of at most 3/4 */
 		size_t n = ss->nslots ? ss->nslots * 2 : 64;
 		free(ss->slots);
 		ss->slots = xcalloc(n, sizeof(*ss->slots));
@@ -169,7 +169,7 @@ idmap_add(struct idmap *m, uint64_t key)
 {
 	size_t mask, i;
 
-	if ((m->n + 1) * 2 > m->nslots) {
+	if ((m->n + 1) * 4 > m->nslots * 3) { /* a load of at most 3/4 */
 		size_t n = m->nslots ? m->nslots * 2 : 64;
 		free(m->slots);
 		m->slots = xcalloc(n, sizeof(*m->slots));
