@@ -5,7 +5,10 @@
  *
  * Storage is reused from read to read: raw_set_begin() forgets the
  * instances but keeps their memory, raw_set_add() reuses a slot (and its
- * name when unchanged), so a steady state allocates nothing.
+ * name when unchanged), so a steady state allocates nothing. Names are
+ * kept once each in a string set: the set's own, or one that several sets
+ * share (raw_set_share_names: the engine's two reads of a set and its
+ * rows' names use one).
  *
  * A set keeps only the fields it is told to (raw_set_keep): an instance
  * stores one word per kept field, found through the set's slot map, so a
@@ -20,17 +23,17 @@
 #include <stdint.h>
 
 #include "counter.h"
+#include "util.h"
 
 /* slot[f] of a field the set does not keep */
 #define RAW_SLOT_NONE 0xFFu
 
 struct raw_instance {
-	char *name;          /* owned by the raw_set; "0", "vda", "eth0" */
+	const char *name;    /* in the set's names; "0", "vda", "eth0" */
 	uint64_t identity;   /* a changed identity under the same name is a RESET */
 	uint64_t present;    /* bit f: field f was read this time (and is kept) */
 	const uint8_t *slot; /* field -> index in values; NULL: every field, values[f] */
 	uint64_t *values;    /* one word per kept field, owned by the raw_set */
-	uint32_t name_cap;
 	uint8_t in_total;    /* counted in _Total */
 };
 
@@ -44,6 +47,8 @@ struct raw_set {
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
 	uint8_t *slot;    /* NULL when every field is kept */
 	unsigned nslots;  /* words per instance */
+	struct strset *names;     /* the instances' names: shared, or own_names */
+	struct strset *own_names; /* allocated at the first name */
 };
 
 /* The read of every requested set at one moment. */
@@ -61,6 +66,9 @@ void raw_set_init(struct raw_set *rs, const struct counter_set *cs);
 /* Keep only the fields in mask (at least a word an instance is stored).
  * Forgets the instances. */
 void raw_set_keep(struct raw_set *rs, uint64_t mask);
+/* Keep instance names in names (borrowed: it must outlive rs) instead of a
+ * string set of rs's own. Forgets the instances. */
+void raw_set_share_names(struct raw_set *rs, struct strset *names);
 /* Free what the set owns (not rs itself). */
 void raw_set_free(struct raw_set *rs);
 /* Start a new read: no instances, memory kept. */

@@ -44,6 +44,8 @@ struct strset {
 /* The id of s (added the first time); *stored, when not NULL, is the set's
  * copy of s. */
 uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
+/* The same for s[0..len), which need not end in a NUL. */
+uint32_t strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored);
 void strset_free(struct strset *ss);
 
 /* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
@@ -62,6 +64,8 @@ void idmap_free(struct idmap *m);
 /* FNV-1a of s: hash tables, and an instance's identity where the kernel
  * gives none (the same value in every run, so logs agree). */
 uint64_t str_hash(const char *s);
+/* The same of s[0..len). */
+uint64_t str_hash_n(const char *s, size_t len);
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 uint64_t now_mono_ns(void);

@@ -1686,6 +1686,9 @@ engine_setup_sets(struct engine *e, struct err *err)
 		/* store only what a counter derives from (a log records that) */
 		raw_set_keep(&es->a, es->ctx.needed);
 		raw_set_keep(&es->b, es->ctx.needed);
+		/* both reads' names, and the rows', stored once */
+		raw_set_share_names(&es->a, &e->names);
+		raw_set_share_names(&es->b, &e->names);
 		es->cur = &es->a;
 		es->prev = &es->b;
 		if (e->replay) {

@@ -37,8 +37,6 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 static void
 free_instances(struct raw_set *rs)
 {
-	for (size_t i = 0; i < rs->cap; i++)
-		free(rs->inst[i].name);
 	if (rs->cap)
 		free(rs->inst[0].values);
 	free(rs->inst);
@@ -52,6 +50,24 @@ raw_set_free(struct raw_set *rs)
 	free_instances(rs);
 	free(rs->slot);
 	rs->slot = NULL;
+	if (rs->own_names) {
+		strset_free(rs->own_names);
+		free(rs->own_names);
+	}
+	rs->own_names = NULL;
+	rs->names = NULL;
+}
+
+void
+raw_set_share_names(struct raw_set *rs, struct strset *names)
+{
+	free_instances(rs);
+	if (rs->own_names) {
+		strset_free(rs->own_names);
+		free(rs->own_names);
+		rs->own_names = NULL;
+	}
+	rs->names = names;
 }
 
 void
@@ -61,7 +77,9 @@ raw_set_keep(struct raw_set *rs, uint64_t mask)
 	unsigned n = 0;
 
 	mask &= all_fields(cs);
-	raw_set_free(rs);
+	free_instances(rs);
+	free(rs->slot);
+	rs->slot = NULL;
 	rs->keep = mask;
 	rs->nslots = cs->nfields;
 	if (mask == all_fields(cs))
@@ -107,13 +125,9 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	ri = &rs->inst[rs->ninstances++];
 	memset(ri->values, 0, sizeof(uint64_t) * slot_words(rs));
 	if (!ri->name || strncmp(ri->name, name, len) != 0 || ri->name[len] != '\0') {
-		if (ri->name_cap < len + 1) {
-			ri->name_cap = len + 1 < 16 ? 16 : (uint32_t)(len + 1);
-			free(ri->name);
-			ri->name = xmalloc(ri->name_cap);
-		}
-		memcpy(ri->name, name, len);
-		ri->name[len] = '\0';
+		if (!rs->names)
+			rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
+		strset_add_n(rs->names, name, len, &ri->name);
 	}
 	ri->identity = identity;
 	ri->present = 0;
@@ -131,10 +145,13 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 			raw_set_free(dst);
 		size_t cap = dst->cap, n = dst->ninstances;
 		struct raw_instance *inst = dst->inst;
+		struct strset *names = dst->names, *own = dst->own_names;
 		raw_set_init(dst, src->set);
 		dst->cap = cap;
 		dst->ninstances = n;
 		dst->inst = inst;
+		dst->names = names;
+		dst->own_names = own;
 	}
 	raw_set_begin(dst);
 	int same = dst->keep == src->keep;

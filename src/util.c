@@ -86,32 +86,50 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 uint64_t
 str_hash(const char *s)
 {
+	return str_hash_n(s, strlen(s));
+}
+
+uint64_t
+str_hash_n(const char *s, size_t len)
+{
 	uint64_t h = 1469598103934665603u;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	for (size_t k = 0; k < len; k++)
+		h = (h ^ (unsigned char)s[k]) * 1099511628211u;
 	return h;
 }
 
-/* Copy s[0..len] (NUL included) into the current chunk, starting a new
- * one when it does not fit; strings never move. */
+/* Copy s[0..len) and a NUL into the current chunk, starting a new one
+ * when it does not fit; strings never move. Chunks double from 1 KiB to
+ * 64 KiB, so that a set of a few names stays small. */
 static const char *
 strset_store(struct strset *ss, const char *s, size_t len)
 {
 	if (!ss->nchunks || ss->chunk_used + len + 1 > ss->chunk_size) {
-		size_t size = len + 1 > 65536 ? len + 1 : 65536;
+		size_t size = ss->nchunks ? ss->chunk_size * 2 : 1024;
+		if (size > 65536)
+			size = 65536;
+		if (size < len + 1)
+			size = len + 1;
 		ss->chunks = xrealloc(ss->chunks, (ss->nchunks + 1) * sizeof(*ss->chunks));
 		ss->chunks[ss->nchunks++] = xmalloc(size);
 		ss->chunk_size = size;
 		ss->chunk_used = 0;
 	}
 	char *d = ss->chunks[ss->nchunks - 1] + ss->chunk_used;
-	memcpy(d, s, len + 1);
+	memcpy(d, s, len);
+	d[len] = '\0';
 	ss->chunk_used += len + 1;
 	return d;
 }
 
 uint32_t
 strset_add(struct strset *ss, const char *s, const char **stored)
+{
+	return strset_add_n(ss, s, strlen(s), stored);
+}
+
+uint32_t
+strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 {
 	size_t mask, i;
 
@@ -127,16 +145,16 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 		}
 	}
 	mask = ss->nslots - 1;
-	for (i = str_hash(s) & mask; ss->slots[i]; i = (i + 1) & mask) {
+	for (i = str_hash_n(s, len) & mask; ss->slots[i]; i = (i + 1) & mask) {
 		uint32_t id = ss->slots[i] - 1;
-		if (strcmp(ss->strs[id], s) == 0) {
+		if (strncmp(ss->strs[id], s, len) == 0 && ss->strs[id][len] == '\0') {
 			if (stored)
 				*stored = ss->strs[id];
 			return id;
 		}
 	}
 	xgrow((void **)&ss->strs, &ss->strs_cap, ss->n + 1, sizeof(*ss->strs));
-	ss->strs[ss->n] = strset_store(ss, s, strlen(s));
+	ss->strs[ss->n] = strset_store(ss, s, len);
 	ss->slots[i] = (uint32_t)ss->n + 1;
 	if (stored)
 		*stored = ss->strs[ss->n];
