@@ -857,6 +857,43 @@ notify_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* The request handler. */
+static int
+hex_digit(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* MHD_OPTION_UNESCAPE_CALLBACK: %XX decoded in place, as libmicrohttpd
+ * does, except %00, which stays as it is: a NUL would end the path, and
+ * "/metrics%00" would be "/metrics". */
+static size_t
+unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s;
+	const char *r = s;
+	int hi, lo;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		if (r[0] == '%' && (hi = hex_digit(r[1])) >= 0 && (lo = hex_digit(r[2])) >= 0 &&
+		    (hi | lo) != 0) {
+			*w++ = (char)(hi * 16 + lo);
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
        const char *version, const char *upload, size_t *upload_size, void **con_cls)
@@ -1264,6 +1301,8 @@ serve_run(const struct serve_opts *o)
 	/* a thread a connection: idle ones must not pile up until a scraper
 	 * cannot get in (a client that opens hundreds and sends nothing) */
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 10, NULL };
+	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK,
+						(intptr_t)(uintptr_t)unescape, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, 256, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, 64, NULL };
 	opts[nopt++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,

@@ -93,6 +93,9 @@ base=${url%/metrics}
 [ "$(curl -s -o "$tmp/root" -w '%{http_code}' "$base/")" = 200 ] || fail "/ is not 200"
 grep -q 'href="/metrics"' "$tmp/root" || fail "/ does not link /metrics"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/nope")" = 404 ] || fail "no 404"
+# a NUL must not end the path: /metrics%00 is not /metrics
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/metrics%00")" = 404 ] || fail "/metrics%00 is not 404"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/%6detrics")" = 200 ] || fail "/%6detrics is not /metrics"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url")" = 405 ] || fail "no 405"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -I "$url")" = 200 ] || fail "HEAD is not 200"
 
