@@ -53,6 +53,14 @@ struct pfile *procfs_attr(struct procfs *fs, const char *relpath);
  * attribute read, and read again if asked for after another). */
 const char *pfile_read(struct pfile *pf, size_t *len, struct err *err);
 
+/* A provider found pf's text unlike anything the kernel writes there (no
+ * cpu line in a /proc/stat): a note for the user, kept once a run per file
+ * ("proc/stat: why: its counters are left blank") until the engine takes
+ * it with procfs_next_note and says it. Providers never print. */
+void pfile_malformed(struct pfile *pf, const char *why);
+/* The next note pfile_malformed kept, or NULL. */
+const char *procfs_next_note(struct procfs *fs);
+
 /* Called by procfs_list for each entry: its name and d_type (DT_DIR,
  * DT_LNK, DT_REG... or DT_UNKNOWN). Nonzero stops the listing. */
 typedef int (*procfs_entry_fn)(const char *name, unsigned char type, void *arg);

@@ -921,6 +921,9 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 			}
 		}
 	}
+	/* a file unlike what the kernel writes there: said once, as it is found */
+	for (const char *note; (note = procfs_next_note(e->fs));)
+		fprintf(stderr, "getcounter: %s\n", note);
 	if (!live) {
 		int64_t up = 0;
 		e->uptime_ns_prev = e->uptime_ns_cur;

@@ -40,6 +40,7 @@ struct pfile {
 	int open_errno;   /* why the last open failed, 0 if it did not */
 	int read_errno;   /* errno of this generation's failed read */
 	uint8_t attr;     /* an attribute: shares fs->scratch */
+	uint8_t malformed; /* pfile_malformed said so (once a run) */
 	char path[];      /* relative to the root, NUL-terminated */
 };
 
@@ -57,6 +58,9 @@ struct procfs {
 	const struct pfile *scratch_owner;
 	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
 	int listing;      /* a procfs_list is running (dents in use) */
+	/* pfile_malformed's notes not yet taken by procfs_next_note */
+	char notes[4][256];
+	unsigned nnotes, notes_taken;
 	struct pfile *buckets[NBUCKETS];
 };
 
@@ -143,6 +147,29 @@ procfs_free(struct procfs *fs)
 		free(fs->roots[i]);
 	free(fs->roots);
 	free(fs);
+}
+
+void
+pfile_malformed(struct pfile *pf, const char *why)
+{
+	struct procfs *fs = pf->fs;
+
+	if (pf->malformed)
+		return;
+	pf->malformed = 1;
+	if (fs->nnotes - fs->notes_taken >= ARRAY_SIZE(fs->notes))
+		return; /* a burst of them: the first few say enough */
+	snprintf(fs->notes[fs->nnotes++ % ARRAY_SIZE(fs->notes)], sizeof(fs->notes[0]),
+		 "%s%s%s: %s: its counters are left blank", procfs_root(fs), fs->nroots ? "/" : "",
+		 pf->path, why);
+}
+
+const char *
+procfs_next_note(struct procfs *fs)
+{
+	if (fs->notes_taken == fs->nnotes)
+		return NULL;
+	return fs->notes[fs->notes_taken++ % ARRAY_SIZE(fs->notes)];
 }
 
 int

@@ -493,8 +493,11 @@ cpu_reader_read(struct cpu_reader *r, struct raw_set *out,
 		return -1;
 	p = buf;
 	end = buf + len;
-	while (procstat_cpu_next(&p, end, &line))
+	size_t ncpus = 0;
+	for (; procstat_cpu_next(&p, end, &line); ncpus++)
 		cpu_add(r, out, line.cpu, r->want_stat ? &line : NULL, name, arg);
+	if (ncpus == 0)
+		pfile_malformed(r->stat, "no cpuN line");
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * only when a requested counter needs one of its fields. Also home of the
  * keyed parser the System set uses for /proc/stat.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,10 +251,12 @@ memory_open(const struct provider_ctx *ctx, struct err *err)
 	return st;
 }
 
-/* Parse the needed keys of one file into the fields first .. first+n-1. */
+/* Parse the needed keys of one file into the fields first .. first+n-1.
+ * A file that has none of them and does not begin as the kernel's does
+ * (head: "MemTotal:") is said to be malformed. */
 static void
 read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n,
-	   uint64_t needed, struct raw_instance *ri)
+	   uint64_t needed, struct raw_instance *ri, const char *head)
 {
 	uint64_t vals[F_NFIELDS];
 	uint64_t found;
@@ -263,6 +266,11 @@ read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n
 	if (!pf || !(buf = pfile_read(pf, &len, NULL)))
 		return;
 	found = procstat_keys(buf, len, keys, n, needed >> first, vals);
+	if (!found && strncmp(buf, head, strlen(head)) != 0) {
+		char why[64];
+		snprintf(why, sizeof(why), "it does not begin with '%s'", head);
+		pfile_malformed(pf, why);
+	}
 	for (unsigned i = 0; i < n; i++)
 		if (found & BIT(i))
 			raw_put(ri, first + i, vals[i]);
@@ -277,8 +285,10 @@ memory_read(void *state, struct raw_set *out, struct err *err)
 	struct raw_instance *ri = raw_set_add(out, "", 0, 0);
 
 	(void)err;
-	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, ri);
-	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, ri);
+	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, ri,
+		   "MemTotal:");
+	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, ri,
+		   "nr_free_pages");
 	return 0;
 }
 

@@ -246,19 +246,26 @@ system_read(void *state, struct raw_set *out, struct err *err)
 			if (st->needed & BIT(stat_map[i].field))
 				want |= BIT(stat_map[i].key);
 		found = procstat_keys(buf, len, procstat_stat_keys, PSTAT_NKEYS, want, vals);
+		if (want && !found) /* every kernel prints all five */
+			pfile_malformed(st->stat, "none of its ctxt, btime, processes, procs_ lines");
 		for (size_t i = 0; i < ARRAY_SIZE(stat_map); i++)
 			if (found & BIT(stat_map[i].key))
 				raw_put(ri, stat_map[i].field, vals[stat_map[i].key]);
 	}
 	if (st->loadavg && (buf = pfile_read(st->loadavg, &len, NULL)) != NULL) {
 		found = procstat_loadavg(buf, vals);
+		if (!found)
+			pfile_malformed(st->loadavg, "not 'load1 load5 load15 running/threads pid'");
 		for (size_t i = 0; i < ARRAY_SIZE(loadavg_map); i++)
 			if (found & BIT(loadavg_map[i].key))
 				raw_put(ri, loadavg_map[i].field, vals[loadavg_map[i].key]);
 	}
-	if (st->uptime && (buf = pfile_read(st->uptime, &len, NULL)) != NULL &&
-	    procstat_uptime(buf, &vals[0]) == 0)
-		raw_put(ri, F_UPTIME, vals[0]);
+	if (st->uptime && (buf = pfile_read(st->uptime, &len, NULL)) != NULL) {
+		if (procstat_uptime(buf, &vals[0]) == 0)
+			raw_put(ri, F_UPTIME, vals[0]);
+		else
+			pfile_malformed(st->uptime, "not 'seconds idle-seconds'");
+	}
 	return 0;
 }
 

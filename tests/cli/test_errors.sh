@@ -214,6 +214,24 @@ expect_exit 0 "$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/t.blg" '\Memo
 # ... and the same format twice is only said once
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv -f CSV '\Memory\Available MBytes'
 
+# A source file unlike the kernel's (random bytes for /proc/stat) leaves its
+# counters blank and says so once, naming the file; the run goes on (exit 0).
+for t in t0 t1 t2; do
+	mkdir -p "$tmp/garbage/$t/proc"
+	cp -R "$F/$t/proc/." "$tmp/garbage/$t/proc/"
+	head -c 3000 /dev/urandom | tr -d 'c' >"$tmp/garbage/$t/proc/stat"
+	printf 'foo 1 2\n' >"$tmp/garbage/$t/proc/meminfo"
+done
+expect_exit 0 "$GETCOUNTER" --root "$tmp/garbage/t0" --root "$tmp/garbage/t1" \
+	--root "$tmp/garbage/t2" -f csv '\Processor(*)\% Processor Time' '\System\Context Switches/sec' \
+	'\Memory\Available MBytes'
+[ "$(printf '%s\n' "$errout" | grep -c 'proc/stat: no cpuN line: its counters are left blank')" -eq 1 ] ||
+	fail "garbage /proc/stat not said once: $errout"
+[ "$(printf '%s\n' "$errout" | grep -c "proc/meminfo: it does not begin with 'MemTotal:'")" -eq 1 ] ||
+	fail "garbage /proc/meminfo not said once: $errout"
+[ "$(printf '%s\n' "$errout" | wc -l)" -eq 2 ] || fail "more than the two notes: $errout"
+printf '%s\n' "$out" | sed -n 2,3p | grep -q '[0-9]"$' && fail "a value from garbage: $out"
+
 # Every usage error above left stdout empty; a good run after them still works.
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv '\Memory\Available MBytes'
 echo ok
