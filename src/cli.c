@@ -146,7 +146,7 @@ cli_usage(FILE *out)
 	      "                           samples\n"
 	      "      --append             continue a gcl log after its last good record\n"
 	      "      --input FILE         replay a gcl log as the source (repeatable: merged\n"
-	      "                           in time)\n"
+	      "                           in time; - is standard input)\n"
 	      "      --begin TIME         with --input: from TIME (2026-11-22T10:00:00 or\n"
 	      "                           11/22/2026 10:00:00)\n"
 	      "      --end TIME           with --input: up to TIME\n"
@@ -434,9 +434,23 @@ cli_check_log_options(const struct config *cfg, struct err *err)
 	if (cfg->ninputs && cfg->nroots)
 		return err_set(err, "--input and --root are both sources: give one");
 	/* a log given twice would merge with itself: every row twice */
+	for (size_t i = 0; i < cfg->ninputs; i++) {
+		if (strcmp(cfg->inputs[i], "-") != 0)
+			continue;
+		if (cfg->counter_file_stdin)
+			return err_set(err, "-cf - and --input - both read standard input: give one "
+					    "of them a file");
+		if (cfg->tui)
+			return err_set(err, "--tui reads its keys from standard input: give --input "
+					    "a file, not -");
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(cfg->inputs[j], "-") == 0)
+				return err_set(err, "--input - (standard input) is given twice: give "
+						    "each log once");
+	}
 	for (size_t i = 1; i < cfg->ninputs; i++) {
 		struct stat a, b;
-		if (stat(cfg->inputs[i], &a) < 0)
+		if (strcmp(cfg->inputs[i], "-") == 0 || stat(cfg->inputs[i], &a) < 0)
 			continue; /* opening it says why */
 		for (size_t j = 0; j < i; j++)
 			if (stat(cfg->inputs[j], &b) == 0 && a.st_dev == b.st_dev &&

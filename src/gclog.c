@@ -1707,16 +1707,55 @@ gclog_reader_open_mem(const uint8_t *data, size_t len, const char *name, struct 
 	return r;
 }
 
+/* "-": standard input, copied once into an anonymous file, since a reader
+ * maps what it reads and a replay opens its logs more than once. A
+ * descriptor of it (to close), or -1 with err. */
+static int
+stdin_log(struct err *err)
+{
+	static int fd = -1;
+	char buf[65536];
+	ssize_t n, w;
+
+	if (fd >= 0)
+		return dup(fd);
+	int m = memfd_create("getcounter-stdin", MFD_CLOEXEC);
+	if (m < 0) {
+		err_set(err, "cannot keep standard input: %s", strerror(errno));
+		return -1;
+	}
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		for (ssize_t k = 0; k < n; k += w)
+			while ((w = write(m, buf + k, (size_t)(n - k))) < 0)
+				if (errno != EINTR)
+					goto fail;
+	}
+	fd = m;
+	return dup(fd);
+fail:
+	err_set(err, "cannot read standard input: %s", strerror(errno));
+	close(m);
+	return -1;
+}
+
 struct gclog_reader *
 gclog_reader_open(const char *path, struct err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int in = strcmp(path, "-") == 0;
+	int fd = in ? stdin_log(err) : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	struct gclog_reader *r;
 	void *map = NULL;
 
+	if (in)
+		path = "standard input";
 	if (fd < 0) {
-		err_set(err, "cannot read %s: %s", path, strerror(errno));
+		if (!in)
+			err_set(err, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {

@@ -208,6 +208,14 @@ bad 2 "is the same file as --input" "$GETCOUNTER" --input "$tmp/s.gcl" --input "
 expect_exit 0 sh -c 'printf "# c\\n\\\\Memory\\\\Available MBytes\\n" | "$0" --root "$1" -cf - -f csv' \
 	"$GETCOUNTER" "$F/t0"
 printf '%s\n' "$out" | head -1 | grep -qF 'Memory\Available MBytes' || fail "-cf -: $out"
+# --input - replays a log read from standard input (a pipe: it cannot seek)
+"$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/pipe.gcl" '\Memory\Available MBytes'
+expect_exit 0 sh -c 'cat "$1" | "$0" --input - -f csv' "$GETCOUNTER" "$tmp/pipe.gcl"
+[ "$out" = "$("$GETCOUNTER" --input "$tmp/pipe.gcl" -f csv)" ] || fail "--input - differs: $out"
+bad 2 "standard input" sh -c 'cat "$1" | "$0" --input - --input - -f csv' "$GETCOUNTER" "$tmp/pipe.gcl"
+bad 2 "standard input" sh -c 'printf "x\n" | "$0" --input - -cf - -f csv' "$GETCOUNTER"
+bad 2 "not a getcounter log" sh -c 'printf "x\n" | "$0" --input - -f csv' "$GETCOUNTER"
+bad 2 "empty" sh -c '"$0" --input - -f csv </dev/null' "$GETCOUNTER"
 # -o NAME.blg (typeperf -f BIN's name) records a gcl log
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/t.blg" '\Memory\Available MBytes'
 [ "$("$GETCOUNTER" --input "$tmp/t.blg" -f csv | wc -l)" -eq 2 ] || fail "-o NAME.blg is not a gcl log"
