@@ -2047,8 +2047,36 @@ tail_start(const struct gclog_reader *r)
 	return at > rg->off && at <= rg->end ? at : rg->off;
 }
 
+/* The offset of the first whole record (of a known type, its checksum
+ * right) in (from, end), or end. At most 64 MiB of records are checked, so
+ * that damage early in a large log costs a bounded time. */
+static uint64_t
+next_whole_record(const struct gclog_reader *r, uint64_t from, uint64_t end)
+{
+	uint64_t budget = (uint64_t)64 << 20;
+
+	for (uint64_t p = from + 1; p < end; p++) {
+		if (r->data[p] == REC_PAD || r->data[p] > REC_PATHS)
+			continue;
+		struct cur c = { r->data + p + 1, r->data + end, 0 };
+		uint64_t len = cu_varint(&c);
+		if (c.bad || len > MAX_RECORD || (uint64_t)(c.p - r->data) + len + 4 > end)
+			continue;
+		if (len > budget)
+			break;
+		budget -= len;
+		uint8_t type;
+		uint64_t ps, pl, re;
+		if (record_at(r->data, p, end, &type, &ps, &pl, &re) == 0)
+			return p;
+	}
+	return end;
+}
+
 /* A record that does not check at pos: skip to the next sync marker in the
- * range, or to its end. torn: the record runs past the end of the data. */
+ * range, or to its end. torn: the record runs past the end of the data;
+ * when whole records follow it, it is damage in the middle (a flipped
+ * length), not a write a crash cut off, and reading goes on there. */
 static void
 reader_skip(struct gclog_reader *r, const char *why, int torn)
 {
@@ -2062,6 +2090,11 @@ reader_skip(struct gclog_reader *r, const char *why, int torn)
 	r->need_key = 1;
 	r->gap = 1;
 	q = hit ? (uint64_t)(hit - r->data) : rg->end;
+	if (!hit && torn && (q = next_whole_record(r, from, rg->end)) < rg->end) {
+		torn = 0;
+		hit = r->data + q;
+		why = "a damaged record (its length runs past the records after it)";
+	}
 	/* in the newest ring segment, a record followed by nothing but the
 	 * zeros the writer cleared the segment with is a torn write */
 	if (!hit && !torn && r->circular && r->ri + 1 == r->nranges) {

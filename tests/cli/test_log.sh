@@ -348,6 +348,36 @@ printf '%s\n' "$errout" | grep -q "damaged at byte $doff" || fail "replay stderr
 lf | grep -qxF '"11/14/2023 23:38:48.000"," "' || fail "no blank row at the keyframe after damage"
 lf | grep -qxF '"11/14/2023 23:38:50.000","65000.000000"' || fail "sample 65 after damage"
 
+# A record in the last block whose length now runs past the end of the log
+# (a flipped length byte) has whole records after it: damage, read on from
+# the next record, not a torn tail. The records are walked from the third
+# sync marker: a type byte, a varint length, the payload, a 4-byte CRC.
+s3=$3
+set -- $(od -An -v -tu1 -w1 -j $((s3 + 8)) "$L" | awk -v base=$((s3 + 8)) '
+	{ b[NR - 1] = $1 } END {
+		p = 0
+		while (p < NR) {
+			q = p + 1; len = 0; mul = 1
+			while (b[q] >= 128) { len += (b[q] - 128) * mul; mul *= 128; q++ }
+			len += b[q] * mul
+			print base + p, q - p
+			p = q + 1 + len + 4
+		}
+	}')
+[ $# -ge 8 ] || fail "the last block has too few records to damage one: $*"
+rec=$1 hlen=$2
+[ "$hlen" -eq 2 ] || { rec=$3 hlen=$4; }
+cp "$L" "$tmp/dmg2.gcl"
+# a 3-byte varint of 1,000,000 over the record's length: past the end of the log
+printf '\300\204\075' | dd of="$tmp/dmg2.gcl" bs=1 seek=$((rec + 1)) conv=notrunc 2>/dev/null
+expect_exit 0 "$G" --input "$tmp/dmg2.gcl" --summary
+printf '%s\n' "$out" >"$tmp/dsum2"
+grep -q '^Torn' "$tmp/dsum2" && fail "a damaged length in the last block reported as a torn tail"
+grep -q '^Damage *: at byte '"$rec"', .*its length runs past the records after it' "$tmp/dsum2" ||
+	fail "no damage at byte $rec: $(grep -E '^(Damage|Torn)' "$tmp/dsum2")"
+[ "$(field "$tmp/dsum2" 'Newest sample')" = 2023-11-14T23:41:18.000+00:00 ] ||
+	fail "the samples after the damaged record are lost"
+
 # ---- 7. --max-size and --circular ---------------------------------------
 # single-instance sets: the first keyframe (with help texts) is ~15 KB on
 # any machine, so the log holds a few dozen samples within 20K
