@@ -37,6 +37,8 @@ struct table {
 	size_t nheader, header_cap;
 	struct summary sum;
 	struct pathbuf pb;
+	uint32_t *path_cols; /* column -> its path's width + 1 (0: not known yet) */
+	size_t npath_cols;
 };
 
 /* A line written with lazy padding, so no line ends in spaces. */
@@ -265,6 +267,19 @@ write_line(struct table *t, const struct frame *f)
 	t->lines++;
 }
 
+/* The terminal columns r's path takes, worked out once a column (a
+ * column's path never changes), so a block does not form every path twice. */
+static size_t
+path_width(struct table *t, const struct frame *f, const struct frame_row *r)
+{
+	if (r->column >= t->npath_cols)
+		xgrow((void **)&t->path_cols, &t->npath_cols, (size_t)r->column + 1,
+		      sizeof(*t->path_cols));
+	if (!t->path_cols[r->column])
+		t->path_cols[r->column] = (uint32_t)text_columns(frame_row_path(f, r, &t->pb)) + 1;
+	return t->path_cols[r->column] - 1;
+}
+
 /* One sample as a block: a time line, then path, value, unit, status. */
 static void
 write_block(struct table *t, const struct frame *f)
@@ -276,7 +291,7 @@ write_block(struct table *t, const struct frame *f)
 	for (size_t i = 0; i < f->nrows; i++) {
 		struct frame_row tmp;
 		const struct frame_row *r = frame_row_at(f, i, &tmp);
-		size_t n = text_columns(frame_row_path(f, r, &t->pb));
+		size_t n = path_width(t, f, r);
 
 		pw = n > pw ? n : pw;
 		n = text_columns(unit_of(r->counter));
@@ -444,6 +459,7 @@ table_close(void *state, struct err *err)
 	summary_free(&t->sum);
 	free(t->pb.buf);
 	free(t->header);
+	free(t->path_cols);
 	free(t);
 	return ret;
 }
