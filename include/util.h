@@ -61,6 +61,9 @@ struct idmap {
 uint32_t idmap_add(struct idmap *m, uint64_t key);
 void idmap_free(struct idmap *m);
 
+/* The value of hex digit c, or -1. */
+int hex_digit(char c);
+
 /* FNV-1a of s: hash tables, and an instance's identity where the kernel
  * gives none (the same value in every run, so logs agree). */
 uint64_t str_hash(const char *s);

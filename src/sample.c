@@ -44,12 +44,10 @@ free_instances(struct raw_set *rs)
 	rs->cap = rs->ninstances = 0;
 }
 
-void
-raw_set_free(struct raw_set *rs)
+/* Free the set's own names (not shared ones): none is kept after. */
+static void
+drop_names(struct raw_set *rs)
 {
-	free_instances(rs);
-	free(rs->slot);
-	rs->slot = NULL;
 	if (rs->own_names) {
 		strset_free(rs->own_names);
 		free(rs->own_names);
@@ -59,14 +57,19 @@ raw_set_free(struct raw_set *rs)
 }
 
 void
+raw_set_free(struct raw_set *rs)
+{
+	free_instances(rs);
+	free(rs->slot);
+	rs->slot = NULL;
+	drop_names(rs);
+}
+
+void
 raw_set_share_names(struct raw_set *rs, struct strset *names)
 {
 	free_instances(rs);
-	if (rs->own_names) {
-		strset_free(rs->own_names);
-		free(rs->own_names);
-		rs->own_names = NULL;
-	}
+	drop_names(rs);
 	rs->names = names;
 }
 

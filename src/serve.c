@@ -857,18 +857,6 @@ notify_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* The request handler. */
-static int
-hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* MHD_OPTION_UNESCAPE_CALLBACK: %XX decoded in place, as libmicrohttpd
  * does, except %00, which stays as it is: a NUL would end the path, and
  * "/metrics%00" would be "/metrics". */

@@ -83,6 +83,18 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 	*cap = c;
 }
 
+int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 uint64_t
 str_hash(const char *s)
 {

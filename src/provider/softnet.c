@@ -256,19 +256,6 @@ static const struct counter_set softnet_set = {
 	.prom_labels = "cpu",
 };
 
-/* The value of hex digit c, or -1. */
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int
 softnet_row_next(const char **pp, const char *end, struct softnet_row *row)
 {
