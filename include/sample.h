@@ -7,8 +7,10 @@
  * instances but keeps their memory, raw_set_add() reuses a slot (and its
  * name when unchanged), so a steady state allocates nothing. Names are
  * kept once each in a string set: the set's own, or one that several sets
- * share (raw_set_share_names: the engine's two reads of a set and its
- * rows' names use one).
+ * share (raw_set_share_names: the engine's two reads of a set). Names no
+ * instance has any more are dropped once they outnumber the live ones
+ * (raw_sets_compact_names), so interfaces that come and go do not grow it
+ * without end.
  *
  * A set keeps only the fields it is told to (raw_set_keep): an instance
  * stores one word per kept field, found through the set's slot map, so a
@@ -69,6 +71,12 @@ void raw_set_keep(struct raw_set *rs, uint64_t mask);
 /* Keep instance names in names (borrowed: it must outlive rs) instead of a
  * string set of rs's own. Forgets the instances. */
 void raw_set_share_names(struct raw_set *rs, struct strset *names);
+/* When the names of sets[0] (and those of sets[1..n) that share them) hold
+ * more than twice the instances the sets have now (and 64 more), keep only
+ * those: the instances' names move, and the slots past each set's
+ * instances forget theirs. A set with names of its own does this itself at
+ * raw_set_begin. */
+void raw_sets_compact_names(struct raw_set *const *sets, size_t n);
 /* Free what the set owns (not rs itself). */
 void raw_set_free(struct raw_set *rs);
 /* Start a new read: no instances, memory kept. */

@@ -48,6 +48,7 @@ struct eset {
 	struct eset *adopted; /* engine_reopen: the old engine's set whose state this is */
 	struct raw_set a, b;
 	struct raw_set *cur, *prev;
+	struct strset names; /* both reads' instance names (raw_sets_compact_names) */
 	int have_prev;
 	int changed;     /* the instance list differs from the previous read */
 	double dt;
@@ -524,6 +525,8 @@ eset_pair(struct eset *es)
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	size_t n = cur->ninstances, m = es->have_prev ? prev->ninstances : 0;
 
+	/* names of instances gone from both reads are dropped, now and then */
+	raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
 	eset_grow(es, n);
 	es->changed = !es->have_prev || n != m;
 	if (!es->changed)
@@ -1442,6 +1445,7 @@ engine_free_parts(struct engine *e)
 		free(es->pctx);
 		raw_set_free(&es->a);
 		raw_set_free(&es->b);
+		strset_free(&es->names);
 		free(es->prev_of);
 		free(es->patterns);
 		free(es->deltas);
@@ -1689,9 +1693,9 @@ engine_setup_sets(struct engine *e, struct err *err)
 		/* store only what a counter derives from (a log records that) */
 		raw_set_keep(&es->a, es->ctx.needed);
 		raw_set_keep(&es->b, es->ctx.needed);
-		/* both reads' names, and the rows', stored once */
-		raw_set_share_names(&es->a, &e->names);
-		raw_set_share_names(&es->b, &e->names);
+		/* both reads' names stored once */
+		raw_set_share_names(&es->a, &es->names);
+		raw_set_share_names(&es->b, &es->names);
 		es->cur = &es->a;
 		es->prev = &es->b;
 		if (e->replay) {

@@ -96,8 +96,32 @@ raw_set_keep(struct raw_set *rs, uint64_t mask)
 }
 
 void
+raw_sets_compact_names(struct raw_set *const *sets, size_t n)
+{
+	struct strset *names = sets[0]->names, fresh = { 0 };
+	size_t live = 0;
+
+	for (size_t k = 0; k < n; k++)
+		live += sets[k]->names == names ? sets[k]->ninstances : 0;
+	if (!names || names->n <= 2 * live + 64)
+		return;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; sets[k]->names == names && i < sets[k]->cap; i++) {
+			struct raw_instance *ri = &sets[k]->inst[i];
+			if (i < sets[k]->ninstances)
+				strset_add(&fresh, ri->name, &ri->name);
+			else
+				ri->name = NULL;
+		}
+	strset_free(names);
+	*names = fresh;
+}
+
+void
 raw_set_begin(struct raw_set *rs)
 {
+	if (rs->own_names)
+		raw_sets_compact_names(&rs, 1);
 	rs->ninstances = 0;
 	rs->valid = 0;
 }
@@ -123,6 +147,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {
 	struct raw_instance *ri;
 
+	len = strnlen(name, len); /* a NUL ends a name */
 	if (rs->ninstances == rs->cap)
 		raw_set_grow(rs);
 	ri = &rs->inst[rs->ninstances++];

@@ -856,7 +856,6 @@ notify_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	conn_mark(cls, c, CONN_IDLE);
 }
 
-/* The request handler. */
 /* MHD_OPTION_UNESCAPE_CALLBACK: %XX decoded in place, as libmicrohttpd
  * does, except %00, which stays as it is: a NUL would end the path, and
  * "/metrics%00" would be "/metrics". */
@@ -882,6 +881,7 @@ unescape(void *cls, struct MHD_Connection *c, char *s)
 	return (size_t)(w - s);
 }
 
+/* The request handler. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
        const char *version, const char *upload, size_t *upload_size, void **con_cls)

@@ -145,6 +145,7 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 {
 	size_t mask, i;
 
+	len = strnlen(s, len); /* a NUL ends the string */
 	if ((ss->n + 1) * 4 > ss->nslots * 3) { /* a load of at most 3/4 */
 		size_t n = ss->nslots ? ss->nslots * 2 : 64;
 		free(ss->slots);

@@ -179,10 +179,78 @@ test_copy(void **state)
 	raw_set_free(&other);
 }
 
+/* Interfaces that come and go (a new veth name every read) do not grow a
+ * set's names without end: a set with names of its own drops the ones no
+ * instance has any more, and two sets sharing names do the same through
+ * raw_sets_compact_names; names stay right across it. */
+static void
+test_names_churn(void **state)
+{
+	(void)state;
+	struct raw_set own, a, b;
+	struct strset shared = { 0 };
+	char name[32];
+
+	raw_set_init(&own, &set);
+	raw_set_init(&a, &set);
+	raw_set_init(&b, &set);
+	raw_set_share_names(&a, &shared);
+	raw_set_share_names(&b, &shared);
+	for (unsigned k = 0; k < 10000; k++) {
+		struct raw_set *cur = k % 2 ? &a : &b, *prev = k % 2 ? &b : &a;
+		snprintf(name, sizeof(name), "veth%u", k);
+		raw_set_begin(&own);
+		put_all(&own, "eth0", k);
+		put_all(&own, name, k);
+		raw_set_begin(cur);
+		put_all(cur, "lo", k);
+		put_all(cur, name, k);
+		raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
+		assert_true(own.own_names->n <= 2 * 2 + 64 + 1);
+		assert_true(shared.n <= 2 * 4 + 64 + 1);
+		assert_string_equal(own.inst[0].name, "eth0");
+		assert_string_equal(own.inst[1].name, name);
+		assert_string_equal(cur->inst[1].name, name);
+		if (k) {
+			snprintf(name, sizeof(name), "veth%u", k - 1);
+			assert_string_equal(prev->inst[0].name, "lo");
+			assert_string_equal(prev->inst[1].name, name);
+		}
+	}
+	raw_set_free(&own);
+	raw_set_free(&a);
+	raw_set_free(&b);
+	strset_free(&shared);
+}
+
+/* A NUL inside a name ends it, in a string set and in a raw set. */
+static void
+test_names_nul(void **state)
+{
+	(void)state;
+	struct strset ss = { 0 };
+	struct raw_set rs;
+	const char *stored;
+
+	uint32_t ab = strset_add(&ss, "ab", NULL);
+	assert_int_equal(strset_add_n(&ss, "ab\0xyz-and-more-after-the-nul", 30, &stored), ab);
+	assert_string_equal(stored, "ab");
+	assert_int_equal(ss.n, 1);
+	raw_set_init(&rs, &set);
+	raw_set_add(&rs, "ab", 2, 0);
+	raw_set_begin(&rs);
+	raw_set_add(&rs, "ab\0xyz", 6, 0);
+	assert_string_equal(rs.inst[0].name, "ab");
+	raw_set_free(&rs);
+	strset_free(&ss);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_churn),
+		cmocka_unit_test(test_names_nul),
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_derive_kept),
 		cmocka_unit_test(test_copy),
