@@ -576,6 +576,10 @@ apply(struct config *cfg, const struct option_spec *o, const char *name, const c
 				if (strcmp(cfg->pcaps[i], "-") == 0)
 					return err_set(err, "-cf - and --pcap - both read standard "
 							    "input: give one of them a file");
+			for (size_t i = 0; i < cfg->ninputs; i++)
+				if (strcmp(cfg->inputs[i], "-") == 0)
+					return err_set(err, "-cf - and --input - both read standard "
+							    "input: give one of them a file");
 			cfg->counter_file_stdin = 1;
 		}
 		return read_counter_file(cfg, arg, err);

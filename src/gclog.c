@@ -1707,18 +1707,23 @@ gclog_reader_open_mem(const uint8_t *data, size_t len, const char *name, struct 
 	return r;
 }
 
-/* "-": standard input, copied once into an anonymous file, since a reader
- * maps what it reads and a replay opens its logs more than once. A
- * descriptor of it (to close), or -1 with err. */
+/* Standard input copied into an anonymous file: its descriptor, or -1
+ * with err. */
 static int
-stdin_log(struct err *err)
+stdin_copy(struct err *err)
 {
-	static int fd = -1;
 	char buf[65536];
 	ssize_t n, w;
 
-	if (fd >= 0)
-		return dup(fd);
+	if (fcntl(STDIN_FILENO, F_GETFD) < 0) {
+		err_set(err, "--input -: standard input is closed");
+		return -1;
+	}
+	if (isatty(STDIN_FILENO)) {
+		err_set(err, "--input -: standard input is a terminal, not a log: pipe one in "
+			     "(getcounter -o - -f gcl ... | getcounter --input -)");
+		return -1;
+	}
 	int m = memfd_create("getcounter-stdin", MFD_CLOEXEC);
 	if (m < 0) {
 		err_set(err, "cannot keep standard input: %s", strerror(errno));
@@ -1734,12 +1739,27 @@ stdin_log(struct err *err)
 				if (errno != EINTR)
 					goto fail;
 	}
-	fd = m;
-	return dup(fd);
+	return m;
 fail:
 	err_set(err, "cannot read standard input: %s", strerror(errno));
 	close(m);
 	return -1;
+}
+
+/* "-": standard input, copied once into an anonymous file, since a reader
+ * maps what it reads and a replay opens its logs more than once. A
+ * descriptor of it (to close), or -1 with err. */
+static int
+stdin_log(struct err *err)
+{
+	static int fd = -1;
+
+	if (fd < 0 && (fd = stdin_copy(err)) < 0)
+		return -1;
+	int d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (d < 0)
+		err_set(err, "cannot read standard input: %s", strerror(errno));
+	return d;
 }
 
 struct gclog_reader *

@@ -59,7 +59,7 @@ struct procfs {
 	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
 	int listing;      /* a procfs_list is running (dents in use) */
 	/* pfile_malformed's notes not yet taken by procfs_next_note */
-	char notes[4][256];
+	char notes[8][256];
 	unsigned nnotes, notes_taken;
 	struct pfile *buckets[NBUCKETS];
 };
@@ -154,14 +154,15 @@ pfile_malformed(struct pfile *pf, const char *why)
 {
 	struct procfs *fs = pf->fs;
 
-	if (pf->malformed)
-		return;
+	const char *root = procfs_root(fs);
+	size_t rl = strlen(root);
+
+	if (pf->malformed || fs->nnotes - fs->notes_taken >= ARRAY_SIZE(fs->notes))
+		return; /* said already, or said at the next read: the queue is full */
 	pf->malformed = 1;
-	if (fs->nnotes - fs->notes_taken >= ARRAY_SIZE(fs->notes))
-		return; /* a burst of them: the first few say enough */
 	snprintf(fs->notes[fs->nnotes++ % ARRAY_SIZE(fs->notes)], sizeof(fs->notes[0]),
-		 "%s%s%s: %s: its counters are left blank", procfs_root(fs), fs->nroots ? "/" : "",
-		 pf->path, why);
+		 "%s%s%s: %s: its counters are left blank", root,
+		 rl && root[rl - 1] == '/' ? "" : "/", pf->path, why);
 }
 
 const char *

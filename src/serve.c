@@ -635,6 +635,9 @@ scrape(struct server *s, int om, uint64_t deadline_ns)
 		fmt.arg = sv;
 		prom_format_set(&s->buf, &sv->rs, sv->track, &fmt);
 	}
+	/* a file unlike what the kernel writes there: said once, as a run does */
+	for (const char *note; (note = procfs_next_note(s->fs));)
+		fprintf(stderr, "getcounter: %s\n", note);
 	put_line(&s->buf, "# HELP getcounter_scrape_set_success 1 when the set was read in "
 			  "time.\n# TYPE getcounter_scrape_set_success gauge\n");
 	for (size_t i = 0; i < s->nsets; i++)

@@ -251,9 +251,21 @@ memory_open(const struct provider_ctx *ctx, struct err *err)
 	return st;
 }
 
+/* Nonzero when a line of buf begins with head. */
+static int
+has_line(const char *buf, const char *head)
+{
+	size_t n = strlen(head);
+
+	for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, head, n) == 0)
+			return 1;
+	return 0;
+}
+
 /* Parse the needed keys of one file into the fields first .. first+n-1.
- * A file that has none of them and does not begin as the kernel's does
- * (head: "MemTotal:") is said to be malformed. */
+ * A file that has none of them and no line the kernel's always has (head:
+ * "MemTotal:", which 2.4 prints after a table) is said to be malformed. */
 static void
 read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n,
 	   uint64_t needed, struct raw_instance *ri, const char *head)
@@ -266,9 +278,9 @@ read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n
 	if (!pf || !(buf = pfile_read(pf, &len, NULL)))
 		return;
 	found = procstat_keys(buf, len, keys, n, needed >> first, vals);
-	if (!found && strncmp(buf, head, strlen(head)) != 0) {
+	if (!found && !has_line(buf, head)) {
 		char why[64];
-		snprintf(why, sizeof(why), "it does not begin with '%s'", head);
+		snprintf(why, sizeof(why), "no '%s' line", head);
 		pfile_malformed(pf, why);
 	}
 	for (unsigned i = 0; i < n; i++)

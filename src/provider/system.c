@@ -246,8 +246,11 @@ system_read(void *state, struct raw_set *out, struct err *err)
 			if (st->needed & BIT(stat_map[i].field))
 				want |= BIT(stat_map[i].key);
 		found = procstat_keys(buf, len, procstat_stat_keys, PSTAT_NKEYS, want, vals);
-		if (want && !found) /* every kernel prints all five */
-			pfile_malformed(st->stat, "none of its ctxt, btime, processes, procs_ lines");
+		/* every kernel prints ctxt, btime and processes (2.4 lacks procs_) */
+		if (want && !found &&
+		    !procstat_keys(buf, len, procstat_stat_keys, PSTAT_NKEYS,
+				   BIT(PSTAT_NKEYS) - 1, vals))
+			pfile_malformed(st->stat, "none of its ctxt, btime, processes lines");
 		for (size_t i = 0; i < ARRAY_SIZE(stat_map); i++)
 			if (found & BIT(stat_map[i].key))
 				raw_put(ri, stat_map[i].field, vals[stat_map[i].key]);

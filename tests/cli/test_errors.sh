@@ -216,6 +216,18 @@ bad 2 "standard input" sh -c 'cat "$1" | "$0" --input - --input - -f csv' "$GETC
 bad 2 "standard input" sh -c 'printf "x\n" | "$0" --input - -cf - -f csv' "$GETCOUNTER"
 bad 2 "not a getcounter log" sh -c 'printf "x\n" | "$0" --input - -f csv' "$GETCOUNTER"
 bad 2 "empty" sh -c '"$0" --input - -f csv </dev/null' "$GETCOUNTER"
+bad 2 "standard input is closed" sh -c '"$0" --input - -f csv <&-' "$GETCOUNTER"
+# -cf - after --input - is refused before -cf reads the log as paths
+bad 2 "both read standard input" sh -c 'cat "$1" | "$0" --input - -cf - -f csv' "$GETCOUNTER" \
+	"$tmp/pipe.gcl"
+# a terminal is not waited on: refused at once
+if command -v script >/dev/null 2>&1; then
+	tty_out=$(timeout 10 script -qec "\"$GETCOUNTER\" --input - -f csv" /dev/null </dev/null 2>&1 || true)
+	case $tty_out in
+	*"standard input is a terminal"*) ;;
+	*) fail "--input - on a terminal: $tty_out" ;;
+	esac
+fi
 # -o NAME.blg (typeperf -f BIN's name) records a gcl log
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" --root "$F/t1" -o "$tmp/t.blg" '\Memory\Available MBytes'
 [ "$("$GETCOUNTER" --input "$tmp/t.blg" -f csv | wc -l)" -eq 2 ] || fail "-o NAME.blg is not a gcl log"
@@ -235,10 +247,19 @@ expect_exit 0 "$GETCOUNTER" --root "$tmp/garbage/t0" --root "$tmp/garbage/t1" \
 	'\Memory\Available MBytes'
 [ "$(printf '%s\n' "$errout" | grep -c 'proc/stat: no cpuN line: its counters are left blank')" -eq 1 ] ||
 	fail "garbage /proc/stat not said once: $errout"
-[ "$(printf '%s\n' "$errout" | grep -c "proc/meminfo: it does not begin with 'MemTotal:'")" -eq 1 ] ||
+[ "$(printf '%s\n' "$errout" | grep -c "proc/meminfo: no 'MemTotal:' line")" -eq 1 ] ||
 	fail "garbage /proc/meminfo not said once: $errout"
 [ "$(printf '%s\n' "$errout" | wc -l)" -eq 2 ] || fail "more than the two notes: $errout"
 printf '%s\n' "$out" | sed -n 2,3p | grep -q '[0-9]"$' && fail "a value from garbage: $out"
+# ... but an old kernel's files are not garbage: 2.4's /proc/stat has no
+# procs_ lines, its /proc/meminfo begins with a table and lacks MemAvailable
+for fx in cpu-old4 sysmem-old; do
+	for c in '\System\Processor Queue Length' '\System\Blocked Threads' \
+		'\Memory\Available MBytes' '\Memory\Committed Bytes'; do
+		expect_exit 0 "$GETCOUNTER" --root "$FIXTURES/$fx/t0" --root "$FIXTURES/$fx/t1" -f csv "$c"
+		case $errout in *"left blank"*) fail "$fx $c: a note on a good file: $errout" ;; esac
+	done
+done
 
 # Every usage error above left stdout empty; a good run after them still works.
 expect_exit 0 "$GETCOUNTER" --root "$F/t0" -f csv '\Memory\Available MBytes'

@@ -170,6 +170,18 @@ grep -q '^getcounter_memory_available_bytes ' "$tmp/sel.txt" || fail "Memory not
 grep -q '^getcounter_processor' "$tmp/sel.txt" && fail "Processor served though not named"
 stop "$pid"
 
+# --- a root whose /proc/meminfo is garbage: its series go, said once on stderr ------
+mkdir -p "$tmp/bad"
+cp -R "$F/t1/." "$tmp/bad/"
+printf 'foo 1\n' >"$tmp/bad/proc/meminfo"
+start bad --root "$F/t0" --root "$tmp/bad" --root "$F/t0" --serve 0 '\Memory\Available Bytes'
+for k in 1 2 3; do curl -sf "$url" >"$tmp/bad$k.txt"; done
+grep -q '^getcounter_memory_available_bytes ' "$tmp/bad1.txt" || fail "good root: no Memory series"
+grep -q '^getcounter_memory_available_bytes ' "$tmp/bad2.txt" && fail "garbage root: a Memory series"
+stop "$pid"
+[ "$(grep -c "bad/proc/meminfo: no 'MemTotal:' line: its counters are left blank" "$tmp/bad.err")" -eq 1 ] ||
+	fail "--serve did not say the garbage meminfo once: $(cat "$tmp/bad.err")"
+
 # --- promtool check metrics: the fixture and the live machine ----------------------
 if command -v promtool >/dev/null 2>&1; then
 	promtool check metrics <"$tmp/t0.raw" >"$tmp/pt" 2>&1 ||
