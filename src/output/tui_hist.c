@@ -258,6 +258,8 @@ tui_format_value(char *buf, size_t n, double v, int precision)
 	double x = v;
 	int k = -1;
 
+	if (!buf || n == 0) /* nothing to write to (GCC's sanitizer builds ask) */
+		return;
 	format_value_human(buf, n, v, precision);
 	if (strlen(buf) <= TUI_VALUE_COLUMNS || !isfinite(v))
 		return;
