@@ -72,6 +72,23 @@ struct value derive_total(const struct counter_set *set, const struct counter_de
 			  const struct field_deltas *const *deltas, const uint8_t *pair_status,
 			  size_t n, const struct derive_env *env);
 
+/* Instances of one read taken by index, for a total that copies nothing:
+ * inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with deltas[i]
+ * when pair[i] is ST_OK and deltas is not NULL (a snapshot passes NULL).
+ * With in_total, an instance whose in_total is 0 is left out. */
+struct derive_span {
+	const struct raw_instance *inst;
+	const struct field_deltas *deltas;
+	const uint8_t *pair;
+	const uint32_t *idx;
+	size_t n;
+	int in_total;
+};
+
+/* derive_total over a span. */
+struct value derive_total_span(const struct counter_set *set, const struct counter_desc *c,
+			       const struct derive_span *sp, const struct derive_env *env);
+
 /* --smooth C (COUNTERS.md 1): NDIS's load average of one column, avg =
  * (avg x C + x x (128 - C)) / 128, where avg is the last value shown. */
 static inline double

@@ -370,73 +370,80 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 	return r;
 }
 
-struct value
-derive_total(const struct counter_set *set, const struct counter_desc *c,
-	     const struct raw_instance *const *cur, const struct field_deltas *const *deltas,
-	     const uint8_t *pair_status, size_t n, const struct derive_env *env)
+/* The running sums of a total (derive_total, derive_total_span). */
+struct total_acc {
+	double sn, sb;
+	size_t n, used, supplied, resets, fresh, lacking;
+	int wrapped, any_new, any_first;
+	uint8_t first_pair;
+};
+
+/* Add one instance: cur with its deltas (NULL without a usable pair, whose
+ * status is pair). */
+static inline __attribute__((always_inline)) void
+total_add(struct total_acc *a, const struct counter_desc *c, int two,
+	  const struct raw_instance *cur, const struct field_deltas *deltas, uint8_t pair,
+	  const struct derive_env *env)
+{
+	struct nb nb;
+
+	if (a->n++ == 0)
+		a->first_pair = pair;
+	a->any_new |= pair == ST_NEW;
+	a->any_first |= pair == ST_FIRST;
+	if (!num_present(c, cur->present))
+		return;
+	a->supplied++;
+	if (two) {
+		if (!deltas) {
+			if (pair == ST_FIRST || pair == ST_NEW)
+				a->fresh++;
+			return;
+		}
+		if (!(env->dt > 0))
+			return; /* BAD_TIME below, whatever the pair says */
+		if (deltas->status == ST_RESET) {
+			a->resets++;
+			return;
+		}
+	}
+	if (instance_nb(c, cur, two ? deltas : NULL, &nb) < 0 || unsupported(c, &nb)) {
+		a->lacking++; /* e.g. a denominator the source lacks */
+		return;
+	}
+	a->sn += nb.n;
+	a->sb += nb.b;
+	a->wrapped |= nb.wrapped;
+	a->used++;
+}
+
+/* The total's value and status from its sums. */
+static struct value
+total_end(const struct counter_set *set, const struct counter_desc *c, int two,
+	  struct total_acc *a, const struct derive_env *env)
 {
 	struct value r = { 0, ST_NO_INSTANCE };
-	int two = counter_type_needs_two(c->type);
-	double sn = 0, sb = 0;
-	size_t used = 0, supplied = 0, resets = 0, fresh = 0, lacking = 0;
-	int wrapped = 0;
 
-	if (c->type == CT_UTILIZATION || c->type == CT_ELAPSED) {
-		r.status = n ? ST_UNSUPPORTED : ST_NO_INSTANCE;
+	if (a->n == 0)
 		return r;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct nb nb;
-		if (!num_present(c, cur[i]->present))
-			continue;
-		supplied++;
-		if (two) {
-			if (!deltas[i]) {
-				if (pair_status[i] == ST_FIRST || pair_status[i] == ST_NEW)
-					fresh++;
-				continue;
-			}
-			if (!(env->dt > 0))
-				continue; /* BAD_TIME below, whatever the pair says */
-			if (deltas[i]->status == ST_RESET) {
-				resets++;
-				continue;
-			}
-		}
-		if (instance_nb(c, cur[i], two ? deltas[i] : NULL, &nb) < 0 ||
-		    unsupported(c, &nb)) {
-			lacking++; /* e.g. a denominator the source lacks */
-			continue;
-		}
-		sn += nb.n;
-		sb += nb.b;
-		wrapped |= nb.wrapped;
-		used++;
-	}
-	if (n == 0)
-		return r;
-	if (supplied == 0) {
+	if (a->supplied == 0) {
 		r.status = ST_UNSUPPORTED;
 		return r;
 	}
-	if (used == 0) {
-		if (!two || lacking == supplied) {
+	if (a->used == 0) {
+		if (!two || a->lacking == a->supplied)
 			r.status = ST_UNSUPPORTED;
-		} else if (fresh == supplied) {
-			/* Nothing has a previous read: FIRST everywhere, or a
-			 * snapshot when the instances say OK. */
-			r.status = pair_status[0] == ST_OK ? ST_BAD_TIME : ST_FIRST;
-			for (size_t i = 0; i < n; i++)
-				if (pair_status[i] == ST_NEW)
-					r.status = ST_NEW;
-			for (size_t i = 0; i < n; i++)
-				if (pair_status[i] == ST_FIRST)
-					r.status = ST_FIRST;
-		} else if (resets) {
+		else if (a->fresh == a->supplied)
+			/* Nothing has a previous read: FIRST anywhere, else NEW
+			 * anywhere, else a snapshot (the instances say OK). */
+			r.status = a->any_first ? ST_FIRST
+				 : a->any_new	? ST_NEW
+				 : a->first_pair == ST_OK ? ST_BAD_TIME
+							  : ST_FIRST;
+		else if (a->resets)
 			r.status = ST_RESET;
-		} else {
+		else
 			r.status = ST_BAD_TIME;
-		}
 		return r;
 	}
 	if (two && !(env->dt > 0)) {
@@ -444,11 +451,57 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 		return r;
 	}
 	if (c->total == TOTAL_MEAN) {
-		sn /= (double)used;
-		sb /= (double)used;
+		a->sn /= (double)a->used;
+		a->sb /= (double)a->used;
 	}
-	r = apply(set, c, sn, sb, NULL, NULL, env);
-	if (r.status == ST_OK && wrapped)
+	r = apply(set, c, a->sn, a->sb, NULL, NULL, env);
+	if (r.status == ST_OK && a->wrapped)
 		r.status = ST_WRAPPED;
 	return r;
+}
+
+/* A type no total is formed for: UNSUPPORTED over instances, else none. */
+static int
+no_total(const struct counter_desc *c)
+{
+	return c->type == CT_UTILIZATION || c->type == CT_ELAPSED;
+}
+
+struct value
+derive_total(const struct counter_set *set, const struct counter_desc *c,
+	     const struct raw_instance *const *cur, const struct field_deltas *const *deltas,
+	     const uint8_t *pair_status, size_t n, const struct derive_env *env)
+{
+	struct total_acc a = { 0 };
+	int two = counter_type_needs_two(c->type);
+
+	if (no_total(c))
+		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };
+	for (size_t i = 0; i < n; i++)
+		total_add(&a, c, two, cur[i], deltas[i], pair_status[i], env);
+	return total_end(set, c, two, &a, env);
+}
+
+struct value
+derive_total_span(const struct counter_set *set, const struct counter_desc *c,
+		  const struct derive_span *sp, const struct derive_env *env)
+{
+	struct total_acc a = { 0 };
+	int two = counter_type_needs_two(c->type);
+	size_t n = 0;
+
+	for (size_t k = 0; k < sp->n; k++) {
+		size_t i = sp->idx ? sp->idx[k] : k;
+		if (sp->in_total && !sp->inst[i].in_total)
+			continue;
+		n++;
+		if (no_total(c))
+			break;
+		int paired = sp->deltas && sp->pair[i] == ST_OK;
+		total_add(&a, c, two, &sp->inst[i], paired ? &sp->deltas[i] : NULL, sp->pair[i],
+			  env);
+	}
+	if (no_total(c))
+		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };
+	return total_end(set, c, two, &a, env);
 }

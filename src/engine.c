@@ -33,7 +33,7 @@
 /* A group total: its name and its members (cur indices) in members[]. */
 struct group {
 	char *name; /* "NMI/_Total" */
-	size_t first, n;
+	uint32_t first, n;
 };
 
 /* prev_of[i] of an instance that has no previous read */
@@ -58,16 +58,11 @@ struct eset {
 	uint64_t *delta_pool; /* cap x kept fields: deltas[i].d points into it */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
-	size_t *gone;    /* prev indices absent now */
-	/* the instances of _Total, rebuilt each read */
-	size_t tot_cap, ntot;
-	const struct raw_instance **tot_inst;
-	const struct field_deltas **tot_deltas;
-	uint8_t *tot_pair;
+	uint32_t *gone;  /* prev indices absent now */
 	/* group totals (set->group): rebuilt when the list changes */
 	size_t ngroups, groups_cap;
 	struct group *groups;
-	size_t *members;  /* every group's members, group after group */
+	uint32_t *members; /* every group's members (cur indices), group after group */
 	size_t members_cap;
 	/* name -> prev index hash, used when the list changed */
 	size_t hcap;
@@ -576,8 +571,8 @@ eset_pair(struct eset *es)
 	pair_renamed(es, used);
 	for (size_t j = 0; j < m; j++)
 		if (!used[j]) {
-			xgrow((void **)&es->gone, &es->gone_cap, es->ngone + 1, sizeof(size_t));
-			es->gone[es->ngone++] = j;
+			xgrow((void **)&es->gone, &es->gone_cap, es->ngone + 1, sizeof(*es->gone));
+			es->gone[es->ngone++] = (uint32_t)j;
 		}
 	free(used);
 }
@@ -698,10 +693,10 @@ eset_group(struct eset *es)
 			snprintf(name, sizeof(name), "%.*s%c_Total", (int)ents[k].len, ents[k].key,
 				 rule == GROUP_NODE ? ',' : '/');
 		g->name = xstrdup(name);
-		g->first = nm;
-		g->n = end - k;
-		for (; k < end; k++)
-			es->members[nm++] = ents[k].idx; /* in instance order: idx breaks ties */
+		g->first = (uint32_t)nm;
+		g->n = (uint32_t)(end - k);
+		for (; k < end; k++) /* in instance order: idx breaks ties */
+			es->members[nm++] = (uint32_t)ents[k].idx;
 	}
 	free(ents);
 	if (es->ngroups) /* groups is NULL when there are none: UBSan */
@@ -714,7 +709,6 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
 
-	es->ntot = 0;
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		size_t j = es->prev_of[i];
 		if (snapshot) {
@@ -726,22 +720,6 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		} else {
 			es->pair[i] = ST_OK;
 			derive_deltas(cur->set, &prev->inst[j], &cur->inst[i], &env, &es->deltas[i]);
-		}
-		if (cur->inst[i].in_total) {
-			if (es->ntot == es->tot_cap) {
-				es->tot_cap = next_cap(es->tot_cap, es->ntot + 1);
-				es->tot_inst = xrealloc(es->tot_inst,
-							es->tot_cap * sizeof(*es->tot_inst));
-				es->tot_deltas = xrealloc(es->tot_deltas,
-							  es->tot_cap * sizeof(*es->tot_deltas));
-				es->tot_pair = xrealloc(es->tot_pair,
-							es->tot_cap * sizeof(*es->tot_pair));
-			}
-			es->tot_inst[es->ntot] = &cur->inst[i];
-			es->tot_deltas[es->ntot] =
-				(es->pair[i] == ST_OK && !snapshot) ? &es->deltas[i] : NULL;
-			es->tot_pair[es->ntot] = es->pair[i];
-			es->ntot++;
 		}
 	}
 }
@@ -1166,22 +1144,9 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	 * this machine can supply (never a made-up 0) */
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
-	if (rs->ntot + ref->n > rs->tot_cap) {
-		rs->tot_cap = next_cap(rs->tot_cap, rs->ntot + ref->n);
-		rs->tot_inst = xrealloc(rs->tot_inst, rs->tot_cap * sizeof(*rs->tot_inst));
-		rs->tot_deltas = xrealloc(rs->tot_deltas, rs->tot_cap * sizeof(*rs->tot_deltas));
-		rs->tot_pair = xrealloc(rs->tot_pair, rs->tot_cap * sizeof(*rs->tot_pair));
-	}
-	const struct raw_instance **inst = rs->tot_inst + rs->ntot;
-	const struct field_deltas **deltas = rs->tot_deltas + rs->ntot;
-	uint8_t *pair = rs->tot_pair + rs->ntot;
-	for (size_t k = 0; k < ref->n; k++) {
-		size_t i = it->rows[ref->first + k];
-		inst[k] = &rs->cur->inst[i];
-		deltas[k] = (rs->pair[i] == ST_OK && !snapshot) ? &rs->deltas[i] : NULL;
-		pair[k] = rs->pair[i];
-	}
-	return derive_total(rs->cur->set, it->rows_c, inst, deltas, pair, ref->n, &env);
+	struct derive_span sp = { rs->cur->inst, snapshot ? NULL : rs->deltas, rs->pair,
+				  it->rows + ref->first, ref->n, 0 };
+	return derive_total_span(rs->cur->set, it->rows_c, &sp, &env);
 }
 
 /* --smooth C (COUNTERS.md 1): each column shows NDIS's load average
@@ -1261,35 +1226,14 @@ item_build(struct engine *e, struct item *it)
 	item_build_rows(e, it);
 }
 
-/* The total of one group: its members' pairs, summed as for _Total. The
- * member arrays reuse the set's _Total scratch space after _Total. */
+/* The total of one group: its members' pairs, summed as for _Total. */
 static struct value
-group_value(struct engine *e, struct eset *es, const struct counter_desc *c,
-	    const struct group *g, int snapshot, const struct derive_env *env)
+group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
+	    int snapshot, const struct derive_env *env)
 {
-	size_t need = es->ntot + g->n;
-	(void)e;
-
-	if (need > es->tot_cap) {
-		es->tot_cap = next_cap(es->tot_cap, need);
-		es->tot_inst = xrealloc(es->tot_inst, es->tot_cap * sizeof(*es->tot_inst));
-		es->tot_deltas = xrealloc(es->tot_deltas, es->tot_cap * sizeof(*es->tot_deltas));
-		es->tot_pair = xrealloc(es->tot_pair, es->tot_cap * sizeof(*es->tot_pair));
-	}
-	const struct raw_instance **inst = es->tot_inst + es->ntot;
-	const struct field_deltas **deltas = es->tot_deltas + es->ntot;
-	uint8_t *pair = es->tot_pair + es->ntot;
-	size_t n = 0;
-	for (size_t k = 0; k < g->n; k++) {
-		size_t i = es->members[g->first + k];
-		if (!es->cur->inst[i].in_total)
-			continue;
-		inst[n] = &es->cur->inst[i];
-		deltas[n] = (es->pair[i] == ST_OK && !snapshot) ? &es->deltas[i] : NULL;
-		pair[n] = es->pair[i];
-		n++;
-	}
-	return derive_total(es->cur->set, c, inst, deltas, pair, n, env);
+	struct derive_span sp = { es->cur->inst, snapshot ? NULL : es->deltas, es->pair,
+				  es->members + g->first, g->n, 1 };
+	return derive_total_span(es->cur->set, c, &sp, env);
 }
 
 static void
@@ -1385,14 +1329,15 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				if (it->rows_es)
 					v = rows_value(e, it, r, snapshot);
 				else
-					v = derive_total(set, it->c, es->tot_inst, es->tot_deltas,
-							 es->tot_pair, es->ntot, &env);
+					v = derive_total_span(set, it->c, &(struct derive_span){
+						es->cur->inst, snapshot ? NULL : es->deltas,
+						es->pair, NULL, es->cur->ninstances, 1 }, &env);
 				break;
 			case REF_GROUP:
 				if (it->rows_es)
 					v = rows_value(e, it, r, snapshot);
 				else
-					v = group_value(e, es, it->c, &es->groups[ref->idx],
+					v = group_value(es, it->c, &es->groups[ref->idx],
 							snapshot, &env);
 				break;
 			case REF_GONE:
@@ -1452,9 +1397,6 @@ engine_free_parts(struct engine *e)
 		free(es->delta_pool);
 		free(es->pair);
 		free(es->gone);
-		free(es->tot_inst);
-		free(es->tot_deltas);
-		free(es->tot_pair);
 		free(es->hash);
 		groups_clear(es);
 		free(es->groups);
