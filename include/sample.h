@@ -81,6 +81,9 @@ void raw_sets_compact_names(struct raw_set *const *sets, size_t n);
 void raw_set_free(struct raw_set *rs);
 /* Start a new read: no instances, memory kept. */
 void raw_set_begin(struct raw_set *rs);
+/* Give back the memory past the instances when more than an eighth of it
+ * is unused (the instance array grows by doubling). */
+void raw_set_trim(struct raw_set *rs);
 /* Append an instance named name[0..len) with all fields zero and absent;
  * the returned pointer is valid until the next raw_set_add. */
 struct raw_instance *raw_set_add(struct raw_set *rs, const char *name, size_t len,

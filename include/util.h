@@ -27,6 +27,10 @@ char *xstrndup(const char *s, size_t n);
 
 /* Grow *p (an array of *cap elements of size elem) to hold at least want. */
 void xgrow(void **p, size_t *cap, size_t want, size_t elem);
+/* Shrink *p (*cap elements of elem bytes) to n elements (at least one)
+ * when more than an eighth of it is unused: an array grown by doubling
+ * can leave half of itself unused. Nonzero when it shrank. */
+int xtrim(void **p, size_t *cap, size_t n, size_t elem);
 
 /* A set of strings stored once each, in chunks, so that they never move
  * (callers keep the pointers), numbered 0, 1, ... in order of first

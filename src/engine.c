@@ -64,9 +64,6 @@ struct eset {
 	struct group *groups;
 	uint32_t *members; /* every group's members (cur indices), group after group */
 	size_t members_cap;
-	/* name -> prev index hash, used when the list changed */
-	size_t hcap;
-	uint32_t *hash;
 	struct err read_err;
 	int read_failed_reported;
 	int absent;      /* a replayed read that does not hold this set */
@@ -79,10 +76,14 @@ struct eset {
 
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
 
-/* One row of an item: 12 bytes. Its instance is its column's (col_instance). */
+/* A run of an item's rows: n rows of one kind whose instances (cur or prev
+ * indices) and columns both count up from idx and column. A wildcard's
+ * rows are mostly one run. Each row's instance is its column's
+ * (col_instance). */
 struct row_ref {
-	uint32_t idx;     /* the instance (cur or prev) or group it reads */
-	uint32_t column;
+	uint32_t idx;     /* the first row's instance (cur or prev) or group */
+	uint32_t column;  /* the first row's column */
+	uint32_t n;
 	uint8_t kind;     /* enum ref_kind */
 };
 
@@ -104,8 +105,9 @@ struct item {
 	int want_total;
 	int built;
 	int has_gone;
-	size_t nrefs, cap;
-	struct row_ref *refs;
+	size_t nrefs;     /* rows */
+	size_t nruns, cap;
+	struct row_ref *refs; /* the rows, in runs */
 	/* a counter totalling another set's rows (counter_desc.rows_set) */
 	struct eset *rows_es;
 	const struct counter_desc *rows_c;
@@ -450,6 +452,24 @@ eset_grow(struct eset *es, size_t n)
 }
 
 static void eset_group(struct eset *es);
+
+/* After the instance list changed: the per-instance arrays sized to the
+ * instances (they grew by doubling). */
+static void
+eset_trim(struct eset *es)
+{
+	size_t n = es->cur->ninstances, cap = es->cap;
+	size_t nf = es->a.nslots ? es->a.nslots : 1;
+
+	if (!xtrim((void **)&es->prev_of, &cap, n, sizeof(*es->prev_of)))
+		return;
+	es->cap = cap;
+	es->pair = xrealloc(es->pair, cap * sizeof(*es->pair));
+	es->deltas = xrealloc(es->deltas, cap * sizeof(*es->deltas));
+	es->delta_pool = xrealloc(es->delta_pool, cap * nf * sizeof(*es->delta_pool));
+	for (size_t i = 0; i < cap; i++)
+		es->deltas[i].d = es->delta_pool + i * nf;
+}
 static int engine_setup_sets(struct engine *e, struct err *err);
 static int columns_fixed(const struct config *cfg);
 
@@ -522,6 +542,7 @@ eset_pair(struct eset *es)
 
 	/* names of instances gone from both reads are dropped, now and then */
 	raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
+	raw_set_trim(cur); /* it grew by doubling in its first reads */
 	eset_grow(es, n);
 	es->changed = !es->have_prev || n != m;
 	if (!es->changed)
@@ -539,28 +560,23 @@ eset_pair(struct eset *es)
 	eset_group(es);
 	/* Rare: instances came or went. Hash prev names. */
 	size_t hcap = 16;
-	while (hcap < m * 2 + 1)
+	while (hcap < m + m / 3 + 1) /* a load of at most 3/4 */
 		hcap *= 2;
-	if (hcap > es->hcap) {
-		free(es->hash);
-		es->hash = xmalloc(hcap * sizeof(*es->hash));
-		es->hcap = hcap;
-	}
-	hcap = es->hcap;
+	uint32_t *hash = xmalloc(hcap * sizeof(*hash));
 	for (size_t k = 0; k < hcap; k++)
-		es->hash[k] = NO_PREV;
+		hash[k] = NO_PREV;
 	for (size_t j = 0; j < m; j++) {
-		size_t h = str_hash(prev->inst[j].name) % hcap;
-		while (es->hash[h] != NO_PREV)
-			h = (h + 1) % hcap;
-		es->hash[h] = (uint32_t)j;
+		size_t h = str_hash(prev->inst[j].name) & (hcap - 1);
+		while (hash[h] != NO_PREV)
+			h = (h + 1) & (hcap - 1);
+		hash[h] = (uint32_t)j;
 	}
 	uint8_t *used = xcalloc(m ? m : 1, 1);
 	for (size_t i = 0; i < n; i++) {
-		size_t h = str_hash(cur->inst[i].name) % hcap;
+		size_t h = str_hash(cur->inst[i].name) & (hcap - 1);
 		es->prev_of[i] = NO_PREV;
-		for (; es->hash[h] != NO_PREV; h = (h + 1) % hcap) {
-			size_t j = es->hash[h];
+		for (; hash[h] != NO_PREV; h = (h + 1) & (hcap - 1)) {
+			size_t j = hash[h];
 			if (!used[j] && strcmp(prev->inst[j].name, cur->inst[i].name) == 0) {
 				es->prev_of[i] = (uint32_t)j;
 				used[j] = 1;
@@ -568,6 +584,7 @@ eset_pair(struct eset *es)
 			}
 		}
 	}
+	free(hash);
 	pair_renamed(es, used);
 	for (size_t j = 0; j < m; j++)
 		if (!used[j]) {
@@ -575,6 +592,7 @@ eset_pair(struct eset *es)
 			es->gone[es->ngone++] = (uint32_t)j;
 		}
 	free(used);
+	eset_trim(es);
 }
 
 /* The group key of name under rule: its length and start, or 0 when the
@@ -699,6 +717,7 @@ eset_group(struct eset *es)
 			es->members[nm++] = (uint32_t)ents[k].idx;
 	}
 	free(ents);
+	xtrim((void **)&es->members, &es->members_cap, nm, sizeof(*es->members));
 	if (es->ngroups) /* groups is NULL when there are none: UBSan */
 		qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
 }
@@ -943,7 +962,7 @@ engine_read(struct engine *e, size_t read_index, struct err *err)
 static void
 item_clear(struct item *it)
 {
-	it->nrefs = 0;
+	it->nrefs = it->nruns = 0;
 	it->has_gone = 0;
 }
 
@@ -961,14 +980,22 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 	     const char *instance)
 {
 	uint64_t inst = 0; /* a single-instance set's row: none */
+	struct row_ref *r = it->nruns ? &it->refs[it->nruns - 1] : NULL;
 
-	xgrow((void **)&it->refs, &it->cap, it->nrefs + 1, sizeof(*it->refs));
-	struct row_ref *r = &it->refs[it->nrefs++];
-	r->kind = kind;
-	r->idx = (uint32_t)idx;
 	if (instance)
 		inst = (uint64_t)strset_add(&e->names, instance, NULL) + 1;
-	r->column = idmap_add(&e->cols, (uint64_t)it->sc << 33 | inst);
+	uint32_t column = idmap_add(&e->cols, (uint64_t)it->sc << 33 | inst);
+	it->nrefs++;
+	if (r && r->kind == kind && r->idx + r->n == idx && r->column + r->n == column) {
+		r->n++;
+	} else {
+		xgrow((void **)&it->refs, &it->cap, it->nruns + 1, sizeof(*it->refs));
+		r = &it->refs[it->nruns++];
+		r->kind = kind;
+		r->idx = (uint32_t)idx;
+		r->column = column;
+		r->n = 1;
+	}
 	if (kind == REF_GONE)
 		it->has_gone = 1;
 }
@@ -1106,29 +1133,33 @@ item_build_rows(const struct engine *e, struct item *it)
 		return;
 	xgrow((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 	row_order_build(&o, it->rows_es->cur);
-	for (size_t r = 0; r < it->nrefs; r++) {
-		const struct row_ref *ref = &it->refs[r];
-		struct ref_rows *rr = &it->ref_rows[r];
-		size_t n = 0;
-		if (ref->kind == REF_CUR) {
-			n = add_rows_of(it, &o, col_instance(e, ref->column));
-		} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
-			n = add_rows_of(it, &o, NULL);
-		} else if (ref->kind == REF_TOTAL) {
-			for (size_t i = 0; i < es->cur->ninstances; i++)
-				if (es->cur->inst[i].in_total)
-					n += add_rows_of(it, &o, es->cur->inst[i].name);
-		} else if (ref->kind == REF_GROUP) {
-			const struct group *g = &es->groups[ref->idx];
-			for (size_t k = 0; k < g->n; k++) {
-				const char *name = es->cur->inst[es->members[g->first + k]].name;
-				n += add_rows_of(it, &o, name);
+	for (size_t u = 0, r = 0; u < it->nruns; u++) {
+		for (uint32_t k = 0; k < it->refs[u].n; k++, r++) {
+			const struct row_ref *ref = &it->refs[u];
+			struct ref_rows *rr = &it->ref_rows[r];
+			size_t n = 0;
+			if (ref->kind == REF_CUR) {
+				n = add_rows_of(it, &o, col_instance(e, ref->column + k));
+			} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
+				n = add_rows_of(it, &o, NULL);
+			} else if (ref->kind == REF_TOTAL) {
+				for (size_t i = 0; i < es->cur->ninstances; i++)
+					if (es->cur->inst[i].in_total)
+						n += add_rows_of(it, &o, es->cur->inst[i].name);
+			} else if (ref->kind == REF_GROUP) {
+				const struct group *g = &es->groups[ref->idx + k];
+				for (size_t m = 0; m < g->n; m++) {
+					const char *name = es->cur->inst[es->members[g->first + m]].name;
+					n += add_rows_of(it, &o, name);
+				}
 			}
+			rr->n = (uint32_t)n;
+			rr->first = (uint32_t)(it->nrows - n);
 		}
-		rr->n = (uint32_t)n;
-		rr->first = (uint32_t)(it->nrows - n);
 	}
 	free(o.idx);
+	xtrim((void **)&it->rows, &it->rows_cap, it->nrows, sizeof(*it->rows));
+	xtrim((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 }
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
@@ -1219,8 +1250,8 @@ item_build(struct engine *e, struct item *it)
 	}
 	if (!found && !it->wildcard)
 		item_add_ref(e, it, REF_MISSING, 0, it->pattern);
-	if (it->cap > it->nrefs + it->nrefs / 4 + 4) { /* refs sized to fit */
-		it->cap = it->nrefs ? it->nrefs : 1;
+	if (it->cap > it->nruns + it->nruns / 4 + 4) { /* runs sized to fit */
+		it->cap = it->nruns ? it->nruns : 1;
 		it->refs = xrealloc(it->refs, it->cap * sizeof(*it->refs));
 	}
 	item_build_rows(e, it);
@@ -1239,7 +1270,7 @@ group_value(struct eset *es, const struct counter_desc *c, const struct group *g
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
-	size_t total = 0;
+	size_t total = 0, nbuilt = e->cols.n;
 
 	e->nrows = 0;
 	for (size_t s = 0; s < e->nsets; s++)
@@ -1290,70 +1321,79 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				continue;
 			if (!it->built)
 				item_build(e, it);
-			for (size_t r = 0; r < it->nrefs; r++) {
-				col[r] = it->refs[r].column;
-				val[r] = 0;
-				st[r] = ST_NO_INSTANCE;
-			}
+			for (size_t u = 0, r = 0; u < it->nruns; u++)
+				for (uint32_t q = 0; q < it->refs[u].n; q++, r++) {
+					col[r] = it->refs[u].column + q;
+					val[r] = 0;
+					st[r] = ST_NO_INSTANCE;
+				}
 			e->nrows += it->nrefs;
 			continue;
 		}
-		for (size_t r = 0; r < it->nrefs; r++) {
-			const struct row_ref *ref = &it->refs[r];
-			struct value v = { 0, ST_NO_INSTANCE };
+		for (size_t u = 0, r = 0; u < it->nruns; u++) {
+			for (uint32_t q = 0; q < it->refs[u].n; q++, r++) {
+				const struct row_ref *ref = &it->refs[u];
+				uint32_t idx = ref->idx + q;
+				struct value v = { 0, ST_NO_INSTANCE };
 
-			switch (ref->kind) {
-			case REF_SINGLE:
-				if (es->cur->ninstances == 0) {
-					v.status = ST_UNSUPPORTED;
+				switch (ref->kind) {
+				case REF_SINGLE:
+					if (es->cur->ninstances == 0) {
+						v.status = ST_UNSUPPORTED;
+						break;
+					}
+					/* fall through */
+				case REF_CUR: {
+					size_t i = ref->kind == REF_SINGLE ? 0 : idx;
+					if (it->rows_es) {
+						v = rows_value(e, it, r, snapshot);
+						break;
+					}
+					int paired = !snapshot && es->pair[i] == ST_OK;
+					v = derive_value(set, it->c, &es->cur->inst[i],
+							 paired ? &es->deltas[i] : NULL,
+							 (enum value_status)es->pair[i], &env);
 					break;
 				}
-				/* fall through */
-			case REF_CUR: {
-				size_t i = ref->kind == REF_SINGLE ? 0 : ref->idx;
-				if (it->rows_es) {
-					v = rows_value(e, it, r, snapshot);
+				case REF_TOTAL:
+					if (!es->cur->valid) {
+						v.status = ST_UNSUPPORTED;
+						break;
+					}
+					if (it->rows_es)
+						v = rows_value(e, it, r, snapshot);
+					else
+						v = derive_total_span(set, it->c, &(struct derive_span){
+							es->cur->inst, snapshot ? NULL : es->deltas,
+							es->pair, NULL, es->cur->ninstances, 1 }, &env);
+					break;
+				case REF_GROUP:
+					if (it->rows_es)
+						v = rows_value(e, it, r, snapshot);
+					else
+						v = group_value(es, it->c, &es->groups[idx],
+								snapshot, &env);
+					break;
+				case REF_GONE:
+				case REF_MISSING:
+					v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
 					break;
 				}
-				int paired = !snapshot && es->pair[i] == ST_OK;
-				v = derive_value(set, it->c, &es->cur->inst[i],
-						 paired ? &es->deltas[i] : NULL,
-						 (enum value_status)es->pair[i], &env);
-				break;
+				col[r] = ref->column + q;
+				val[r] = v.v;
+				st[r] = v.status;
 			}
-			case REF_TOTAL:
-				if (!es->cur->valid) {
-					v.status = ST_UNSUPPORTED;
-					break;
-				}
-				if (it->rows_es)
-					v = rows_value(e, it, r, snapshot);
-				else
-					v = derive_total_span(set, it->c, &(struct derive_span){
-						es->cur->inst, snapshot ? NULL : es->deltas,
-						es->pair, NULL, es->cur->ninstances, 1 }, &env);
-				break;
-			case REF_GROUP:
-				if (it->rows_es)
-					v = rows_value(e, it, r, snapshot);
-				else
-					v = group_value(es, it->c, &es->groups[ref->idx],
-							snapshot, &env);
-				break;
-			case REF_GONE:
-			case REF_MISSING:
-				v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
-				break;
-			}
-			col[r] = ref->column;
-			val[r] = v.v;
-			st[r] = v.status;
 		}
 		e->nrows += it->nrefs;
 	}
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			e->sets[s].have_prev = 1;
+	if (e->cols.n != nbuilt) { /* new columns: the tables grew by doubling */
+		xtrim((void **)&e->cols.keys, &e->cols.keys_cap, e->cols.n, sizeof(*e->cols.keys));
+		xtrim((void **)&e->names.strs, &e->names.strs_cap, e->names.n,
+		      sizeof(*e->names.strs));
+	}
 	f->wall_ns = e->wall_ns;
 	f->host = e->host;
 	e->fcols.keys = e->cols.keys;
@@ -1397,7 +1437,6 @@ engine_free_parts(struct engine *e)
 		free(es->delta_pool);
 		free(es->pair);
 		free(es->gone);
-		free(es->hash);
 		groups_clear(es);
 		free(es->groups);
 		free(es->members);
@@ -1734,8 +1773,8 @@ warn_empty_paths(const struct engine *e)
 				continue;
 			if (j < k)
 				first = 0;
-			for (size_t r = 0; r < it->nrefs; r++)
-				rows += it->refs[r].kind != REF_MISSING;
+			for (size_t u = 0; u < it->nruns; u++)
+				rows += it->refs[u].kind != REF_MISSING ? (int)it->refs[u].n : 0;
 		}
 		if (first && !rows && path)
 			fprintf(stderr, "getcounter: '%s' matches no instance now%s\n", path,

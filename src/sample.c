@@ -142,6 +142,19 @@ raw_set_grow(struct raw_set *rs)
 	}
 }
 
+void
+raw_set_trim(struct raw_set *rs)
+{
+	size_t nw = slot_words(rs);
+	uint64_t *block = rs->cap ? rs->inst[0].values : NULL;
+
+	if (!xtrim((void **)&rs->inst, &rs->cap, rs->ninstances, sizeof(*rs->inst)))
+		return;
+	block = xrealloc(block, rs->cap * nw * sizeof(uint64_t));
+	for (size_t i = 0; i < rs->cap; i++)
+		rs->inst[i].values = block + i * nw;
+}
+
 struct raw_instance *
 raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {

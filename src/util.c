@@ -84,6 +84,18 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 }
 
 int
+xtrim(void **p, size_t *cap, size_t n, size_t elem)
+{
+	if (n == 0)
+		n = 1;
+	if (*cap <= n + n / 8)
+		return 0;
+	*p = xrealloc(*p, n * elem);
+	*cap = n;
+	return 1;
+}
+
+int
 hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
