@@ -48,6 +48,21 @@ void derive_deltas(const struct counter_set *set, const struct raw_instance *pre
 		   const struct raw_instance *cur, const struct derive_env *env,
 		   struct field_deltas *out);
 
+/* A set's deltas as their owner keeps them, a byte and the words an
+ * instance: cur instance i's words at pool + i * nf and derive_deltas'
+ * status in status[i]; its previous read is prev->inst[prev_of[i]]. The
+ * rest of its field_deltas is formed again from the two reads. */
+struct delta_store {
+	const struct raw_set *prev, *cur;
+	const uint32_t *prev_of;
+	uint64_t *pool;
+	size_t nf;
+	const uint8_t *status;
+};
+
+/* The field_deltas of cur instance i (which has a previous read). */
+void delta_store_get(const struct delta_store *ds, size_t i, struct field_deltas *out);
+
 struct value {
 	double v;
 	uint8_t status; /* enum value_status */
@@ -73,12 +88,12 @@ struct value derive_total(const struct counter_set *set, const struct counter_de
 			  size_t n, const struct derive_env *env);
 
 /* Instances of one read taken by index, for a total that copies nothing:
- * inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with deltas[i]
- * when pair[i] is ST_OK and deltas is not NULL (a snapshot passes NULL).
+ * inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with its deltas
+ * in ds when pair[i] is ST_OK and ds is not NULL (a snapshot passes NULL).
  * With in_total, an instance whose in_total is 0 is left out. */
 struct derive_span {
 	const struct raw_instance *inst;
-	const struct field_deltas *deltas;
+	const struct delta_store *ds;
 	const uint8_t *pair;
 	const uint32_t *idx;
 	size_t n;

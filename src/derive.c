@@ -139,6 +139,30 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 		out->status = ST_WRAPPED;
 }
 
+void
+delta_store_get(const struct delta_store *ds, size_t i, struct field_deltas *out)
+{
+	const struct raw_instance *cur = &ds->cur->inst[i];
+	const struct raw_instance *prev = &ds->prev->inst[ds->prev_of[i]];
+	const struct counter_set *set = ds->cur->set;
+
+	out->d = ds->pool + i * ds->nf;
+	out->present = prev->present & cur->present;
+	out->status = ds->status[i];
+	out->wrapped = 0;
+	if (out->status != ST_WRAPPED)
+		return;
+	/* Not a RESET: every counter field that went down wrapped (CPU
+	 * times that went down were clamped, derive_deltas). */
+	for (uint64_t m = out->present; m; m &= m - 1) {
+		unsigned f = (unsigned)__builtin_ctzll(m);
+		enum field_kind k = (enum field_kind)set->fields[f].kind;
+		if (k != FK_GAUGE && k != FK_CPU_TIME && k != FK_CPU_EXTRA &&
+		    raw_get(cur, f) < raw_get(prev, f))
+			out->wrapped |= bit(f);
+	}
+}
+
 /* Sum the signed terms over vals (only fields in present); returns how many
  * terms were present. Field f is vals[slot[f]] (vals[f] without a map). */
 static inline __attribute__((always_inline)) int
@@ -497,9 +521,11 @@ derive_total_span(const struct counter_set *set, const struct counter_desc *c,
 		n++;
 		if (no_total(c))
 			break;
-		int paired = sp->deltas && sp->pair[i] == ST_OK;
-		total_add(&a, c, two, &sp->inst[i], paired ? &sp->deltas[i] : NULL, sp->pair[i],
-			  env);
+		struct field_deltas d;
+		int paired = sp->ds && sp->pair[i] == ST_OK;
+		if (paired)
+			delta_store_get(sp->ds, i, &d);
+		total_add(&a, c, two, &sp->inst[i], paired ? &d : NULL, sp->pair[i], env);
 	}
 	if (no_total(c))
 		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };

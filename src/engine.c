@@ -54,8 +54,9 @@ struct eset {
 	double dt;
 	size_t cap;      /* of the per-instance arrays below */
 	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
-	struct field_deltas *deltas;
-	uint64_t *delta_pool; /* cap x kept fields: deltas[i].d points into it */
+	uint64_t *delta_pool; /* cap x kept fields: instance i's deltas at i x kept */
+	uint8_t *delta_st;    /* per cur instance: derive_deltas' status */
+	struct delta_store ds; /* the two above, as derive reads them */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
 	uint32_t *gone;  /* prev indices absent now */
@@ -444,11 +445,9 @@ eset_grow(struct eset *es, size_t n)
 	size_t nf = es->a.nslots ? es->a.nslots : 1; /* the fields a read keeps */
 	es->cap = next_cap(es->cap, n);
 	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
-	es->deltas = xrealloc(es->deltas, es->cap * sizeof(*es->deltas));
+	es->delta_st = xrealloc(es->delta_st, es->cap * sizeof(*es->delta_st));
 	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
 	es->delta_pool = xrealloc(es->delta_pool, es->cap * nf * sizeof(*es->delta_pool));
-	for (size_t i = 0; i < es->cap; i++)
-		es->deltas[i].d = es->delta_pool + i * nf;
 }
 
 static void eset_group(struct eset *es);
@@ -465,10 +464,8 @@ eset_trim(struct eset *es)
 		return;
 	es->cap = cap;
 	es->pair = xrealloc(es->pair, cap * sizeof(*es->pair));
-	es->deltas = xrealloc(es->deltas, cap * sizeof(*es->deltas));
+	es->delta_st = xrealloc(es->delta_st, cap * sizeof(*es->delta_st));
 	es->delta_pool = xrealloc(es->delta_pool, cap * nf * sizeof(*es->delta_pool));
-	for (size_t i = 0; i < cap; i++)
-		es->deltas[i].d = es->delta_pool + i * nf;
 }
 static int engine_setup_sets(struct engine *e, struct err *err);
 static int columns_fixed(const struct config *cfg);
@@ -727,7 +724,9 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 {
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
+	size_t nf = es->a.nslots ? es->a.nslots : 1;
 
+	es->ds = (struct delta_store){ prev, cur, es->prev_of, es->delta_pool, nf, es->delta_st };
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		size_t j = es->prev_of[i];
 		if (snapshot) {
@@ -737,8 +736,10 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		} else if (j == NO_PREV) {
 			es->pair[i] = ST_NEW;
 		} else {
+			struct field_deltas d = { .d = es->delta_pool + i * nf };
 			es->pair[i] = ST_OK;
-			derive_deltas(cur->set, &prev->inst[j], &cur->inst[i], &env, &es->deltas[i]);
+			derive_deltas(cur->set, &prev->inst[j], &cur->inst[i], &env, &d);
+			es->delta_st[i] = d.status;
 		}
 	}
 }
@@ -1175,7 +1176,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	 * this machine can supply (never a made-up 0) */
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
-	struct derive_span sp = { rs->cur->inst, snapshot ? NULL : rs->deltas, rs->pair,
+	struct derive_span sp = { rs->cur->inst, snapshot ? NULL : &rs->ds, rs->pair,
 				  it->rows + ref->first, ref->n, 0 };
 	return derive_total_span(rs->cur->set, it->rows_c, &sp, &env);
 }
@@ -1262,7 +1263,7 @@ static struct value
 group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
 	    int snapshot, const struct derive_env *env)
 {
-	struct derive_span sp = { es->cur->inst, snapshot ? NULL : es->deltas, es->pair,
+	struct derive_span sp = { es->cur->inst, snapshot ? NULL : &es->ds, es->pair,
 				  es->members + g->first, g->n, 1 };
 	return derive_total_span(es->cur->set, c, &sp, env);
 }
@@ -1349,9 +1350,12 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						v = rows_value(e, it, r, snapshot);
 						break;
 					}
+					struct field_deltas d;
 					int paired = !snapshot && es->pair[i] == ST_OK;
+					if (paired)
+						delta_store_get(&es->ds, i, &d);
 					v = derive_value(set, it->c, &es->cur->inst[i],
-							 paired ? &es->deltas[i] : NULL,
+							 paired ? &d : NULL,
 							 (enum value_status)es->pair[i], &env);
 					break;
 				}
@@ -1364,7 +1368,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						v = rows_value(e, it, r, snapshot);
 					else
 						v = derive_total_span(set, it->c, &(struct derive_span){
-							es->cur->inst, snapshot ? NULL : es->deltas,
+							es->cur->inst, snapshot ? NULL : &es->ds,
 							es->pair, NULL, es->cur->ninstances, 1 }, &env);
 					break;
 				case REF_GROUP:
@@ -1433,7 +1437,7 @@ engine_free_parts(struct engine *e)
 		strset_free(&es->names);
 		free(es->prev_of);
 		free(es->patterns);
-		free(es->deltas);
+		free(es->delta_st);
 		free(es->delta_pool);
 		free(es->pair);
 		free(es->gone);
