@@ -6,15 +6,18 @@
  * its buffer to every provider that asks again in the same generation.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
- * one block holds a file's record and its path, and an attribute file
- * (procfs_attr: a few bytes parsed at once) has no buffer of its own but
- * reads into one scratch buffer all attributes share. Directories are
+ * records are 64 bytes in blocks of 256, a path is two ids (its directory
+ * and its last part, each string kept once: 500 interfaces' statistics
+ * share 27 last parts and each interface's directory), and an attribute
+ * file (procfs_attr: a few bytes parsed at once) has no buffer of its own
+ * but reads into one scratch buffer all attributes share. Directories are
  * listed with getdents64 on a kept-open descriptor into a reused buffer, so
  * a listing allocates nothing either.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,12 @@
 #include "procfs.h"
 
 #define NBUCKETS 4096
+
+/* Records a block holds. */
+#define PFILE_BLOCK 256
+
+/* The id of the empty directory part ("stat" rather than "proc/stat"). */
+#define NO_DIR UINT32_MAX
 
 /* The directory-listing buffer (one getdents64 call fills it). */
 #define DENTS_SIZE (32 * 1024)
@@ -39,9 +48,9 @@ struct pfile {
 	int fd;
 	int open_errno;   /* why the last open failed, 0 if it did not */
 	int read_errno;   /* errno of this generation's failed read */
+	uint32_t dir, leaf; /* the path: fs->parts ids of "DIR/LEAF" (dir NO_DIR: "LEAF") */
 	uint8_t attr;     /* an attribute: shares fs->scratch */
 	uint8_t malformed; /* pfile_malformed said so (once a run) */
-	char path[];      /* relative to the root, NUL-terminated */
 };
 
 struct procfs {
@@ -62,7 +71,22 @@ struct procfs {
 	char notes[8][256];
 	unsigned nnotes, notes_taken;
 	struct pfile *buckets[NBUCKETS];
+	struct strset parts;   /* the directories and last parts of paths */
+	struct pfile **blocks; /* the records, PFILE_BLOCK a block */
+	size_t nblocks, nused; /* blocks, and records used in the last */
 };
+
+/* The path of pf relative to the root, in buf. */
+static const char *
+pfile_path(const struct pfile *pf, char *buf, size_t n)
+{
+	const char *leaf = pf->fs->parts.strs[pf->leaf];
+
+	if (pf->dir == NO_DIR)
+		return leaf;
+	snprintf(buf, n, "%s/%s", pf->fs->parts.strs[pf->dir], leaf);
+	return buf;
+}
 
 static unsigned
 hash(const char *s)
@@ -132,15 +156,13 @@ procfs_free(struct procfs *fs)
 	if (!fs)
 		return;
 	close_files(fs);
-	for (size_t b = 0; b < NBUCKETS; b++) {
-		struct pfile *pf = fs->buckets[b];
-		while (pf) {
-			struct pfile *next = pf->next;
+	for (size_t b = 0; b < NBUCKETS; b++)
+		for (struct pfile *pf = fs->buckets[b]; pf; pf = pf->next)
 			free(pf->buf);
-			free(pf);
-			pf = next;
-		}
-	}
+	for (size_t k = 0; k < fs->nblocks; k++)
+		free(fs->blocks[k]);
+	free(fs->blocks);
+	strset_free(&fs->parts);
 	free(fs->scratch);
 	free(fs->dents);
 	for (size_t i = 0; i < fs->nroots; i++)
@@ -156,13 +178,14 @@ pfile_malformed(struct pfile *pf, const char *why)
 
 	const char *root = procfs_root(fs);
 	size_t rl = strlen(root);
+	char path[200]; /* a note is 256 bytes: a longer path is cut */
 
 	if (pf->malformed || fs->nnotes - fs->notes_taken >= ARRAY_SIZE(fs->notes))
 		return; /* said already, or said at the next read: the queue is full */
 	pf->malformed = 1;
 	snprintf(fs->notes[fs->nnotes++ % ARRAY_SIZE(fs->notes)], sizeof(fs->notes[0]),
 		 "%s%s%s: %s: its counters are left blank", root,
-		 rl && root[rl - 1] == '/' ? "" : "/", pf->path, why);
+		 rl && root[rl - 1] == '/' ? "" : "/", pfile_path(pf, path, sizeof(path)), why);
 }
 
 const char *
@@ -212,23 +235,33 @@ procfs_begin_read(struct procfs *fs, size_t index, struct err *err)
 	return 0;
 }
 
-/* The record of relpath, created on first use (one block: record and
- * path). A file asked for both ways keeps its first form. */
+/* The record of relpath, created on first use. A file asked for both
+ * ways keeps its first form. */
 static struct pfile *
 pfile_get(struct procfs *fs, const char *relpath, int attr)
 {
 	unsigned h = hash(relpath);
-	size_t n = strlen(relpath) + 1;
+	const char *slash = strrchr(relpath, '/');
+	uint32_t dir = NO_DIR, leaf;
 	struct pfile *pf;
 
+	if (slash)
+		dir = strset_add_n(&fs->parts, relpath, (size_t)(slash - relpath), NULL);
+	leaf = strset_add(&fs->parts, slash ? slash + 1 : relpath, NULL);
 	for (pf = fs->buckets[h]; pf; pf = pf->next)
-		if (strcmp(pf->path, relpath) == 0)
+		if (pf->dir == dir && pf->leaf == leaf)
 			return pf;
-	pf = xmalloc(sizeof(*pf) + n);
+	if (fs->nblocks == 0 || fs->nused == PFILE_BLOCK) {
+		fs->blocks = xrealloc(fs->blocks, (fs->nblocks + 1) * sizeof(*fs->blocks));
+		fs->blocks[fs->nblocks++] = xmalloc(PFILE_BLOCK * sizeof(struct pfile));
+		fs->nused = 0;
+	}
+	pf = &fs->blocks[fs->nblocks - 1][fs->nused++];
 	memset(pf, 0, sizeof(*pf));
-	memcpy(pf->path, relpath, n);
 	pf->fs = fs;
 	pf->fd = -1;
+	pf->dir = dir;
+	pf->leaf = leaf;
 	pf->attr = (uint8_t)attr;
 	pf->next = fs->buckets[h];
 	fs->buckets[h] = pf;
@@ -256,7 +289,8 @@ pfile_open(struct pfile *pf)
 		pf->open_errno = EBADF;
 		return -1;
 	}
-	pf->fd = openat(pf->fs->rootfd, pf->path, O_RDONLY | O_CLOEXEC);
+	char path[PATH_MAX];
+	pf->fd = openat(pf->fs->rootfd, pfile_path(pf, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 	if (pf->fd < 0) {
 		pf->open_errno = errno;
 		return -1;
@@ -313,12 +347,14 @@ const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
 	struct procfs *fs = pf->fs;
+	char path[PATH_MAX];
 	long n;
 
 	if (pf->gen == fs->gen && (!pf->attr || pf->read_errno || fs->scratch_owner == pf)) {
 		if (pf->read_errno) {
 			errno = pf->read_errno;
-			err_set(err, "cannot read %s: %s", pf->path, strerror(errno));
+			err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
+				strerror(errno));
 			return NULL;
 		}
 		*len = pf->len;
@@ -329,7 +365,8 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 	if (pfile_open(pf) < 0) {
 		pf->read_errno = pf->open_errno;
 		errno = pf->read_errno;
-		err_set(err, "cannot open %s: %s", pf->path, strerror(errno));
+		err_set(err, "cannot open %s: %s", pfile_path(pf, path, sizeof(path)),
+			strerror(errno));
 		return NULL;
 	}
 	if (pf->attr) {
@@ -346,7 +383,8 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 	}
 	if (n < 0) {
 		pf->read_errno = errno;
-		err_set(err, "cannot read %s: %s", pf->path, strerror(pf->read_errno));
+		err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
+			strerror(pf->read_errno));
 		errno = pf->read_errno;
 		return NULL;
 	}
