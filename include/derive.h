@@ -22,7 +22,7 @@ struct derive_env {
 /* Field deltas of one instance between two reads. d points at one word per
  * field the set keeps, storage the owner provides (the engine keeps one pool
  * per set, so an instance costs its kept fields' words, not SET_MAX_FIELDS);
- * field f's delta is d[raw_slot(cur, f)], cur the later read. */
+ * field f's delta is d[raw_slot(rs, f)], rs the later read's set. */
 struct field_deltas {
 	uint64_t *d;
 	uint64_t present; /* fields read in both */
@@ -44,9 +44,9 @@ struct field_deltas {
 
 /* Compare two reads of one instance, field by field (COUNTERS.md 1). A
  * changed identity is a RESET. */
-void derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
-		   const struct raw_instance *cur, const struct derive_env *env,
-		   struct field_deltas *out);
+void derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
+		   const struct raw_set *crs, const struct raw_instance *cur,
+		   const struct derive_env *env, struct field_deltas *out);
 
 /* A set's deltas as their owner keeps them, a byte and the words an
  * instance: cur instance i's words at pool + i * nf and derive_deltas'
@@ -74,7 +74,7 @@ int value_exists(const struct counter_desc *c, enum value_status st);
 /* One instance's value. deltas is NULL when there is no usable previous
  * read; then pair_status says why (ST_FIRST, ST_NEW; ST_OK for a snapshot,
  * which gives BAD_TIME to types that need two reads). */
-struct value derive_value(const struct counter_set *set, const struct counter_desc *c,
+struct value derive_value(const struct raw_set *rs, const struct counter_desc *c,
 			  const struct raw_instance *cur, const struct field_deltas *deltas,
 			  enum value_status pair_status, const struct derive_env *env);
 
@@ -82,17 +82,17 @@ struct value derive_value(const struct counter_set *set, const struct counter_de
  * has no usable pair, whose status is pair_status[i]). Sums N and B (with
  * each instance's multiplier) over the instances that pair, then applies the
  * formula; a MEAN total divides by their number. */
-struct value derive_total(const struct counter_set *set, const struct counter_desc *c,
+struct value derive_total(const struct raw_set *rs, const struct counter_desc *c,
 			  const struct raw_instance *const *cur,
 			  const struct field_deltas *const *deltas, const uint8_t *pair_status,
 			  size_t n, const struct derive_env *env);
 
 /* Instances of one read taken by index, for a total that copies nothing:
- * inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with its deltas
+ * rs->inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with its deltas
  * in ds when pair[i] is ST_OK and ds is not NULL (a snapshot passes NULL).
  * With in_total, an instance whose in_total is 0 is left out. */
 struct derive_span {
-	const struct raw_instance *inst;
+	const struct raw_set *rs;
 	const struct delta_store *ds;
 	const uint8_t *pair;
 	const uint32_t *idx;
@@ -101,8 +101,8 @@ struct derive_span {
 };
 
 /* derive_total over a span. */
-struct value derive_total_span(const struct counter_set *set, const struct counter_desc *c,
-			       const struct derive_span *sp, const struct derive_env *env);
+struct value derive_total_span(const struct counter_desc *c, const struct derive_span *sp,
+			       const struct derive_env *env);
 
 /* --smooth C (COUNTERS.md 1): NDIS's load average of one column, avg =
  * (avg x C + x x (128 - C)) / 128, where avg is the last value shown. */

@@ -16,7 +16,13 @@
  * stores one word per kept field, found through the set's slot map, so a
  * run that derives two counters of a 40-field set stores two or three words
  * an instance, not 40. Without raw_set_keep every field is kept and
- * values[f] is field f.
+ * field f is word f.
+ *
+ * An instance's record is 24 bytes (name, identity, fields read); its
+ * words and its in_total flag live in arrays of the set, found by its
+ * index, so raw_put, raw_get and the like take the set: a set of 131,072
+ * Interrupt instances (512 CPUs) would spend 3 MiB a read on pointers
+ * otherwise.
  */
 #ifndef GETCOUNTER_SAMPLE_H
 #define GETCOUNTER_SAMPLE_H
@@ -31,12 +37,9 @@
 #define RAW_SLOT_NONE 0xFFu
 
 struct raw_instance {
-	const char *name;    /* in the set's names; "0", "vda", "eth0" */
-	uint64_t identity;   /* a changed identity under the same name is a RESET */
-	uint64_t present;    /* bit f: field f was read this time (and is kept) */
-	const uint8_t *slot; /* field -> index in values; NULL: every field, values[f] */
-	uint64_t *values;    /* one word per kept field, owned by the raw_set */
-	uint8_t in_total;    /* counted in _Total */
+	const char *name;  /* in the set's names; "0", "vda", "eth0" */
+	uint64_t identity; /* a changed identity under the same name is a RESET */
+	uint64_t present;  /* bit f: field f was read this time (and is kept) */
 };
 
 struct raw_set {
@@ -46,8 +49,10 @@ struct raw_set {
 	size_t ninstances;
 	size_t cap;
 	struct raw_instance *inst;
+	uint64_t *values; /* nslots words (at least one) per instance slot */
+	uint8_t *in_total; /* per instance slot: counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
-	uint8_t *slot;    /* NULL when every field is kept */
+	uint8_t *slot;    /* field -> word; NULL when every field is kept */
 	unsigned nslots;  /* words per instance */
 	struct strset *names;     /* the instances' names: shared, or own_names */
 	struct strset *own_names; /* allocated at the first name */
@@ -84,35 +89,57 @@ void raw_set_begin(struct raw_set *rs);
 /* Give back the memory past the instances when more than an eighth of it
  * is unused (the instance array grows by doubling). */
 void raw_set_trim(struct raw_set *rs);
-/* Append an instance named name[0..len) with all fields zero and absent;
- * the returned pointer is valid until the next raw_set_add. */
+/* Append an instance named name[0..len), counted in _Total, with all
+ * fields zero and absent; the returned pointer is valid until the next
+ * raw_set_add. */
 struct raw_instance *raw_set_add(struct raw_set *rs, const char *name, size_t len,
 				 uint64_t identity);
-/* The index of field f in ri->values, or RAW_SLOT_NONE. */
+
+/* The word of field f in an instance's words, or RAW_SLOT_NONE. */
 static inline unsigned
-raw_slot(const struct raw_instance *ri, unsigned f)
+raw_slot(const struct raw_set *rs, unsigned f)
 {
-	return ri->slot ? ri->slot[f] : f;
+	return rs->slot ? rs->slot[f] : f;
 }
 
-/* Record value v for field f of instance ri (marks it present); a field the
- * set does not keep is dropped. */
-static inline void
-raw_put(struct raw_instance *ri, unsigned f, uint64_t v)
+/* The words of instance ri of rs (one per kept field, by raw_slot). */
+static inline uint64_t *
+raw_values(const struct raw_set *rs, const struct raw_instance *ri)
 {
-	unsigned s = raw_slot(ri, f);
+	return rs->values + (size_t)(ri - rs->inst) * (rs->nslots ? rs->nslots : 1);
+}
+
+/* Record value v for field f of instance ri of rs (marks it present); a
+ * field the set does not keep is dropped. */
+static inline void
+raw_put(struct raw_set *rs, struct raw_instance *ri, unsigned f, uint64_t v)
+{
+	unsigned s = raw_slot(rs, f);
 
 	if (s == RAW_SLOT_NONE)
 		return;
-	ri->values[s] = v;
+	raw_values(rs, ri)[s] = v;
 	ri->present |= (uint64_t)1 << f;
 }
 
-/* The value of field f of ri; f must be present. */
+/* The value of field f of instance ri of rs; f must be present. */
 static inline uint64_t
-raw_get(const struct raw_instance *ri, unsigned f)
+raw_get(const struct raw_set *rs, const struct raw_instance *ri, unsigned f)
 {
-	return ri->values[raw_slot(ri, f)];
+	return raw_values(rs, ri)[raw_slot(rs, f)];
+}
+
+/* Whether instance ri of rs is counted in _Total. */
+static inline int
+raw_in_total(const struct raw_set *rs, const struct raw_instance *ri)
+{
+	return rs->in_total[ri - rs->inst];
+}
+
+static inline void
+raw_set_in_total(struct raw_set *rs, const struct raw_instance *ri, int on)
+{
+	rs->in_total[ri - rs->inst] = (uint8_t)(on != 0);
 }
 /* Copy src into dst (same counter set), reusing dst's memory; dst keeps
  * what it keeps (the fields src has that dst does not keep are dropped). */

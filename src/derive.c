@@ -46,16 +46,19 @@ bit(unsigned f)
 
 /* The plausible maximum of a wrapped delta of field f, or 0 for no bound. */
 static double
-wrap_bound(const struct counter_set *set, const struct field_desc *fd,
-	   const struct raw_instance *prev, const struct raw_instance *cur, double dt)
+wrap_bound(const struct field_desc *fd, const struct raw_set *prs,
+	   const struct raw_instance *prev, const struct raw_set *crs,
+	   const struct raw_instance *cur, double dt)
 {
+	const struct counter_set *set = crs->set;
+
 	switch (fd->bound) {
 	case FB_DISK_MS: {
 		double inflight = 0;
 		if (set->inflight_field) {
 			unsigned f = set->inflight_field - 1u;
-			uint64_t a = (prev->present & bit(f)) ? raw_get(prev, f) : 0;
-			uint64_t b = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
+			uint64_t a = (prev->present & bit(f)) ? raw_get(prs, prev, f) : 0;
+			uint64_t b = (cur->present & bit(f)) ? raw_get(crs, cur, f) : 0;
 			inflight = (double)(a > b ? a : b);
 		}
 		return dt * 1000.0 * (1.0 + inflight);
@@ -65,7 +68,7 @@ wrap_bound(const struct counter_set *set, const struct field_desc *fd,
 	case FB_IF_BYTES:
 		if (set->speed_field) {
 			unsigned f = set->speed_field - 1u;
-			uint64_t speed = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
+			uint64_t speed = (cur->present & bit(f)) ? raw_get(crs, cur, f) : 0;
 			if (speed > 0 && speed < 0xFFFFFFFFu)
 				return (double)speed * 1e6 / 8.0 * dt * 1.1;
 		}
@@ -76,10 +79,11 @@ wrap_bound(const struct counter_set *set, const struct field_desc *fd,
 }
 
 void
-derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
-	      const struct raw_instance *cur, const struct derive_env *env,
-	      struct field_deltas *out)
+derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
+	      const struct raw_set *crs, const struct raw_instance *cur,
+	      const struct derive_env *env, struct field_deltas *out)
 {
+	const struct counter_set *set = crs->set;
 	uint64_t both = prev->present & cur->present;
 	uint64_t t_prev = 0, t_cur = 0;
 	int have_cpu = 0;
@@ -89,7 +93,7 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 	out->status = ST_OK;
 	if (prev->identity != cur->identity) {
 		for (uint64_t m = both; m; m &= m - 1)
-			out->d[raw_slot(cur, (unsigned)__builtin_ctzll(m))] = 0;
+			out->d[raw_slot(crs, (unsigned)__builtin_ctzll(m))] = 0;
 		out->status = ST_RESET;
 		return;
 	}
@@ -97,8 +101,8 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 	for (uint64_t m = both; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
 		const struct field_desc *fd = &set->fields[f];
-		uint64_t a = raw_get(prev, f), b = raw_get(cur, f);
-		uint64_t *d = &out->d[raw_slot(cur, f)];
+		uint64_t a = raw_get(prs, prev, f), b = raw_get(crs, cur, f);
+		uint64_t *d = &out->d[raw_slot(crs, f)];
 
 		*d = 0;
 		if (fd->kind == FK_GAUGE)
@@ -120,7 +124,7 @@ derive_deltas(const struct counter_set *set, const struct raw_instance *prev,
 			     (fd->width == FW_32IN64 && a <= 0xFFFFFFFFu);
 		if (narrow && a <= 0xFFFFFFFFu && b <= 0xFFFFFFFFu) {
 			uint64_t corrected = ((uint64_t)1 << 32) - a + b;
-			double bound = wrap_bound(set, fd, prev, cur, env->dt);
+			double bound = wrap_bound(fd, prs, prev, crs, cur, env->dt);
 			if (corrected < ((uint64_t)1 << 31) &&
 			    (bound <= 0 || (double)corrected < bound)) {
 				*d = corrected;
@@ -158,7 +162,7 @@ delta_store_get(const struct delta_store *ds, size_t i, struct field_deltas *out
 		unsigned f = (unsigned)__builtin_ctzll(m);
 		enum field_kind k = (enum field_kind)set->fields[f].kind;
 		if (k != FK_GAUGE && k != FK_CPU_TIME && k != FK_CPU_EXTRA &&
-		    raw_get(cur, f) < raw_get(prev, f))
+		    raw_get(ds->cur, cur, f) < raw_get(ds->prev, prev, f))
 			out->wrapped |= bit(f);
 	}
 }
@@ -207,7 +211,7 @@ struct nb {
 };
 
 static inline __attribute__((always_inline)) int
-instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
+instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct raw_instance *cur,
 	    const struct field_deltas *deltas, struct nb *out)
 {
 	const uint64_t *vals;
@@ -217,11 +221,11 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 
 	if (counter_type_needs_two(c->type)) {
 		vals = deltas->d;
-		slot = cur->slot;
+		slot = rs->slot;
 		present = deltas->present;
 	} else {
-		vals = cur->values;
-		slot = cur->slot;
+		vals = raw_values(rs, cur);
+		slot = rs->slot;
 		present = cur->present;
 	}
 	out->n_terms = term_sum(c->num, vals, slot, present, &out->n);
@@ -235,7 +239,7 @@ instance_nb(const struct counter_desc *c, const struct raw_instance *cur,
 		unsigned f = c->mul - 1u;
 		if (!(cur->present & bit(f)))
 			return -1;
-		mul = (double)raw_get(cur, f);
+		mul = (double)raw_get(rs, cur, f);
 	}
 	out->n *= mul;
 	if (!c->mul_num_only)
@@ -251,7 +255,7 @@ clamp(double v, double lo, double hi)
 
 /* The formula of c's type over N and B (already summed, means divided). */
 static inline __attribute__((always_inline)) struct value
-apply(const struct counter_set *set, const struct counter_desc *c, double n, double b,
+apply(const struct raw_set *rs, const struct counter_desc *c, double n, double b,
       const struct raw_instance *cur, const struct field_deltas *deltas,
       const struct derive_env *env)
 {
@@ -306,15 +310,15 @@ apply(const struct counter_set *set, const struct counter_desc *c, double n, dou
 		 * set's speed field (Mbit/s), duplex from its duplex field. */
 		double bw = 0;
 		int full = 0;
-		if (cur && set->speed_field) {
-			unsigned f = set->speed_field - 1u;
-			uint64_t speed = (cur->present & bit(f)) ? raw_get(cur, f) : 0;
+		if (cur && rs->set->speed_field) {
+			unsigned f = rs->set->speed_field - 1u;
+			uint64_t speed = (cur->present & bit(f)) ? raw_get(rs, cur, f) : 0;
 			if (speed > 0 && speed < 0xFFFFFFFFu)
 				bw = (double)speed * 1e6;
 		}
-		if (cur && set->duplex_field) {
-			unsigned f = set->duplex_field - 1u;
-			full = (cur->present & bit(f)) && raw_get(cur, f) == 1;
+		if (cur && rs->set->duplex_field) {
+			unsigned f = rs->set->duplex_field - 1u;
+			full = (cur->present & bit(f)) && raw_get(rs, cur, f) == 1;
 		}
 		if (bw <= 0) {
 			r.status = ST_UNSUPPORTED;
@@ -349,7 +353,7 @@ unsupported(const struct counter_desc *c, const struct nb *nb)
 }
 
 struct value
-derive_value(const struct counter_set *set, const struct counter_desc *c,
+derive_value(const struct raw_set *rs, const struct counter_desc *c,
 	     const struct raw_instance *cur, const struct field_deltas *deltas,
 	     enum value_status pair_status, const struct derive_env *env)
 {
@@ -362,9 +366,9 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 	    (c->mul && !(cur->present & bit(c->mul - 1u))))
 		return r;
 	if (!two) {
-		if (instance_nb(c, cur, NULL, &nb) < 0 || unsupported(c, &nb))
+		if (instance_nb(rs, c, cur, NULL, &nb) < 0 || unsupported(c, &nb))
 			return r;
-		r = apply(set, c, nb.n, nb.b, cur, NULL, env);
+		r = apply(rs, c, nb.n, nb.b, cur, NULL, env);
 		if (r.status == ST_OK && pair_status != ST_OK && pair_status != ST_RESET &&
 		    pair_status != ST_WRAPPED)
 			r.status = (uint8_t)pair_status;
@@ -386,9 +390,9 @@ derive_value(const struct counter_set *set, const struct counter_desc *c,
 		r.status = ST_RESET;
 		return r;
 	}
-	if (instance_nb(c, cur, deltas, &nb) < 0 || unsupported(c, &nb))
+	if (instance_nb(rs, c, cur, deltas, &nb) < 0 || unsupported(c, &nb))
 		return r;
-	r = apply(set, c, nb.n, nb.b, cur, deltas, env);
+	r = apply(rs, c, nb.n, nb.b, cur, deltas, env);
 	if (r.status == ST_OK && nb.wrapped)
 		r.status = ST_WRAPPED;
 	return r;
@@ -405,7 +409,7 @@ struct total_acc {
 /* Add one instance: cur with its deltas (NULL without a usable pair, whose
  * status is pair). */
 static inline __attribute__((always_inline)) void
-total_add(struct total_acc *a, const struct counter_desc *c, int two,
+total_add(struct total_acc *a, const struct raw_set *rs, const struct counter_desc *c, int two,
 	  const struct raw_instance *cur, const struct field_deltas *deltas, uint8_t pair,
 	  const struct derive_env *env)
 {
@@ -431,7 +435,7 @@ total_add(struct total_acc *a, const struct counter_desc *c, int two,
 			return;
 		}
 	}
-	if (instance_nb(c, cur, two ? deltas : NULL, &nb) < 0 || unsupported(c, &nb)) {
+	if (instance_nb(rs, c, cur, two ? deltas : NULL, &nb) < 0 || unsupported(c, &nb)) {
 		a->lacking++; /* e.g. a denominator the source lacks */
 		return;
 	}
@@ -443,7 +447,7 @@ total_add(struct total_acc *a, const struct counter_desc *c, int two,
 
 /* The total's value and status from its sums. */
 static struct value
-total_end(const struct counter_set *set, const struct counter_desc *c, int two,
+total_end(const struct raw_set *rs, const struct counter_desc *c, int two,
 	  struct total_acc *a, const struct derive_env *env)
 {
 	struct value r = { 0, ST_NO_INSTANCE };
@@ -478,7 +482,7 @@ total_end(const struct counter_set *set, const struct counter_desc *c, int two,
 		a->sn /= (double)a->used;
 		a->sb /= (double)a->used;
 	}
-	r = apply(set, c, a->sn, a->sb, NULL, NULL, env);
+	r = apply(rs, c, a->sn, a->sb, NULL, NULL, env);
 	if (r.status == ST_OK && a->wrapped)
 		r.status = ST_WRAPPED;
 	return r;
@@ -492,7 +496,7 @@ no_total(const struct counter_desc *c)
 }
 
 struct value
-derive_total(const struct counter_set *set, const struct counter_desc *c,
+derive_total(const struct raw_set *rs, const struct counter_desc *c,
 	     const struct raw_instance *const *cur, const struct field_deltas *const *deltas,
 	     const uint8_t *pair_status, size_t n, const struct derive_env *env)
 {
@@ -502,12 +506,12 @@ derive_total(const struct counter_set *set, const struct counter_desc *c,
 	if (no_total(c))
 		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };
 	for (size_t i = 0; i < n; i++)
-		total_add(&a, c, two, cur[i], deltas[i], pair_status[i], env);
-	return total_end(set, c, two, &a, env);
+		total_add(&a, rs, c, two, cur[i], deltas[i], pair_status[i], env);
+	return total_end(rs, c, two, &a, env);
 }
 
 struct value
-derive_total_span(const struct counter_set *set, const struct counter_desc *c,
+derive_total_span(const struct counter_desc *c,
 		  const struct derive_span *sp, const struct derive_env *env)
 {
 	struct total_acc a = { 0 };
@@ -516,7 +520,7 @@ derive_total_span(const struct counter_set *set, const struct counter_desc *c,
 
 	for (size_t k = 0; k < sp->n; k++) {
 		size_t i = sp->idx ? sp->idx[k] : k;
-		if (sp->in_total && !sp->inst[i].in_total)
+		if (sp->in_total && !sp->rs->in_total[i])
 			continue;
 		n++;
 		if (no_total(c))
@@ -525,9 +529,9 @@ derive_total_span(const struct counter_set *set, const struct counter_desc *c,
 		int paired = sp->ds && sp->pair[i] == ST_OK;
 		if (paired)
 			delta_store_get(sp->ds, i, &d);
-		total_add(&a, c, two, &sp->inst[i], paired ? &d : NULL, sp->pair[i], env);
+		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, sp->pair[i], env);
 	}
 	if (no_total(c))
 		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };
-	return total_end(set, c, two, &a, env);
+	return total_end(sp->rs, c, two, &a, env);
 }

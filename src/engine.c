@@ -412,7 +412,7 @@ warn_fast_links(const struct engine *e)
 		unsigned f = cs->speed_field - 1u;
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			uint64_t speed = (ri->present & ((uint64_t)1 << f)) ? raw_get(ri, f) : 0;
+			uint64_t speed = (ri->present & ((uint64_t)1 << f)) ? raw_get(rs, ri, f) : 0;
 			if (speed == 0 || speed >= 0xFFFFFFFFu)
 				continue;
 			double secs = 2147483648.0 / ((double)speed * 1e6 / 8.0);
@@ -738,7 +738,7 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		} else {
 			struct field_deltas d = { .d = es->delta_pool + i * nf };
 			es->pair[i] = ST_OK;
-			derive_deltas(cur->set, &prev->inst[j], &cur->inst[i], &env, &d);
+			derive_deltas(prev, &prev->inst[j], cur, &cur->inst[i], &env, &d);
 			es->delta_st[i] = d.status;
 		}
 	}
@@ -1145,7 +1145,7 @@ item_build_rows(const struct engine *e, struct item *it)
 				n = add_rows_of(it, &o, NULL);
 			} else if (ref->kind == REF_TOTAL) {
 				for (size_t i = 0; i < es->cur->ninstances; i++)
-					if (es->cur->inst[i].in_total)
+					if (es->cur->in_total[i])
 						n += add_rows_of(it, &o, es->cur->inst[i].name);
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];
@@ -1176,9 +1176,9 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	 * this machine can supply (never a made-up 0) */
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
-	struct derive_span sp = { rs->cur->inst, snapshot ? NULL : &rs->ds, rs->pair,
+	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, rs->pair,
 				  it->rows + ref->first, ref->n, 0 };
-	return derive_total_span(rs->cur->set, it->rows_c, &sp, &env);
+	return derive_total_span(it->rows_c, &sp, &env);
 }
 
 /* --smooth C (COUNTERS.md 1): each column shows NDIS's load average
@@ -1263,9 +1263,9 @@ static struct value
 group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
 	    int snapshot, const struct derive_env *env)
 {
-	struct derive_span sp = { es->cur->inst, snapshot ? NULL : &es->ds, es->pair,
+	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, es->pair,
 				  es->members + g->first, g->n, 1 };
-	return derive_total_span(es->cur->set, c, &sp, env);
+	return derive_total_span(c, &sp, env);
 }
 
 static void
@@ -1308,7 +1308,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
-		const struct counter_set *set = es->prov->set;
 		uint32_t *col = e->row_col + e->nrows;
 		double *val = e->row_val + e->nrows;
 		uint8_t *st = e->row_st + e->nrows;
@@ -1354,7 +1353,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					int paired = !snapshot && es->pair[i] == ST_OK;
 					if (paired)
 						delta_store_get(&es->ds, i, &d);
-					v = derive_value(set, it->c, &es->cur->inst[i],
+					v = derive_value(es->cur, it->c, &es->cur->inst[i],
 							 paired ? &d : NULL,
 							 (enum value_status)es->pair[i], &env);
 					break;
@@ -1367,8 +1366,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					if (it->rows_es)
 						v = rows_value(e, it, r, snapshot);
 					else
-						v = derive_total_span(set, it->c, &(struct derive_span){
-							es->cur->inst, snapshot ? NULL : &es->ds,
+						v = derive_total_span(it->c, &(struct derive_span){
+							es->cur, snapshot ? NULL : &es->ds,
 							es->pair, NULL, es->cur->ninstances, 1 }, &env);
 					break;
 				case REF_GROUP:

@@ -918,14 +918,15 @@ put_instance(struct gbuf *b, size_t set_id, uint32_t id, const struct winst *wi)
 
 /* Bind a new id to ri in ws. */
 static uint32_t
-new_instance(struct wset *ws, const struct raw_instance *ri, const char *key)
+new_instance(struct wset *ws, const struct raw_set *rs, const struct raw_instance *ri,
+	     const char *key)
 {
 	xgrow((void **)&ws->inst, &ws->inst_cap, ws->ninst + 1, sizeof(*ws->inst));
 	struct winst *wi = &ws->inst[ws->ninst];
 	memset(wi, 0, sizeof(*wi));
 	wi->name = xstrdup(ri->name);
 	wi->identity = ri->identity;
-	wi->in_total = ri->in_total;
+	wi->in_total = (uint8_t)raw_in_total(rs, ri);
 	wi->key = xstrdup(key);
 	/* the last values written, one word per recorded field */
 	wi->values = xcalloc(ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1,
@@ -971,7 +972,7 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		wset_forget(ws);
 		for (size_t i = 0; i < n; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			ws->next_ids[i] = new_instance(ws, ri, instance_key(w, ws, ri->name));
+			ws->next_ids[i] = new_instance(ws, rs, ri, instance_key(w, ws, ri->name));
 			put_instance(&w->buf, set_id, ws->next_ids[i], &ws->inst[i]);
 		}
 		return 0;
@@ -981,9 +982,9 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			const struct raw_instance *ri = &rs->inst[i];
 			struct winst *wi = &ws->inst[ws->ids[i]];
 			ws->next_ids[i] = ws->ids[i];
-			if (wi->identity != ri->identity || wi->in_total != ri->in_total) {
+			if (wi->identity != ri->identity || wi->in_total != raw_in_total(rs, ri)) {
 				wi->identity = ri->identity;
-				wi->in_total = ri->in_total;
+				wi->in_total = (uint8_t)raw_in_total(rs, ri);
 				put_instance(&w->buf, set_id, ws->ids[i], wi);
 			}
 		}
@@ -1022,14 +1023,14 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			if (ws->next_ids[k] == id)
 				id = UINT32_MAX;
 		if (id == UINT32_MAX) {
-			id = new_instance(ws, ri, key);
+			id = new_instance(ws, rs, ri, key);
 			put_instance(&w->buf, set_id, id, &ws->inst[id]);
 		} else {
 			struct winst *wi = &ws->inst[id];
-			if (wi->identity != ri->identity || wi->in_total != ri->in_total ||
+			if (wi->identity != ri->identity || wi->in_total != raw_in_total(rs, ri) ||
 			    strcmp(wi->key, key) != 0) {
 				wi->identity = ri->identity;
-				wi->in_total = ri->in_total;
+				wi->in_total = (uint8_t)raw_in_total(rs, ri);
 				free(wi->key);
 				wi->key = xstrdup(key);
 				put_instance(&w->buf, set_id, id, wi);
@@ -1085,7 +1086,7 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			/* which present fields moved: bit k for the k-th present one */
 			for (uint64_t m = present; m; m &= m - 1, bit <<= 1) {
 				unsigned f = (unsigned)__builtin_ctzll(m);
-				if (raw_get(ri, f) != wi->values[field_rank(ws->fields, f)])
+				if (raw_get(rs, ri, f) != wi->values[field_rank(ws->fields, f)])
 					changed |= bit;
 			}
 			gb_varint(b, changed);
@@ -1094,8 +1095,8 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 				if (!(changed & 1))
 					continue;
 				uint64_t *last = &wi->values[field_rank(ws->fields, f)];
-				gb_zz(b, (int64_t)(raw_get(ri, f) - *last));
-				*last = raw_get(ri, f);
+				gb_zz(b, (int64_t)(raw_get(rs, ri, f) - *last));
+				*last = raw_get(rs, ri, f);
 			}
 		}
 		/* the list just written is the next sample's reference */
@@ -2005,9 +2006,9 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 				return -1;
 			struct raw_instance *out = raw_set_add(&rs->rs, ri->name, strlen(ri->name),
 							       ri->identity);
-			out->in_total = ri->in_total;
+			raw_set_in_total(&rs->rs, out, ri->in_total);
 			out->present = present;
-			memcpy(out->values, ri->values, nf * sizeof(uint64_t));
+			memcpy(raw_values(&rs->rs, out), ri->values, nf * sizeof(uint64_t));
 			rs->keys[i] = ri->key;
 		}
 		r->ss[k].set = id;

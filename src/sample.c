@@ -3,8 +3,8 @@
  * state allocates nothing. The values of a set's instances live in one
  * block, nslots words per instance slot (one per kept field), so an
  * instance costs no heap block of its own: instance slot i's values are at
- * block + i * nslots, and the block (inst[0].values) grows with the
- * instance array.
+ * values + i * nslots, and the block grows with the instance array, as
+ * does the in_total array.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +37,12 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 static void
 free_instances(struct raw_set *rs)
 {
-	if (rs->cap)
-		free(rs->inst[0].values);
+	free(rs->values);
+	free(rs->in_total);
 	free(rs->inst);
 	rs->inst = NULL;
+	rs->values = NULL;
+	rs->in_total = NULL;
 	rs->cap = rs->ninstances = 0;
 }
 
@@ -131,28 +133,20 @@ static void
 raw_set_grow(struct raw_set *rs)
 {
 	size_t old = rs->cap, nw = slot_words(rs);
-	uint64_t *block = old ? rs->inst[0].values : NULL;
 
 	xgrow((void **)&rs->inst, &rs->cap, rs->ninstances + 1, sizeof(*rs->inst));
-	block = xrealloc(block, rs->cap * nw * sizeof(uint64_t));
-	memset(block + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
-	for (size_t i = 0; i < rs->cap; i++) {
-		rs->inst[i].values = block + i * nw;
-		rs->inst[i].slot = rs->slot;
-	}
+	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(uint64_t));
+	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
+	rs->in_total = xrealloc(rs->in_total, rs->cap);
 }
 
 void
 raw_set_trim(struct raw_set *rs)
 {
-	size_t nw = slot_words(rs);
-	uint64_t *block = rs->cap ? rs->inst[0].values : NULL;
-
 	if (!xtrim((void **)&rs->inst, &rs->cap, rs->ninstances, sizeof(*rs->inst)))
 		return;
-	block = xrealloc(block, rs->cap * nw * sizeof(uint64_t));
-	for (size_t i = 0; i < rs->cap; i++)
-		rs->inst[i].values = block + i * nw;
+	rs->values = xrealloc(rs->values, rs->cap * slot_words(rs) * sizeof(uint64_t));
+	rs->in_total = xrealloc(rs->in_total, rs->cap);
 }
 
 struct raw_instance *
@@ -164,7 +158,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	if (rs->ninstances == rs->cap)
 		raw_set_grow(rs);
 	ri = &rs->inst[rs->ninstances++];
-	memset(ri->values, 0, sizeof(uint64_t) * slot_words(rs));
+	memset(raw_values(rs, ri), 0, sizeof(uint64_t) * slot_words(rs));
 	if (!ri->name || strncmp(ri->name, name, len) != 0 || ri->name[len] != '\0') {
 		if (!rs->names)
 			rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
@@ -172,7 +166,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	}
 	ri->identity = identity;
 	ri->present = 0;
-	ri->in_total = 1;
+	rs->in_total[ri - rs->inst] = 1;
 	return ri;
 }
 
@@ -186,11 +180,15 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 			raw_set_free(dst);
 		size_t cap = dst->cap, n = dst->ninstances;
 		struct raw_instance *inst = dst->inst;
+		uint64_t *values = dst->values;
+		uint8_t *in_total = dst->in_total;
 		struct strset *names = dst->names, *own = dst->own_names;
 		raw_set_init(dst, src->set);
 		dst->cap = cap;
 		dst->ninstances = n;
 		dst->inst = inst;
+		dst->values = values;
+		dst->in_total = in_total;
 		dst->names = names;
 		dst->own_names = own;
 	}
@@ -200,15 +198,15 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 		const struct raw_instance *s = &src->inst[i];
 		struct raw_instance *d = raw_set_add(dst, s->name, strlen(s->name), s->identity);
 		if (same) {
-			memcpy(d->values, s->values, sizeof(uint64_t) * slot_words(src));
+			memcpy(raw_values(dst, d), raw_values(src, s), sizeof(uint64_t) * slot_words(src));
 			d->present = s->present;
 		} else {
 			for (uint64_t m = s->present; m; m &= m - 1) {
 				unsigned f = (unsigned)__builtin_ctzll(m);
-				raw_put(d, f, raw_get(s, f));
+				raw_put(dst, d, f, raw_get(src, s, f));
 			}
 		}
-		d->in_total = s->in_total;
+		raw_set_in_total(dst, d, raw_in_total(src, s));
 	}
 	dst->mono_ns = src->mono_ns;
 	dst->valid = src->valid;

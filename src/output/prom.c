@@ -369,7 +369,7 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 
 	for (size_t f = 0; f < cs->nfields; f++)
 		if (cs->fields[f].kind == FK_CPU_TIME && (ri->present >> f & 1)) {
-			sum_t += raw_get(ri, (unsigned)f);
+			sum_t += raw_get(rs, ri, (unsigned)f);
 			has_cpu = 1;
 		}
 	if (has_cpu && ti->mono_ns && rs->mono_ns > ti->mono_ns) {
@@ -386,7 +386,7 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 	ti->mono_ns = rs->mono_ns;
 	for (size_t f = 0; f < cs->nfields; f++) {
 		const struct field_desc *fd = &cs->fields[f];
-		uint64_t v = (ri->present >> f & 1) ? raw_get(ri, (unsigned)f) : 0;
+		uint64_t v = (ri->present >> f & 1) ? raw_get(rs, ri, (unsigned)f) : 0;
 
 		if (!(ri->present >> f & 1) || !fd->prom.stem || fd->kind == FK_GAUGE) {
 			out[f] = v;
@@ -608,8 +608,8 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 				continue;
 			}
 			prom_buf_puts(b, " ", 1);
-			put_value(b, fd, vals ? vals[i * nf + f] : raw_get(ri, (unsigned)f),
-				  fd->prom.mul ? raw_get(ri, (unsigned)mf) : 1, fmt->user_hz);
+			put_value(b, fd, vals ? vals[i * nf + f] : raw_get(rs, ri, (unsigned)f),
+				  fd->prom.mul ? raw_get(rs, ri, (unsigned)mf) : 1, fmt->user_hz);
 			prom_buf_puts(b, "\n", 1);
 			nsamples++;
 		}

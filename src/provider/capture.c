@@ -1481,7 +1481,8 @@ capture_open(const struct provider_ctx *ctx, const struct provider_request *req,
  * libpcap keeps only the received one, so the sent counters are the
  * received ones (as the interface's own statistics count it). */
 static void
-put_counts(struct raw_instance *ri, const struct capture_cell *cells, int loopback)
+put_counts(struct raw_set *rs, struct raw_instance *ri, const struct capture_cell *cells,
+	   int loopback)
 {
 	uint64_t v[CAP_NFIELDS];
 	struct capture_cell both[CAPTURE_NCELLS];
@@ -1495,7 +1496,7 @@ put_counts(struct raw_instance *ri, const struct capture_cell *cells, int loopba
 	}
 	capture_expand(cells, v);
 	for (unsigned f = 0; f < CAP_CAPTURE_DROPPED; f++)
-		raw_put(ri, f, v[f]);
+		raw_put(rs, ri, f, v[f]);
 }
 
 static int
@@ -1534,7 +1535,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t i = 0; i < c->n; i++) {
 			struct raw_instance *ri = raw_set_add(out, c->src[i].name,
 							      strlen(c->src[i].name), 0);
-			put_counts(ri, c->src[i].cells, 0);
+			put_counts(out, ri, c->src[i].cells, 0);
 		}
 		return 0;
 	}
@@ -1552,7 +1553,7 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);
 		if (s->link < 0)
 			continue; /* unsupported link type: every field absent */
-		put_counts(ri, s->cells, s->loopback);
+		put_counts(out, ri, s->cells, s->loopback);
 		for (unsigned k = 0; k < CAPTURE_NCELLS; k++) {
 			s->cells[k].frames += s->next[k].frames;
 			s->cells[k].bytes += s->next[k].bytes;
@@ -1572,13 +1573,13 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 			drop += s->h[k].drop;
 		}
 		if (ok)
-			raw_put(ri, CAP_CAPTURE_DROPPED, drop);
+			raw_put(out, ri, CAP_CAPTURE_DROPPED, drop);
 		uint64_t now;
 		if (s->has_ifdrop && if_drops(c, s->name, &now) == 0) {
 			/* a lower value: the statistics were reset, count again */
 			s->ifdrop += now >= s->last_ifdrop ? now - s->last_ifdrop : now;
 			s->last_ifdrop = now;
-			raw_put(ri, CAP_INTERFACE_DROPPED, s->ifdrop);
+			raw_put(out, ri, CAP_INTERFACE_DROPPED, s->ifdrop);
 		}
 	}
 	(void)err;

@@ -449,23 +449,23 @@ cpu_add(struct cpu_reader *r, struct raw_set *out, unsigned cpu, const struct pr
 	ri = raw_set_add(out, buf, len, cpu);
 	if (line)
 		for (unsigned f = 0; f < line->nfields; f++)
-			raw_put(ri, f, line->v[f]);
+			raw_put(out, ri, f, line->v[f]);
 	if (!r->idle)
 		return;
 
 	const struct cpuidle_cpu *c = cpuidle_reader_read(r->idle, cpu);
 	if (c->have & CPUIDLE_HAVE_CUR_FREQ)
-		raw_put(ri, F_CUR_FREQ, c->cur_khz);
+		raw_put(out, ri, F_CUR_FREQ, c->cur_khz);
 	if (c->have & CPUIDLE_HAVE_MAX_FREQ)
-		raw_put(ri, F_MAX_FREQ, c->max_khz);
+		raw_put(out, ri, F_MAX_FREQ, c->max_khz);
 	for (unsigned k = 0; k < c->nstates; k++) {
 		const struct cpuidle_state *st = &c->state[k];
 		if (!st->cstate)
 			continue;
 		if (st->have & CPUIDLE_HAVE_TIME)
-			raw_put(ri, F_C1_TIME + st->cstate - 1u, st->time_us);
+			raw_put(out, ri, F_C1_TIME + st->cstate - 1u, st->time_us);
 		if (st->have & CPUIDLE_HAVE_USAGE)
-			raw_put(ri, F_C1_USAGE + st->cstate - 1u, st->usage);
+			raw_put(out, ri, F_C1_USAGE + st->cstate - 1u, st->usage);
 	}
 }
 

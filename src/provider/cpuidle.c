@@ -450,9 +450,9 @@ idle_add_cpu(struct idle_state *st, struct raw_set *out, unsigned cpu)
 			raw_set_add(out, name, (size_t)n, ((uint64_t)cpu << 32) | k);
 
 		if (s->have & CPUIDLE_HAVE_TIME)
-			raw_put(ri, F_TIME, s->time_us);
+			raw_put(out, ri, F_TIME, s->time_us);
 		if (s->have & CPUIDLE_HAVE_USAGE)
-			raw_put(ri, F_USAGE, s->usage);
+			raw_put(out, ri, F_USAGE, s->usage);
 	}
 }
 

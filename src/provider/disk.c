@@ -504,7 +504,7 @@ disk_read(void *state, struct raw_set *out, struct err *err)
 		uint32_t put = dl.present & st->put;
 		for (unsigned int f = 0; f < F_NFIELDS; f++)
 			if (put & (1u << f))
-				raw_put(ri, f, dl.values[f]);
+				raw_put(out, ri, f, dl.values[f]);
 	}
 	return 0;
 }

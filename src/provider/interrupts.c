@@ -395,16 +395,16 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 				continue;
 			len = name_with(name, sizeof(name), &row, "_Total", 6);
 			ri = raw_set_add(out, name, len, id);
-			ri->in_total = 0;
+			raw_set_in_total(out, ri, 0);
 			if (st->vals[0] != INTERRUPTS_NO_COUNT)
-				raw_put(ri, F_COUNT, st->vals[0]);
+				raw_put(out, ri, F_COUNT, st->vals[0]);
 			continue;
 		}
 		for (size_t i = 0; i < row.ncells; i++) {
 			len = interrupts_instance_name(name, sizeof(name), &row, st->cpus[i]);
 			ri = raw_set_add(out, name, len, id);
 			if (st->vals[i] != INTERRUPTS_NO_COUNT)
-				raw_put(ri, F_COUNT, st->vals[i]);
+				raw_put(out, ri, F_COUNT, st->vals[i]);
 		}
 	}
 	if (st->keep_desc && nrows < st->nrows) {

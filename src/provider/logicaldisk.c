@@ -1040,11 +1040,11 @@ ldisk_read(void *state, struct raw_set *out, struct err *err)
 		if (m->ds_read == st->reads)
 			for (unsigned int f = 0; f < DS_NFIELDS; f++)
 				if (m->ds_present & (1u << f))
-					raw_put(ri, f, m->ds[f]);
+					raw_put(out, ri, f, m->ds[f]);
 		if (m->space_ok)
 			for (unsigned int f = F_FRSIZE; f < F_NFIELDS; f++)
 				if (st->put & BIT(f))
-					raw_put(ri, f, m->sv[space_source[f - F_FRSIZE]]);
+					raw_put(out, ri, f, m->sv[space_source[f - F_FRSIZE]]);
 	}
 	return 0;
 }

@@ -268,7 +268,7 @@ has_line(const char *buf, const char *head)
  * "MemTotal:", which 2.4 prints after a table) is said to be malformed. */
 static void
 read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n,
-	   uint64_t needed, struct raw_instance *ri, const char *head)
+	   uint64_t needed, struct raw_set *rs, struct raw_instance *ri, const char *head)
 {
 	uint64_t vals[F_NFIELDS];
 	uint64_t found;
@@ -285,7 +285,7 @@ read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n
 	}
 	for (unsigned i = 0; i < n; i++)
 		if (found & BIT(i))
-			raw_put(ri, first + i, vals[i]);
+			raw_put(rs, ri, first + i, vals[i]);
 }
 
 /* Read: the one instance; a missing file leaves its fields absent (its
@@ -297,9 +297,9 @@ memory_read(void *state, struct raw_set *out, struct err *err)
 	struct raw_instance *ri = raw_set_add(out, "", 0, 0);
 
 	(void)err;
-	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, ri,
+	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, out, ri,
 		   "MemTotal:");
-	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, ri,
+	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, out, ri,
 		   "nr_free_pages");
 	return 0;
 }

@@ -1125,14 +1125,14 @@ nci_read(void *state, struct raw_set *out, struct err *err)
 				continue;
 			const struct nc_if *f = &c->ifs[ni->slot];
 			if (ni->irqs_known) {
-				raw_put(ri, NCF_IRQS, f->irqs);
-				raw_put(ri, NCF_IRQ_NS, f->irq_ns);
+				raw_put(out, ri, NCF_IRQS, f->irqs);
+				raw_put(out, ri, NCF_IRQ_NS, f->irq_ns);
 			}
-			raw_put(ri, NCF_RX_PACKETS, f->rx_packets);
-			raw_put(ri, NCF_TX_PACKETS, f->tx_packets);
-			raw_put(ri, NCF_TX_NS, f->tx_ns);
+			raw_put(out, ri, NCF_RX_PACKETS, f->rx_packets);
+			raw_put(out, ri, NCF_TX_PACKETS, f->tx_packets);
+			raw_put(out, ri, NCF_TX_NS, f->tx_ns);
 			if (netcycles_freq_hz(cpu, &hz) == 0)
-				raw_put(ri, NCF_FREQ_HZ, hz);
+				raw_put(out, ri, NCF_FREQ_HZ, hz);
 		}
 	}
 	return 0;

@@ -645,33 +645,35 @@ probe_live(struct nic_state *st, struct nic_if *ni, int relink)
 /* Put the needed statistics fields of s into ri (all of them at once when
  * every field s has is wanted: the usual netlink case). */
 static void
-put_stats(struct raw_instance *ri, const struct nic_stats *s, uint64_t needed)
+put_stats(struct raw_set *rs, struct raw_instance *ri, const struct nic_stats *s,
+	  uint64_t needed)
 {
 	uint64_t want = s->present & needed & NIC_STATS_MASK;
 
 	if (!want)
 		return;
-	if (want == s->present && !ri->slot) {
+	if (want == s->present && !rs->slot) {
+		uint64_t *values = raw_values(rs, ri);
 		for (unsigned f = 0; f < NIC_NSTATS; f++) /* absent: 0 in s and in ri */
-			ri->values[f] = s->v[f];
+			values[f] = s->v[f];
 		ri->present |= want;
 		return;
 	}
 	for (unsigned f = 0; f < NIC_NSTATS; f++)
 		if (want & BIT(f))
-			raw_put(ri, f, s->v[f]);
+			raw_put(rs, ri, f, s->v[f]);
 }
 
 /* Put speed (when known) and duplex (when readable) into ri. */
 static void
-put_link(struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
+put_link(struct raw_set *rs, struct raw_instance *ri, const struct nic_if *ni, uint64_t needed)
 {
 	if (!(needed & LINK_MASK))
 		return;
 	if (ni->has_speed)
-		raw_put(ri, F_SPEED, ni->speed);
+		raw_put(rs, ri, F_SPEED, ni->speed);
 	if (ni->has_duplex)
-		raw_put(ri, F_DUPLEX, ni->duplex);
+		raw_put(rs, ri, F_DUPLEX, ni->duplex);
 }
 
 /* probe_bql's listing of one interface's queues. */
@@ -718,7 +720,7 @@ probe_bql(struct nic_state *st, struct nic_if *ni)
  * queue's file could be read; a failed read finds the queues again next
  * time (a queue removed by a channel change). */
 static void
-put_bql(struct nic_state *st, struct nic_if *ni, struct raw_instance *ri)
+put_bql(struct nic_state *st, struct nic_if *ni, struct raw_set *rs, struct raw_instance *ri)
 {
 	uint64_t sum = 0, v;
 	size_t len;
@@ -738,7 +740,7 @@ put_bql(struct nic_state *st, struct nic_if *ni, struct raw_instance *ri)
 		}
 		sum += v;
 	}
-	raw_put(ri, F_BQL_INFLIGHT, sum);
+	raw_put(rs, ri, F_BQL_INFLIGHT, sum);
 }
 
 /* Live: the position of ifindex in the list, or where it would go. */
@@ -814,12 +816,12 @@ emit_live(struct nic_state *st, struct nic_if *ni, const struct nic_stats *s)
 		raw_set_add(st->out, ni->name, strlen(ni->name), (uint64_t)ni->ifindex);
 
 	ni->slot = st->out->ninstances - 1;
-	ri->in_total = ni->in_total;
+	raw_set_in_total(st->out, ri, ni->in_total);
 	/* the dump carries every statistic: record them all, so a reset in
 	 * any field resets the instance whatever was asked */
-	put_stats(ri, s, NIC_STATS_MASK);
-	put_link(ri, ni, st->ctx->needed);
-	put_bql(st, ni, ri);
+	put_stats(st->out, ri, s, NIC_STATS_MASK);
+	put_link(st->out, ri, ni, st->ctx->needed);
+	put_bql(st, ni, st->out, ri);
 }
 
 /* Live: one interface of an RTM_GETLINK dump. */
@@ -919,7 +921,7 @@ read_qlen(struct nic_state *st, struct raw_set *out)
 		return;
 	for (size_t i = 0; i < st->nifs; i++)
 		if (st->ifs[i].has_qlen)
-			raw_put(&out->inst[st->ifs[i].slot], F_QLEN, st->ifs[i].qlen);
+			raw_put(out, &out->inst[st->ifs[i].slot], F_QLEN, st->ifs[i].qlen);
 }
 
 /* Live: one RTM_GETLINK dump (names, carrier changes and statistics of
@@ -1063,15 +1065,15 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 		ni->probed = 1;
 	}
 	ri = raw_set_add(out, ni->name, strlen(ni->name), identity);
-	ri->in_total = ni->in_total;
+	raw_set_in_total(out, ri, ni->in_total);
 	for (unsigned f = 0; f < NIC_NSTATS; f++) {
 		if (!(needed & BIT(f)))
 			continue;
 		if (parse_attr_u64(if_read(st, i, st->stat_slot[f], "statistics/", stat_names[f]),
 				   &v) == 0)
-			raw_put(ri, f, v);
+			raw_put(out, ri, f, v);
 	}
-	put_bql(st, ni, ri);
+	put_bql(st, ni, out, ri);
 	if (!(needed & LINK_MASK))
 		return;
 	/* each file only when a counter needs it: the duplex only for
@@ -1085,7 +1087,7 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 		ni->has_duplex = text != NULL;
 		ni->duplex = text ? nic_parse_duplex(text) : 0;
 	}
-	put_link(ri, ni, needed);
+	put_link(out, ri, ni, needed);
 }
 
 /* Files: one entry of sys/class/net. */
@@ -1132,8 +1134,8 @@ read_proc_net_dev(struct nic_state *st, struct raw_set *out, struct err *err)
 		if (r == 0)
 			continue;
 		ri = raw_set_add(out, name, name_len, name_hash(name, name_len));
-		ri->in_total = !(name_len == 2 && memcmp(name, "lo", 2) == 0);
-		put_stats(ri, &s, NIC_STATS_MASK); /* the whole line is parsed anyway */
+		raw_set_in_total(out, ri, !(name_len == 2 && memcmp(name, "lo", 2) == 0));
+		put_stats(out, ri, &s, NIC_STATS_MASK); /* the whole line is parsed anyway */
 	}
 	return 0;
 }

@@ -367,7 +367,7 @@ nicirq_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t c = 0; c < st->ncols; c++) {
 			int n = snprintf(name, sizeof(name), "%s/%u", ni->name, st->cpus[c]);
 			struct raw_instance *ri = raw_set_add(out, name, (size_t)n, ni->identity);
-			ri->in_total = 0; /* no set-wide _Total; IF/_Total is a group */
+			raw_set_in_total(out, ri, 0); /* no set-wide _Total; IF/_Total is a group */
 		}
 	}
 	st->rows = NULL;

@@ -294,15 +294,15 @@ read_if(struct np_state *st, const struct np_if *ni, struct raw_set *out)
 	struct raw_instance *ri = raw_set_add(out, ni->name, strlen(ni->name), ni->identity);
 	const char *text;
 
-	ri->in_total = 0; /* the set has no _Total */
+	raw_set_in_total(out, ri, 0); /* the set has no _Total */
 	if ((needed & BIT(NP_POWER_STATE)) && ni->pf[NP_POWER_STATE] &&
 	    (text = attr_read(st, ni->pf[NP_POWER_STATE])) &&
 	    nicpower_parse_power_state(text, &v) == 0)
-		raw_put(ri, NP_POWER_STATE, v);
+		raw_put(out, ri, NP_POWER_STATE, v);
 	if (ni->pf[NP_RUNTIME_STATUS] && (text = attr_read(st, ni->pf[NP_RUNTIME_STATUS])) &&
 	    nicpower_parse_runtime_status(text, &status) == 0 &&
 	    (needed & BIT(NP_RUNTIME_STATUS)))
-		raw_put(ri, NP_RUNTIME_STATUS, status);
+		raw_put(out, ri, NP_RUNTIME_STATUS, status);
 	/* Without runtime power management the times stay at 0: leave them
 	 * out, so both percentages are UNSUPPORTED rather than 0. */
 	if (!(needed & TIMES_MASK) || status == NP_RT_UNSUPPORTED)
@@ -310,7 +310,7 @@ read_if(struct np_state *st, const struct np_if *ni, struct raw_set *out)
 	for (unsigned f = NP_SUSPENDED_TIME; f <= NP_ACTIVE_TIME; f++)
 		if ((needed & BIT(f)) && ni->pf[f] && (text = attr_read(st, ni->pf[f])) &&
 		    nicpower_parse_ms(text, &v) == 0)
-			raw_put(ri, f, v);
+			raw_put(out, ri, f, v);
 }
 
 /* Prepare; discovery waits for the first read. */

@@ -178,9 +178,9 @@ pressure_read(void *state, struct raw_set *out, struct err *err)
 		struct raw_instance *ri =
 			raw_set_add(out, resources[i].name, strlen(resources[i].name), i);
 		if (found & PRESSURE_SOME)
-			raw_put(ri, F_SOME, some);
+			raw_put(out, ri, F_SOME, some);
 		if (found & PRESSURE_FULL)
-			raw_put(ri, F_FULL, full);
+			raw_put(out, ri, F_FULL, full);
 	}
 	return 0;
 }

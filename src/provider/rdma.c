@@ -827,7 +827,7 @@ read_port(struct rd_state *st, struct rd_port *p, struct raw_set *out)
 	uint64_t needed = st->ctx->needed, v;
 	struct raw_instance *ri = raw_set_add(out, p->name, strlen(p->name), p->identity);
 
-	ri->in_total = 0; /* the set has no _Total */
+	raw_set_in_total(out, ri, 0); /* the set has no _Total */
 	p->saturated = 0;
 	for (unsigned f = 0; f < RD_MISSING_MASK; f++) {
 		const char *text;
@@ -846,12 +846,12 @@ read_port(struct rd_state *st, struct rd_port *p, struct raw_set *out)
 			p->saturated |= BIT(f); /* no value: see rdma_parse_counter */
 			continue;
 		}
-		raw_put(ri, f, v);
+		raw_put(out, ri, f, v);
 	}
 	if ((needed & BIT(RD_ACTIVE_CONNECTIONS)) && p->cm_have)
-		raw_put(ri, RD_ACTIVE_CONNECTIONS, p->cm_ids);
+		raw_put(out, ri, RD_ACTIVE_CONNECTIONS, p->cm_ids);
 	if (needed & BIT(RD_MISSING_MASK))
-		raw_put(ri, RD_MISSING_MASK, p->cm_have ? p->missing & ~BIT(4) : p->missing);
+		raw_put(out, ri, RD_MISSING_MASK, p->cm_have ? p->missing & ~BIT(4) : p->missing);
 }
 
 /* Live, when RDMA Active Connections (or the mask) is wanted: the rdma

@@ -510,14 +510,15 @@ consume(struct replay *r, struct input *in)
 			const struct raw_instance *fi = &from->inst[i];
 			struct raw_instance *ti = raw_set_add(&c->stage, fi->name, strlen(fi->name),
 							      fi->identity);
-			ti->in_total = fi->in_total;
-			if (m->identity && !ti->slot && !fi->slot) {
-				memcpy(ti->values, fi->values, from->set->nfields * sizeof(uint64_t));
+			raw_set_in_total(&c->stage, ti, raw_in_total(from, fi));
+			if (m->identity && !c->stage.slot && !from->slot) {
+				memcpy(raw_values(&c->stage, ti), raw_values(from, fi),
+				       from->set->nfields * sizeof(uint64_t));
 				ti->present = fi->present;
 			} else {
 				for (size_t f = 0; f < from->set->nfields; f++)
 					if ((fi->present >> f & 1) && m->field[f] != 0xff)
-						raw_put(ti, m->field[f], raw_get(fi, (unsigned)f));
+						raw_put(&c->stage, ti, m->field[f], raw_get(from, fi, (unsigned)f));
 			}
 			stage_key(c, i, ss->keys[i]);
 		}
@@ -713,7 +714,7 @@ replay_seed(struct replay *r, size_t i, struct raw_set *out)
 	raw_set_begin(out);
 	for (size_t k = 0; k < c->nseed; k++) {
 		struct raw_instance *ri = raw_set_add(out, c->seed[k], strlen(c->seed[k]), 0);
-		ri->in_total = c->seed_total[k];
+		raw_set_in_total(out, ri, c->seed_total[k]);
 	}
 	out->valid = 1;
 }
@@ -1043,7 +1044,7 @@ seed_sets(struct replay *r, size_t input, const struct gclog_sample *s)
 		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			c->seed[i] = xstrdup(rs->inst[i].name);
-			c->seed_total[i] = rs->inst[i].in_total;
+			c->seed_total[i] = rs->in_total[i];
 		}
 		c->nseed = rs->ninstances;
 	}

@@ -462,22 +462,22 @@ online_nth(struct pfile *online, struct online_walk *w, size_t k, unsigned *cpu)
 
 /* CPU cpu's eBPF counts into ri (none when it has none). */
 static void
-put_bpf_fields(struct raw_instance *ri, unsigned cpu)
+put_bpf_fields(struct raw_set *rs, struct raw_instance *ri, unsigned cpu)
 {
 	const struct nc_cpu *c = netcycles_cpu(cpu);
 	uint64_t hz;
 
 	if (!c)
 		return;
-	raw_put(ri, F_NET_RX_NS, c->net_rx_ns);
-	raw_put(ri, F_NET_TX_NS, c->net_tx_ns);
-	raw_put(ri, F_NET_RX_LATENCY_NS, c->net_rx_latency_ns);
-	raw_put(ri, F_NET_RX_LATENCIES, c->net_rx_latencies);
-	raw_put(ri, F_NAPI_POLLS, c->napi_polls);
-	raw_put(ri, F_NAPI_WORK, c->napi_work);
-	raw_put(ri, F_NAPI_FULL, c->napi_full);
+	raw_put(rs, ri, F_NET_RX_NS, c->net_rx_ns);
+	raw_put(rs, ri, F_NET_TX_NS, c->net_tx_ns);
+	raw_put(rs, ri, F_NET_RX_LATENCY_NS, c->net_rx_latency_ns);
+	raw_put(rs, ri, F_NET_RX_LATENCIES, c->net_rx_latencies);
+	raw_put(rs, ri, F_NAPI_POLLS, c->napi_polls);
+	raw_put(rs, ri, F_NAPI_WORK, c->napi_work);
+	raw_put(rs, ri, F_NAPI_FULL, c->napi_full);
 	if (netcycles_freq_hz(cpu, &hz) == 0)
-		raw_put(ri, F_FREQ_HZ, hz);
+		raw_put(rs, ri, F_FREQ_HZ, hz);
 }
 
 /* Read: one instance per softnet_stat row, named by its CPU. */
@@ -520,16 +520,16 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 		ri = raw_set_add(out, name + i, sizeof(name) - i, 0);
 		for (size_t f = 0; f < ARRAY_SIZE(softnet_fields); f++)
 			if (row.ncols >= softnet_fields[f].column)
-				raw_put(ri, softnet_fields[f].field,
+				raw_put(out, ri, softnet_fields[f].field,
 					row.v[softnet_fields[f].column - 1]);
 		col = interrupts_column_of(st->cpus, st->ncols, cpu);
 		/* a softirq count that does not parse is absent, never 0 */
 		if (col < st->nrx && st->rx[col] != INTERRUPTS_NO_COUNT)
-			raw_put(ri, F_NET_RX, st->rx[col]);
+			raw_put(out, ri, F_NET_RX, st->rx[col]);
 		if (col < st->ntx && st->tx[col] != INTERRUPTS_NO_COUNT)
-			raw_put(ri, F_NET_TX, st->tx[col]);
+			raw_put(out, ri, F_NET_TX, st->tx[col]);
 		if (st->bpf_loaded)
-			put_bpf_fields(ri, cpu);
+			put_bpf_fields(out, ri, cpu);
 	}
 	return 0;
 }

@@ -253,7 +253,7 @@ system_read(void *state, struct raw_set *out, struct err *err)
 			pfile_malformed(st->stat, "none of its ctxt, btime, processes lines");
 		for (size_t i = 0; i < ARRAY_SIZE(stat_map); i++)
 			if (found & BIT(stat_map[i].key))
-				raw_put(ri, stat_map[i].field, vals[stat_map[i].key]);
+				raw_put(out, ri, stat_map[i].field, vals[stat_map[i].key]);
 	}
 	if (st->loadavg && (buf = pfile_read(st->loadavg, &len, NULL)) != NULL) {
 		found = procstat_loadavg(buf, vals);
@@ -261,11 +261,11 @@ system_read(void *state, struct raw_set *out, struct err *err)
 			pfile_malformed(st->loadavg, "not 'load1 load5 load15 running/threads pid'");
 		for (size_t i = 0; i < ARRAY_SIZE(loadavg_map); i++)
 			if (found & BIT(loadavg_map[i].key))
-				raw_put(ri, loadavg_map[i].field, vals[loadavg_map[i].key]);
+				raw_put(out, ri, loadavg_map[i].field, vals[loadavg_map[i].key]);
 	}
 	if (st->uptime && (buf = pfile_read(st->uptime, &len, NULL)) != NULL) {
 		if (procstat_uptime(buf, &vals[0]) == 0)
-			raw_put(ri, F_UPTIME, vals[0]);
+			raw_put(out, ri, F_UPTIME, vals[0]);
 		else
 			pfile_malformed(st->uptime, "not 'seconds idle-seconds'");
 	}

@@ -776,7 +776,7 @@ tcpip_read(void *state, struct raw_set *out, struct err *err)
 					      vals);
 		for (unsigned i = 0; i < src->n; i++)
 			if (found & BIT(i))
-				raw_put(ri, src->first + i, vals[i]);
+				raw_put(out, ri, src->first + i, vals[i]);
 	}
 	return 0;
 }

@@ -98,12 +98,12 @@ series_value(const struct series *s, size_t i, const char *name, const char *ins
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", instance, i);
 	if (i == 0)
-		return derive_value(s->prov->set, c, cur, NULL, ST_FIRST, &env);
+		return derive_value(&s->rs[i], c, cur, NULL, ST_FIRST, &env);
 	prev = series_find(&s->rs[i - 1], instance);
 	if (!prev)
-		return derive_value(s->prov->set, c, cur, NULL, ST_NEW, &env);
-	derive_deltas(s->prov->set, prev, cur, &env, &d);
-	return derive_value(s->prov->set, c, cur, &d, ST_OK, &env);
+		return derive_value(&s->rs[i], c, cur, NULL, ST_NEW, &env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &env, &d);
+	return derive_value(&s->rs[i], c, cur, &d, ST_OK, &env);
 }
 void
 series_check(struct value got, const struct want *w, const char *instance, size_t i)

@@ -49,19 +49,19 @@ total_at(const struct series *s, size_t i, const char *name)
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->inst[k].in_total)
+		if (!rs->in_total[k])
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pair[n] = ST_NEW;
 		if (prev) {
-			derive_deltas(s->prov->set, prev, cur[n], &env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &env, &d[n]);
 			dp[n] = &d[n];
 			pair[n] = ST_OK;
 		}
 		n++;
 	}
-	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
+	return derive_total(rs, c, cur, dp, pair, n, &env);
 }
 
 /* Check a table of values of one instance (NULL: _Total) at read i. */
@@ -251,9 +251,9 @@ test_basic_instances(void **unused)
 		assert_string_equal(s.rs[i].inst[1].name, "1");
 		assert_int_equal(s.rs[i].inst[1].identity, 1); /* the cpu number */
 		assert_int_equal(s.rs[i].inst[0].present, 0x3ff); /* all 10 fields */
-		assert_true(s.rs[i].inst[0].in_total);
+		assert_true(s.rs[i].in_total[0]);
 	}
-	assert_int_equal(s.rs[1].inst[1].values[PCPU_GUEST], 340);
+	assert_int_equal(raw_values(&s.rs[1], &s.rs[1].inst[1])[PCPU_GUEST], 340);
 	/* The first read: two-sample counters have no value yet. */
 	struct value v = series_value(&s, 0, "% Processor Time", "0");
 	assert_int_equal(v.status, ST_FIRST);

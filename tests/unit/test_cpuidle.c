@@ -50,20 +50,20 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->inst[k].in_total ||
+		if (!rs->in_total[k] ||
 		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pair[n] = ST_NEW;
 		if (prev) {
-			derive_deltas(s->prov->set, prev, cur[n], &env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &env, &d[n]);
 			dp[n] = &d[n];
 			pair[n] = ST_OK;
 		}
 		n++;
 	}
-	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
+	return derive_total(rs, c, cur, dp, pair, n, &env);
 }
 
 /* Check a table of values of one instance at read i. */

@@ -49,20 +49,20 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->inst[k].in_total ||
+		if (!rs->in_total[k] ||
 		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pair[n] = ST_NEW;
 		if (prev) {
-			derive_deltas(s->prov->set, prev, cur[n], &env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &env, &d[n]);
 			dp[n] = &d[n];
 			pair[n] = ST_OK;
 		}
 		n++;
 	}
-	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
+	return derive_total(rs, c, cur, dp, pair, n, &env);
 }
 
 /* Check a table of values of one instance at read i. */
@@ -229,7 +229,7 @@ test_numa(void **unused)
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 			assert_string_equal(s.rs[i].inst[k].name, names[k]);
 			assert_int_equal(s.rs[i].inst[k].identity, k); /* the CPU number */
-			assert_true(s.rs[i].inst[k].in_total);
+			assert_true(s.rs[i].in_total[k]);
 		}
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {

@@ -80,9 +80,26 @@ static const struct counter_set set = {
 	.duplex_field = FIELD_REF(F_DUPLEX),
 };
 
+/* A set of one instance ri over cs whose words are v: nothing on the heap
+ * (never raw_set_free'd), and a value changed in v is the set's. */
+static void
+one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_instance *ri,
+		 uint64_t *v, uint8_t *in_total)
+{
+	raw_set_init(rs, cs);
+	rs->inst = ri;
+	rs->values = v;
+	rs->in_total = in_total;
+	rs->ninstances = rs->cap = 1;
+	rs->valid = 1;
+	*in_total = 1;
+}
+
 struct inst {
 	uint64_t v[NF];
+	uint8_t in_total;
 	struct raw_instance ri;
+	struct raw_set rs; /* of ri alone */
 };
 
 static void
@@ -90,9 +107,8 @@ inst_init(struct inst *in, const uint64_t *vals, uint64_t present)
 {
 	memcpy(in->v, vals, sizeof(in->v));
 	memset(&in->ri, 0, sizeof(in->ri));
-	in->ri.values = in->v;
 	in->ri.present = present;
-	in->ri.in_total = 1;
+	one_instance_set(&in->rs, &set, &in->ri, in->v, &in->in_total);
 }
 
 #define ALL (((uint64_t)1 << NF) - 1)
@@ -105,8 +121,8 @@ pair_value(const uint64_t *a, const uint64_t *b, int counter, struct field_delta
 	struct inst p, c;
 	inst_init(&p, a, ALL);
 	inst_init(&c, b, ALL);
-	derive_deltas(&set, &p.ri, &c.ri, &env2, d);
-	return derive_value(&set, &counters[counter], &c.ri, d, ST_OK, &env2);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, d);
+	return derive_value(&c.rs, &counters[counter], &c.ri, d, ST_OK, &env2);
 }
 
 static void
@@ -200,9 +216,9 @@ test_edges(void **state)
 	zero.dt = 0;
 	inst_init(&p, a, ALL);
 	inst_init(&c, b, ALL);
-	derive_deltas(&set, &p.ri, &c.ri, &zero, &d);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &zero, &d);
 	for (int k = 0; k < NC; k++) {
-		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &zero);
+		v = derive_value(&c.rs, &counters[k], &c.ri, &d, ST_OK, &zero);
 		assert_true(isfinite(v.v));
 		if (counter_type_needs_two(counters[k].type))
 			assert_int_equal(v.status, ST_BAD_TIME);
@@ -215,14 +231,14 @@ test_edges(void **state)
 		back.dt = -2;
 		inst_init(&p, hi, ALL);
 		inst_init(&c, lo, ALL);
-		derive_deltas(&set, &p.ri, &c.ri, &back, &d);
+		derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &back, &d);
 		assert_int_equal(d.status, ST_RESET);
-		v = derive_value(&set, &counters[C_RATE], &c.ri, &d, ST_OK, &back);
+		v = derive_value(&c.rs, &counters[C_RATE], &c.ri, &d, ST_OK, &back);
 		assert_int_equal(v.status, ST_BAD_TIME);
 		const struct raw_instance *ci[1] = { &c.ri };
 		const struct field_deltas *di[1] = { &d };
 		uint8_t pi[1] = { ST_OK };
-		v = derive_total(&set, &counters[C_RATE], ci, di, pi, 1, &back);
+		v = derive_total(&c.rs, &counters[C_RATE], ci, di, pi, 1, &back);
 		assert_int_equal(v.status, ST_BAD_TIME);
 	}
 	/* negative dt, huge values: never NaN or infinite */
@@ -232,12 +248,12 @@ test_edges(void **state)
 		huge[f] = UINT64_MAX;
 	inst_init(&c, huge, ALL);
 	for (int k = 0; k < NC; k++) {
-		derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
-		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &env2);
+		derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, &d);
+		v = derive_value(&c.rs, &counters[k], &c.ri, &d, ST_OK, &env2);
 		assert_true(isfinite(v.v));
-		v = derive_value(&set, &counters[k], &c.ri, &d, ST_OK, &zero);
+		v = derive_value(&c.rs, &counters[k], &c.ri, &d, ST_OK, &zero);
 		assert_true(isfinite(v.v));
-		v = derive_value(&set, &counters[k], &c.ri, NULL, ST_NEW, &env2);
+		v = derive_value(&c.rs, &counters[k], &c.ri, NULL, ST_NEW, &env2);
 		assert_true(isfinite(v.v));
 	}
 }
@@ -254,24 +270,24 @@ test_missing(void **state)
 	/* F_B missing: counts as 0 in the sum: (5 - 1) / 2 = 2 */
 	inst_init(&p, a, (uint64_t)1 << F_A);
 	inst_init(&c, b, (uint64_t)1 << F_A);
-	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
-	v = derive_value(&set, &counters[C_RATE], &c.ri, &d, ST_OK, &env2);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, &d);
+	v = derive_value(&c.rs, &counters[C_RATE], &c.ri, &d, ST_OK, &env2);
 	assert_int_equal(v.status, ST_OK);
 	assert_double_equal(v.v, 2, 1e-9);
 	/* every N field missing: UNSUPPORTED, even as NEW */
 	inst_init(&c, b, 0);
-	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
+	v = derive_value(&c.rs, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
 	assert_int_equal(v.status, ST_UNSUPPORTED);
 	/* NEW: no value for two-read types; a one-read type has its value */
 	inst_init(&c, b, ALL);
-	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
+	v = derive_value(&c.rs, &counters[C_RATE], &c.ri, NULL, ST_NEW, &env2);
 	assert_int_equal(v.status, ST_NEW);
 	assert_false(value_exists(&counters[C_RATE], ST_NEW));
-	v = derive_value(&set, &counters[C_RAW], &c.ri, NULL, ST_NEW, &env2);
+	v = derive_value(&c.rs, &counters[C_RAW], &c.ri, NULL, ST_NEW, &env2);
 	assert_int_equal(v.status, ST_NEW);
 	assert_true(value_exists(&counters[C_RAW], ST_NEW));
 	/* a snapshot (no previous, pair OK): BAD_TIME */
-	v = derive_value(&set, &counters[C_RATE], &c.ri, NULL, ST_OK, &env2);
+	v = derive_value(&c.rs, &counters[C_RATE], &c.ri, NULL, ST_OK, &env2);
 	assert_int_equal(v.status, ST_BAD_TIME);
 }
 
@@ -326,18 +342,18 @@ test_wrap(void **state)
 	struct inst p, c;
 	inst_init(&p, na, ALL);
 	inst_init(&c, nb, ALL);
-	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, &d);
 	assert_int_equal(d.status, ST_WRAPPED);
 	/* 2^32 - 0xFFFFF000 + 0x1000 = 8192 */
 	assert_int_equal(d.d[F_BYTES], 8192);
 	na[F_BYTES] = 0x100000000ull; /* above 32 bits: a decrease is a RESET */
 	inst_init(&p, na, ALL);
-	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, &d);
 	assert_int_equal(d.status, ST_RESET);
 	/* bound: corrected 2^32 - 0x80000000 + 0x10 = 2147483664 is also >= 2^31 */
 	na[F_BYTES] = 0xFE000000u; /* corrected 0x2000000 + 0x1000 = 33558528 > 22e6 */
 	inst_init(&p, na, ALL);
-	derive_deltas(&set, &p.ri, &c.ri, &env2, &d);
+	derive_deltas(&p.rs, &p.ri, &c.rs, &c.ri, &env2, &d);
 	assert_int_equal(d.status, ST_RESET);
 	/* 64-bit decrease: RESET, and every two-read counter of the instance */
 	uint64_t ra[NF] = { [F_A] = 500, [F_B] = 5 }, rb[NF] = { [F_A] = 400, [F_B] = 9 };
@@ -359,17 +375,21 @@ test_wrap(void **state)
 	ul.nfields = 1;
 	ul.inflight_field = ul.speed_field = ul.duplex_field = 0;
 	uint64_t ua[1] = { 0xFFFFFFF0u }, ub[1] = { 0x10 };
-	struct raw_instance pu = { .values = ua, .present = 1 }, cu = { .values = ub, .present = 1 };
-	derive_deltas(&ul, &pu, &cu, &e32, &d);
+	struct raw_instance pu = { .present = 1 }, cu = { .present = 1 };
+	struct raw_set pus, cus;
+	uint8_t put, cut;
+	one_instance_set(&pus, &ul, &pu, ua, &put);
+	one_instance_set(&cus, &ul, &cu, ub, &cut);
+	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_WRAPPED);
 	assert_int_equal(d.d[0], 0x20);
-	derive_deltas(&ul, &pu, &cu, &env2, &d);
+	derive_deltas(&pus, &pu, &cus, &cu, &env2, &d);
 	assert_int_equal(d.status, ST_RESET);
 	/* a changed identity is a RESET, never a wrap */
 	pu.identity = 1;
 	cu.identity = 2;
 	ub[0] = 0xFFFFFFF8u;
-	derive_deltas(&ul, &pu, &cu, &e32, &d);
+	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_RESET);
 }
 
@@ -414,55 +434,61 @@ test_totals(void **state)
 	uint64_t b0[NF] = { [F_A] = 10, [F_MS] = 100, [F_TICKS] = 400 };
 	uint64_t a1[NF] = { [F_A] = 0, [F_MS] = 0, [F_TICKS] = 0 };
 	uint64_t b1[NF] = { [F_A] = 30, [F_MS] = 900, [F_TICKS] = 1200 };
-	struct inst p0, c0, p1, c1, c2;
+	uint64_t b2[NF] = { [F_A] = 99999, [F_MS] = 99999 };
+	struct inst p0, p1;
+	struct raw_set cs; /* the later read: c0, c1 and a NEW c2 */
 	FIELD_DELTAS_DECLARE(d0);
 	FIELD_DELTAS_DECLARE(d1);
 	inst_init(&p0, a0, ALL);
-	inst_init(&c0, b0, ALL);
 	inst_init(&p1, a1, ALL);
-	inst_init(&c1, b1, ALL);
-	derive_deltas(&set, &p0.ri, &c0.ri, &env2, &d0);
-	derive_deltas(&set, &p1.ri, &c1.ri, &env2, &d1);
-	const struct raw_instance *cur[3] = { &c0.ri, &c1.ri, NULL };
+	raw_set_init(&cs, &set);
+	for (int k = 0; k < 3; k++) {
+		const uint64_t *b = k == 0 ? b0 : k == 1 ? b1 : b2;
+		struct raw_instance *ri = raw_set_add(&cs, k == 0 ? "c0" : k == 1 ? "c1" : "c2", 2, 0);
+		for (unsigned f = 0; f < NF; f++)
+			raw_put(&cs, ri, f, b[f]);
+	}
+	derive_deltas(&p0.rs, &p0.ri, &cs, &cs.inst[0], &env2, &d0);
+	derive_deltas(&p1.rs, &p1.ri, &cs, &cs.inst[1], &env2, &d1);
+	const struct raw_instance *cur[3] = { &cs.inst[0], &cs.inst[1], NULL };
 	const struct field_deltas *dl[3] = { &d0, &d1, NULL };
 	uint8_t ps[3] = { ST_OK, ST_OK, ST_NEW };
-	struct value v = derive_total(&set, &counters[C_AVGT], cur, dl, ps, 2, &env2);
+	struct value v = derive_total(&cs, &counters[C_AVGT], cur, dl, ps, 2, &env2);
 	assert_int_equal(v.status, ST_OK);
 	assert_double_equal(v.v, 0.025, 1e-12);
 	/* SUM: QUEUELEN (100 + 900) x 0.001 / 2 = 0.5 */
-	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 2, &env2);
+	v = derive_total(&cs, &counters[C_QLEN], cur, dl, ps, 2, &env2);
 	assert_double_equal(v.v, 0.5, 1e-12);
 	/* MEAN: TIMER ((400 + 1200) / 2) x 0.001 x 100 / 2 = 40 */
-	v = derive_total(&set, &counters[C_MEAN_TIMER], cur, dl, ps, 2, &env2);
+	v = derive_total(&cs, &counters[C_MEAN_TIMER], cur, dl, ps, 2, &env2);
 	assert_double_equal(v.v, 40, 1e-9);
 	/* TIMER_INV mean: 100 x (1 - 0.8 / 2) = 60 */
-	v = derive_total(&set, &counters[C_TINV], cur, dl, ps, 2, &env2);
+	v = derive_total(&cs, &counters[C_TINV], cur, dl, ps, 2, &env2);
 	assert_double_equal(v.v, 60, 1e-9);
 	/* a NEW third instance adds nothing to the deltas: still 0.5 */
-	uint64_t b2[NF] = { [F_A] = 99999, [F_MS] = 99999 };
-	inst_init(&c2, b2, ALL);
-	cur[2] = &c2.ri;
-	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 3, &env2);
+	cur[2] = &cs.inst[2];
+	v = derive_total(&cs, &counters[C_QLEN], cur, dl, ps, 3, &env2);
 	assert_double_equal(v.v, 0.5, 1e-12);
 	/* ... but its current value counts in a RAW total: 20 + 0 + 0 = 20 x 2 */
-	c0.v[F_G] = 20;
-	v = derive_total(&set, &counters[C_RAW], cur, dl, ps, 3, &env2);
+	raw_put(&cs, &cs.inst[0], F_G, 20);
+	v = derive_total(&cs, &counters[C_RAW], cur, dl, ps, 3, &env2);
 	assert_double_equal(v.v, 40, 1e-9);
 	/* a RESET instance is left out of the sum: 900 x 0.001 / 2 = 0.45 */
 	d0.status = ST_RESET;
-	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 2, &env2);
+	v = derive_total(&cs, &counters[C_QLEN], cur, dl, ps, 2, &env2);
 	assert_double_equal(v.v, 0.45, 1e-12);
 	/* no instances: NO_INSTANCE */
-	v = derive_total(&set, &counters[C_QLEN], cur, dl, ps, 0, &env2);
+	v = derive_total(&cs, &counters[C_QLEN], cur, dl, ps, 0, &env2);
 	assert_int_equal(v.status, ST_NO_INSTANCE);
 	/* all NEW: NEW */
 	const struct field_deltas *none[1] = { NULL };
 	uint8_t newst[1] = { ST_NEW };
-	v = derive_total(&set, &counters[C_QLEN], cur, none, newst, 1, &env2);
+	v = derive_total(&cs, &counters[C_QLEN], cur, none, newst, 1, &env2);
 	assert_int_equal(v.status, ST_NEW);
 	/* UTILIZATION has no total */
-	v = derive_total(&set, &counters[C_UTIL], cur, dl, ps, 2, &env2);
+	v = derive_total(&cs, &counters[C_UTIL], cur, dl, ps, 2, &env2);
 	assert_int_equal(v.status, ST_UNSUPPORTED);
+	raw_set_free(&cs);
 }
 
 static void

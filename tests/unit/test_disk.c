@@ -116,10 +116,10 @@ value_at(struct series *s, size_t i, const char *inst, const char *name)
 	if (!cur)
 		fail_msg("no instance %s in root %zu", inst, i);
 	if (!prev)
-		return derive_value(disk_set(), counter(name), cur, NULL, i ? ST_NEW : ST_FIRST,
+		return derive_value(&s->rs[i], counter(name), cur, NULL, i ? ST_NEW : ST_FIRST,
 				    &s->env);
-	derive_deltas(disk_set(), prev, cur, &s->env, &d);
-	return derive_value(disk_set(), counter(name), cur, &d, ST_OK, &s->env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &s->env, &d);
+	return derive_value(&s->rs[i], counter(name), cur, &d, ST_OK, &s->env);
 }
 
 /* _Total of a counter over the interval ending at root i. */
@@ -135,20 +135,20 @@ total_at(struct series *s, size_t i, const char *name)
 
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
-		if (!rs->inst[k].in_total)
+		if (!rs->in_total[k])
 			continue;
 		assert_true(n < 16);
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pst[n] = ST_NEW;
 		if (prev) {
-			derive_deltas(disk_set(), prev, cur[n], &s->env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &s->env, &d[n]);
 			dp[n] = &d[n];
 			pst[n] = ST_OK;
 		}
 		n++;
 	}
-	return derive_total(disk_set(), counter(name), cur, dp, pst, n, &s->env);
+	return derive_total(rs, counter(name), cur, dp, pst, n, &s->env);
 }
 
 /* Assert the status st and, for OK and WRAPPED, the value want within 1e-9
@@ -405,12 +405,12 @@ test_modern_instances(void **unused)
 	/* dev_t 8:0 mixed with diskseq 1; nvme0n1 has no diskseq: dev_t 259:0 */
 	assert_true(find(&s.rs[1], "sda")->identity == (((uint64_t)8 << 20) ^ ((uint64_t)1 << 32)));
 	assert_true(find(&s.rs[1], "nvme0n1")->identity == (uint64_t)259 << 20);
-	assert_true(find(&s.rs[1], "sda")->in_total);
+	assert_true(raw_in_total(&s.rs[1], find(&s.rs[1], "sda")));
 	/* A snapshot (one read) has RAW values and no rates. */
-	check(derive_value(disk_set(), counter("Current Disk Queue Length"), find(&s.rs[0], "sda"),
+	check(derive_value(&s.rs[0], counter("Current Disk Queue Length"), find(&s.rs[0], "sda"),
 			   NULL, ST_OK, &s.env),
 	      ST_OK, 1, "t0 sda Current Disk Queue Length"); /* t0 in progress 1 */
-	check(derive_value(disk_set(), counter("Disk Reads/sec"), find(&s.rs[0], "sda"), NULL,
+	check(derive_value(&s.rs[0], counter("Disk Reads/sec"), find(&s.rs[0], "sda"), NULL,
 			   ST_OK, &s.env),
 	      ST_BAD_TIME, 0, "t0 sda snapshot rate");
 	series_free(&s);

@@ -261,19 +261,20 @@ cmp_set(const struct gclog_set_sample *got, size_t s, const struct raw_set *want
 		const struct raw_instance *g = &got->rs->inst[i], *w = &want->inst[i];
 		uint64_t present = w->present & rec_mask[s];
 		if (strcmp(g->name, w->name) != 0 || g->identity != w->identity ||
-		    g->in_total != w->in_total || g->present != present)
+		    raw_in_total(got->rs, g) != raw_in_total(want, w) || g->present != present)
 			return snprintf(why, n,
 					"set %zu inst %zu: %s/%llu/%d/%llx, want %s/%llu/%d/%llx",
 					s, i, g->name, (unsigned long long)g->identity,
-					g->in_total, (unsigned long long)g->present, w->name,
-					(unsigned long long)w->identity, w->in_total,
+					raw_in_total(got->rs, g), (unsigned long long)g->present,
+					w->name, (unsigned long long)w->identity, raw_in_total(want, w),
 					(unsigned long long)present),
 			       -1;
 		for (unsigned f = 0; f < 64; f++)
-			if ((present >> f & 1) && g->values[f] != w->values[f])
+			if ((present >> f & 1) && raw_get(got->rs, g, f) != raw_get(want, w, f))
 				return snprintf(why, n, "set %zu inst %s field %u: %llu, want %llu",
-						s, w->name, f, (unsigned long long)g->values[f],
-						(unsigned long long)w->values[f]),
+						s, w->name, f,
+						(unsigned long long)raw_get(got->rs, g, f),
+						(unsigned long long)raw_get(want, w, f)),
 				       -1;
 		if (s == 0)
 			snprintf(key, sizeof(key), "key:%s", w->name);
@@ -401,10 +402,10 @@ fill_rs(struct raw_set *rs, const struct s_set *ss)
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct s_inst *si = &ss->inst[i];
 		struct raw_instance *ri = raw_set_add(rs, si->name, strlen(si->name), si->identity);
-		ri->in_total = si->in_total;
+		raw_set_in_total(rs, ri, si->in_total);
 		for (unsigned f = 0; f < rs->set->nfields; f++)
 			if (si->present >> f & 1)
-				raw_put(ri, f, si->v[f]);
+				raw_put(rs, ri, f, si->v[f]);
 	}
 }
 
@@ -561,19 +562,19 @@ gen_sample(struct gen *g, unsigned i)
 		int len = snprintf(name, sizeof(name), "dev%u", k);
 		uint64_t id = k + (k == 1 && i >= 6 ? 1000 : 0);
 		struct raw_instance *ri = raw_set_add(t, name, (size_t)len, id);
-		ri->in_total = k % 3 != 2;
-		raw_put(ri, TA, mix(k) + (uint64_t)i * (1000 + k));
+		raw_set_in_total(t, ri, k % 3 != 2);
+		raw_put(t, ri, TA, mix(k) + (uint64_t)i * (1000 + k));
 		if ((i + k) % 5 != 0)
-			raw_put(ri, TB, (uint32_t)((uint64_t)i * 4000000007ULL * (k + 1)));
+			raw_put(t, ri, TB, (uint32_t)((uint64_t)i * 4000000007ULL * (k + 1)));
 		if ((i + 2 * k) % 7 != 0)
-			raw_put(ri, TC, mix((uint64_t)i * 64 + k));
+			raw_put(t, ri, TC, mix((uint64_t)i * 64 + k));
 	}
 	raw_set_begin(o);
 	o->valid = i % 5 != 3;
 	if (o->valid) {
 		struct raw_instance *ri = raw_set_add(o, "", 0, 0);
-		raw_put(ri, OX, (uint64_t)i * i);
-		raw_put(ri, OY, i);
+		raw_put(o, ri, OX, (uint64_t)i * i);
+		raw_put(o, ri, OY, i);
 	}
 	g->sets[0] = t;
 	g->sets[1] = i % 4 == 2 ? NULL : o;

@@ -123,10 +123,10 @@ value_at(struct series *s, size_t i, const char *inst, const char *name)
 	if (!cur)
 		fail_msg("no instance %s in root %zu", inst, i);
 	if (!prev)
-		return derive_value(ld_set(), counter(name), cur, NULL, i ? ST_NEW : ST_FIRST,
+		return derive_value(&s->rs[i], counter(name), cur, NULL, i ? ST_NEW : ST_FIRST,
 				    &s->env);
-	derive_deltas(ld_set(), prev, cur, &s->env, &d);
-	return derive_value(ld_set(), counter(name), cur, &d, ST_OK, &s->env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &s->env, &d);
+	return derive_value(&s->rs[i], counter(name), cur, &d, ST_OK, &s->env);
 }
 
 /* _Total of a counter over the interval ending at root i (i >= 1). */
@@ -142,20 +142,20 @@ total_at(struct series *s, size_t i, const char *name)
 
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
-		if (!rs->inst[k].in_total)
+		if (!rs->in_total[k])
 			continue;
 		assert_true(n < 16);
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pst[n] = ST_NEW;
 		if (prev) {
-			derive_deltas(ld_set(), prev, cur[n], &s->env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &s->env, &d[n]);
 			dp[n] = &d[n];
 			pst[n] = ST_OK;
 		}
 		n++;
 	}
-	return derive_total(ld_set(), counter(name), cur, dp, pst, n, &s->env);
+	return derive_total(rs, counter(name), cur, dp, pst, n, &s->env);
 }
 
 /* Assert the status st and, where a value exists, the value want within
@@ -676,9 +676,9 @@ test_live(void **state)
 				continue;
 			if (!(ri->present & ((uint64_t)1 << blocks)))
 				fail_msg("%s: no f_blocks in round %d", ri->name, round);
-			assert_int_equal(ri->values[frsize], sv.f_frsize);
-			assert_int_equal(ri->values[blocks], sv.f_blocks);
-			assert_int_equal(ri->values[files], sv.f_files);
+			assert_int_equal(raw_values(&rs, ri)[frsize], sv.f_frsize);
+			assert_int_equal(raw_values(&rs, ri)[blocks], sv.f_blocks);
+			assert_int_equal(raw_values(&rs, ri)[files], sv.f_files);
 		}
 	}
 	provider_logicaldisk.close(st);

@@ -49,7 +49,7 @@ put(struct raw_set *rs, const char *name, const struct fv *v, size_t n)
 	struct raw_instance *ri = raw_set_add(rs, name, strlen(name), 1);
 
 	for (size_t i = 0; i < n; i++)
-		raw_put(ri, field_index(rs->set, v[i].field), v[i].v);
+		raw_put(rs, ri, field_index(rs->set, v[i].field), v[i].v);
 }
 
 /* Two reads of a set, dt seconds apart, and the deltas of each instance. */
@@ -82,7 +82,7 @@ pair_derive(struct pair *p)
 	assert_int_equal(p->a.ninstances, p->b.ninstances);
 	for (size_t i = 0; i < p->b.ninstances; i++) {
 		p->d[i].d = p->store[i];
-		derive_deltas(p->set, &p->a.inst[i], &p->b.inst[i], &p->env, &p->d[i]);
+		derive_deltas(&p->a, &p->a.inst[i], &p->b, &p->b.inst[i], &p->env, &p->d[i]);
 	}
 }
 
@@ -100,7 +100,7 @@ value_of(struct pair *p, size_t i, const char *name)
 	const struct counter_desc *c = counter_set_find(p->set, name);
 
 	assert_non_null(c);
-	return derive_value(p->set, c, &p->b.inst[i], &p->d[i], ST_OK, &p->env);
+	return derive_value(&p->b, c, &p->b.inst[i], &p->d[i], ST_OK, &p->env);
 }
 
 /* The total of counter name over every instance. */
@@ -118,7 +118,7 @@ total_of(struct pair *p, const char *name)
 		d[i] = &p->d[i];
 		st[i] = ST_OK;
 	}
-	return derive_total(p->set, c, cur, d, st, p->b.ninstances, &p->env);
+	return derive_total(&p->b, c, cur, d, st, p->b.ninstances, &p->env);
 }
 
 static void

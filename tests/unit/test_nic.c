@@ -142,7 +142,6 @@ env_at(const struct series *s, size_t i)
 static struct value
 value_of(const struct series *s, size_t i, const char *inst, const char *name)
 {
-	const struct counter_set *set = provider_network_adapter.set;
 	struct derive_env env = env_at(s, i);
 	const struct raw_instance *cur = find_inst(&s->rs[i], inst);
 	const struct raw_instance *prev = find_inst(&s->rs[i - 1], inst);
@@ -151,9 +150,9 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", inst, i);
 	if (!prev)
-		return derive_value(set, counter(name), cur, NULL, ST_NEW, &env);
-	derive_deltas(set, prev, cur, &env, &d);
-	return derive_value(set, counter(name), cur, &d, ST_OK, &env);
+		return derive_value(&s->rs[i], counter(name), cur, NULL, ST_NEW, &env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &env, &d);
+	return derive_value(&s->rs[i], counter(name), cur, &d, ST_OK, &env);
 }
 
 /* The _Total of counter name over read i-1 -> i, formed as the engine does:
@@ -161,7 +160,6 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 static struct value
 total_of(const struct series *s, size_t i, const char *name)
 {
-	const struct counter_set *set = provider_network_adapter.set;
 	struct derive_env env = env_at(s, i);
 	const struct raw_instance *cur[16];
 	const struct field_deltas *dp[16];
@@ -172,13 +170,13 @@ total_of(const struct series *s, size_t i, const char *name)
 	for (size_t k = 0; k < s->rs[i].ninstances; k++) {
 		const struct raw_instance *ri = &s->rs[i].inst[k];
 		const struct raw_instance *prev;
-		if (!ri->in_total)
+		if (!raw_in_total(&s->rs[i], ri))
 			continue;
 		assert_true(n < 16);
 		cur[n] = ri;
 		prev = find_inst(&s->rs[i - 1], ri->name);
 		if (prev) {
-			derive_deltas(set, prev, ri, &env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, &s->rs[i], ri, &env, &d[n]);
 			dp[n] = &d[n];
 			pair[n] = ST_OK;
 		} else {
@@ -187,7 +185,7 @@ total_of(const struct series *s, size_t i, const char *name)
 		}
 		n++;
 	}
-	return derive_total(set, counter(name), cur, dp, pair, n, &env);
+	return derive_total(&s->rs[i], counter(name), cur, dp, pair, n, &env);
 }
 
 /* Check a value and its status; the number of a RESET, UNSUPPORTED or
@@ -747,22 +745,22 @@ test_sysfs_instances(void **unused)
 	assert_int_equal(find_inst(&s.rs[0], "lo")->identity, 1);
 	assert_int_equal(find_inst(&s.rs[0], "eth4")->identity, 6);
 	/* _Total: interfaces with a device link only */
-	assert_int_equal(find_inst(&s.rs[0], "lo")->in_total, 0);
-	assert_int_equal(find_inst(&s.rs[0], "veth0")->in_total, 0);
-	assert_int_equal(find_inst(&s.rs[0], "eth0")->in_total, 1);
-	assert_int_equal(find_inst(&s.rs[0], "eth3")->in_total, 1);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "veth0")), 0);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "eth0")), 1);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "eth3")), 1);
 	/* every field read (but qlen: netlink only); speed and duplex where
 	 * the files say so */
 	ri = find_inst(&s.rs[0], "eth0");
 	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_QLEN));
-	assert_int_equal(ri->values[F_SPEED], 1000);
-	assert_int_equal(ri->values[F_DUPLEX], 1);
+	assert_int_equal(raw_values(&s.rs[0], ri)[F_SPEED], 1000);
+	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 1);
 	ri = find_inst(&s.rs[0], "eth1");
-	assert_int_equal(ri->values[F_DUPLEX], 0); /* half */
+	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0); /* half */
 	ri = find_inst(&s.rs[0], "eth3"); /* speed -1, duplex unknown, no rx_nohandler */
 	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER) &
 					      ~BIT(F_QLEN) & ~BIT(F_BQL_INFLIGHT));
-	assert_int_equal(ri->values[F_DUPLEX], 0);
+	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0);
 	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files, no BQL */
 	assert_int_equal(ri->present, NIC_STATS_MASK);
 	/* t2: eth3 gone, wlan0 new, veth0 recreated with ifindex 9 */
@@ -943,7 +941,7 @@ test_sysfs_needed(void **unused)
 	series_load(&s, "nic-sysfs", 2, BIT(F_BQL_INFLIGHT));
 	ri = find_inst(&s.rs[0], "eth0");
 	assert_int_equal(ri->present, BIT(F_BQL_INFLIGHT));
-	assert_int_equal(ri->values[F_BQL_INFLIGHT], 5542); /* 1000 + 0 + 3028 + 1514 */
+	assert_int_equal(raw_values(&s.rs[0], ri)[F_BQL_INFLIGHT], 5542); /* 1000 + 0 + 3028 + 1514 */
 	assert_int_equal(find_inst(&s.rs[0], "lo")->present, 0);
 	series_free(&s);
 	/* nothing needed: the instances still, no fields */
@@ -967,8 +965,8 @@ test_procnetdev_counters(void **unused)
 	assert_string_equal(s.rs[0].inst[0].name, "lo");
 	assert_string_equal(s.rs[0].inst[3].name, "docker0");
 	/* without sysfs every interface but lo is in _Total */
-	assert_int_equal(find_inst(&s.rs[0], "lo")->in_total, 0);
-	assert_int_equal(find_inst(&s.rs[0], "docker0")->in_total, 1);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
+	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "docker0")), 1);
 	/* bytes 1000000 -> 1200000, 3000000 -> 3500000 */
 	CHECK(&s, 1, "eth0", "Bytes Received/sec", 100000, ST_OK);
 	CHECK(&s, 1, "eth0", "Bytes Sent/sec", 250000, ST_OK);
@@ -1125,21 +1123,21 @@ utilization(int64_t speed, int duplex, uint64_t rx0, uint64_t tx0, uint64_t rx1,
 	raw_set_begin(&a);
 	raw_set_begin(&b);
 	ri = raw_set_add(&a, "x", 1, 1);
-	raw_put(ri, F_RX_BYTES, rx0);
-	raw_put(ri, F_TX_BYTES, tx0);
+	raw_put(&a, ri, F_RX_BYTES, rx0);
+	raw_put(&a, ri, F_TX_BYTES, tx0);
 	ri = raw_set_add(&b, "x", 1, 1);
-	raw_put(ri, F_RX_BYTES, rx1);
-	raw_put(ri, F_TX_BYTES, tx1);
+	raw_put(&b, ri, F_RX_BYTES, rx1);
+	raw_put(&b, ri, F_TX_BYTES, tx1);
 	if (speed >= 0) {
-		raw_put(&a.inst[0], F_SPEED, (uint64_t)speed);
-		raw_put(ri, F_SPEED, (uint64_t)speed);
+		raw_put(&a, &a.inst[0], F_SPEED, (uint64_t)speed);
+		raw_put(&b, ri, F_SPEED, (uint64_t)speed);
 	}
 	if (duplex >= 0) {
-		raw_put(&a.inst[0], F_DUPLEX, (uint64_t)duplex);
-		raw_put(ri, F_DUPLEX, (uint64_t)duplex);
+		raw_put(&a, &a.inst[0], F_DUPLEX, (uint64_t)duplex);
+		raw_put(&b, ri, F_DUPLEX, (uint64_t)duplex);
 	}
-	derive_deltas(set, &a.inst[0], ri, &env, &d);
-	v = derive_value(set, counter("% Utilization"), ri, &d, ST_OK, &env);
+	derive_deltas(&a, &a.inst[0], &b, ri, &env, &d);
+	v = derive_value(&b, counter("% Utilization"), ri, &d, ST_OK, &env);
 	raw_set_free(&a);
 	raw_set_free(&b);
 	return v;
@@ -1195,27 +1193,27 @@ test_utilization_derive(void **unused)
 	raw_set_begin(&b);
 	for (int i = 0; i < 2; i++) {
 		struct raw_instance *ri = raw_set_add(&a, i ? "y" : "x", 1, (uint64_t)i);
-		raw_put(ri, F_RX_BYTES, 0);
-		raw_put(ri, F_TX_BYTES, 0);
-		raw_put(ri, F_SPEED, 1000);
-		raw_put(ri, F_DUPLEX, 1);
+		raw_put(&a, ri, F_RX_BYTES, 0);
+		raw_put(&a, ri, F_TX_BYTES, 0);
+		raw_put(&a, ri, F_SPEED, 1000);
+		raw_put(&a, ri, F_DUPLEX, 1);
 		ri = raw_set_add(&b, i ? "y" : "x", 1, (uint64_t)i);
-		raw_put(ri, F_RX_BYTES, 1000);
-		raw_put(ri, F_TX_BYTES, 1000);
-		raw_put(ri, F_SPEED, 1000);
-		raw_put(ri, F_DUPLEX, 1);
+		raw_put(&b, ri, F_RX_BYTES, 1000);
+		raw_put(&b, ri, F_TX_BYTES, 1000);
+		raw_put(&b, ri, F_SPEED, 1000);
+		raw_put(&b, ri, F_DUPLEX, 1);
 	}
 	for (int i = 0; i < 2; i++) {
-		derive_deltas(set, &a.inst[i], &b.inst[i], &env, &d[i]);
+		derive_deltas(&a, &a.inst[i], &b, &b.inst[i], &env, &d[i]);
 		cur[i] = &b.inst[i];
 		dp[i] = &d[i];
 	}
-	check(derive_total(set, counter("% Utilization"), cur, dp, pair, 2, &env), 0,
+	check(derive_total(&b, counter("% Utilization"), cur, dp, pair, 2, &env), 0,
 	      ST_UNSUPPORTED, "_Total % Utilization", __LINE__);
-	check(derive_total(set, counter("% Utilization"), cur, dp, pair, 0, &env), 0,
+	check(derive_total(&b, counter("% Utilization"), cur, dp, pair, 0, &env), 0,
 	      ST_NO_INSTANCE, "empty _Total % Utilization", __LINE__);
 	/* the first read of an instance has no value yet */
-	check(derive_value(set, counter("% Utilization"), cur[0], NULL, ST_FIRST, &env), 0,
+	check(derive_value(&b, counter("% Utilization"), cur[0], NULL, ST_FIRST, &env), 0,
 	      ST_FIRST, "first % Utilization", __LINE__);
 	raw_set_free(&a);
 	raw_set_free(&b);
@@ -1261,7 +1259,7 @@ test_live_netlink(void **unused)
 		lo = find_inst(&rs, "lo");
 		assert_non_null(lo);
 		assert_int_equal(lo->identity, 1);
-		assert_int_equal(lo->in_total, 0);
+		assert_int_equal(raw_in_total(&rs, lo), 0);
 		assert_true((lo->present & NIC_STATS_MASK) != 0);
 		assert_int_equal(lo->present & BIT(F_SPEED), 0); /* EINVAL */
 		raw_set_free(&rs);
@@ -1317,7 +1315,7 @@ test_live_queues(void **unused)
 					 0);
 		}
 		/* lo: noqueue */
-		assert_int_equal(find_inst(&rs, "lo")->values[F_QLEN], 0);
+		assert_int_equal(raw_get(&rs, find_inst(&rs, "lo"), F_QLEN), 0);
 		raw_set_free(&rs);
 	}
 	provider_network_adapter.close(st);
@@ -1366,24 +1364,24 @@ test_netlink_equals_sysfs(void **unused)
 			continue; /* came or went meanwhile */
 		/* same identity (ifindex), same _Total membership */
 		assert_int_equal(ai->identity, ni->identity);
-		assert_int_equal(ai->in_total, ni->in_total);
+		assert_int_equal(raw_in_total(&a, ai), raw_in_total(&n, ni));
 		quiet_seen |= is_quiet;
 		for (unsigned f = 0; f < NIC_NSTATS; f++) {
 			uint64_t m = BIT(f);
 			if (!(ni->present & ai->present & bi->present & m))
 				continue;
-			if (ai->values[f] > ni->values[f] || ni->values[f] > bi->values[f])
+			if (raw_get(&a, ai, f) > raw_get(&n, ni, f) || raw_get(&n, ni, f) > raw_get(&b, bi, f))
 				fail_msg("%s %s: sysfs %llu, netlink %llu, sysfs %llu", ni->name,
-					 nic_stat_name(f), (unsigned long long)ai->values[f],
-					 (unsigned long long)ni->values[f],
-					 (unsigned long long)bi->values[f]);
-			if (is_quiet && (ai->values[f] != ni->values[f] ||
-					 bi->values[f] != ni->values[f]))
+					 nic_stat_name(f), (unsigned long long)raw_get(&a, ai, f),
+					 (unsigned long long)raw_get(&n, ni, f),
+					 (unsigned long long)raw_get(&b, bi, f));
+			if (is_quiet && (raw_get(&a, ai, f) != raw_get(&n, ni, f) ||
+					 raw_get(&b, bi, f) != raw_get(&n, ni, f)))
 				fail_msg("quiet %s %s: sysfs %llu, netlink %llu, sysfs %llu",
 					 ni->name, nic_stat_name(f),
-					 (unsigned long long)ai->values[f],
-					 (unsigned long long)ni->values[f],
-					 (unsigned long long)bi->values[f]);
+					 (unsigned long long)raw_get(&a, ai, f),
+					 (unsigned long long)raw_get(&n, ni, f),
+					 (unsigned long long)raw_get(&b, bi, f));
 			compared++;
 		}
 		if (is_quiet)
@@ -1580,7 +1578,7 @@ test_live_link_changes(void **unused)
 		usleep(20000);
 	}
 	assert_true(ri->present & BIT(F_SPEED));
-	assert_int_equal(ri->values[F_SPEED], 10000);
+	assert_int_equal(raw_values(&rs, ri)[F_SPEED], 10000);
 	raw_set_free(&rs);
 
 	/* the pair goes */

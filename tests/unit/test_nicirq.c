@@ -125,7 +125,7 @@ rate_of(const struct series *s, const char *inst)
 			    PROV.rows_match(s->state, name, row->name)) {
 				assert_true(n < 64);
 				assert_non_null(prev);
-				derive_deltas(IRQ.set, prev, row, &env, &d[n]);
+				derive_deltas(&s->irq[0], prev, &s->irq[1], row, &env, &d[n]);
 				cur[n] = row;
 				dp[n] = &d[n];
 				pair[n] = ST_OK;
@@ -135,7 +135,7 @@ rate_of(const struct series *s, const char *inst)
 	}
 	if (n == 0)
 		return (struct value){ 0, ST_UNSUPPORTED };
-	return derive_total(IRQ.set, c, cur, dp, pair, n, &env);
+	return derive_total(&s->irq[1], c, cur, dp, pair, n, &env);
 }
 
 static void

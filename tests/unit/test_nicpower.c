@@ -132,11 +132,11 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", inst, i);
 	if (i == 0)
-		return derive_value(PROV.set, counter(name), cur, NULL, ST_OK, &env);
+		return derive_value(&s->rs[i], counter(name), cur, NULL, ST_OK, &env);
 	if (!prev)
-		return derive_value(PROV.set, counter(name), cur, NULL, ST_NEW, &env);
-	derive_deltas(PROV.set, prev, cur, &env, &d);
-	return derive_value(PROV.set, counter(name), cur, &d, ST_OK, &env);
+		return derive_value(&s->rs[i], counter(name), cur, NULL, ST_NEW, &env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &env, &d);
+	return derive_value(&s->rs[i], counter(name), cur, &d, ST_OK, &env);
 }
 
 /* Check a value and its status; the number is checked only for statuses
@@ -459,7 +459,7 @@ test_live(void **unused)
 		if (procfs_read_small(fs, path, text, sizeof(text)) >= 0 &&
 		    nicpower_parse_power_state(text, &v) == 0) {
 			assert_true(ri->present & BIT(NP_POWER_STATE));
-			assert_int_equal(ri->values[NP_POWER_STATE], v);
+			assert_int_equal(raw_values(&rs, ri)[NP_POWER_STATE], v);
 		} else {
 			assert_false(ri->present & BIT(NP_POWER_STATE));
 		}

@@ -260,20 +260,20 @@ test_track(void **state)
 	raw_set_init(&rs, disk);
 	raw_set_begin(&rs);
 	rs.valid = 1;
-	raw_put(raw_set_add(&rs, "sda", 3, 8), ms, 0xFFFFFF00u);
+	raw_put(&rs, raw_set_add(&rs, "sda", 3, 8), ms, 0xFFFFFF00u);
 	/* 0xFFFFFF00 = 4294967040 ms = 4294967.04 s */
 	assert_non_null(strstr(format(&b, &rs, t),
 		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 4294967.04\n"));
 	raw_set_begin(&rs);
 	rs.valid = 1;
-	raw_put(raw_set_add(&rs, "sda", 3, 8), ms, 0x100);
+	raw_put(&rs, raw_set_add(&rs, "sda", 3, 8), ms, 0x100);
 	/* wrapped: 0x100 + 2^32 = 4294967552 ms = 4294967.552 s */
 	assert_non_null(strstr(format(&b, &rs, t),
 		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 4294967.552\n"));
 	/* a new identity (another disk under the same name) starts afresh */
 	raw_set_begin(&rs);
 	rs.valid = 1;
-	raw_put(raw_set_add(&rs, "sda", 3, 9), ms, 0x80);
+	raw_put(&rs, raw_set_add(&rs, "sda", 3, 9), ms, 0x80);
 	/* 0x80 = 128 ms = 0.128 s */
 	assert_non_null(strstr(format(&b, &rs, t),
 		"getcounter_physical_disk_read_time_seconds_total{device=\"sda\"} 0.128\n"));
@@ -286,8 +286,8 @@ test_track(void **state)
 	rs.valid = 1;
 	rs.mono_ns = 1000000000;
 	ri = raw_set_add(&rs, "0", 1, 0);
-	raw_put(ri, user, 1000);
-	raw_put(ri, idle, 5000);
+	raw_put(&rs, ri, user, 1000);
+	raw_put(&rs, ri, idle, 5000);
 	/* 1000 ticks / 100 = 10 s */
 	assert_non_null(strstr(format(&b, &rs, t),
 		"getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} 10\n"));
@@ -295,8 +295,8 @@ test_track(void **state)
 	rs.valid = 1;
 	rs.mono_ns = 2000000000;
 	ri = raw_set_add(&rs, "0", 1, 0);
-	raw_put(ri, user, 990);
-	raw_put(ri, idle, 5100);
+	raw_put(&rs, ri, user, 990);
+	raw_put(&rs, ri, idle, 5100);
 	/* user steps back by 10 ticks while the sum grows: held at 10 s */
 	assert_non_null(strstr(format(&b, &rs, t),
 		"getcounter_processor_time_seconds_total{cpu=\"0\",mode=\"user\"} 10\n"));
@@ -304,8 +304,8 @@ test_track(void **state)
 	rs.valid = 1;
 	rs.mono_ns = 3000000000;
 	ri = raw_set_add(&rs, "0", 1, 0);
-	raw_put(ri, user, 20);
-	raw_put(ri, idle, 30);
+	raw_put(&rs, ri, user, 20);
+	raw_put(&rs, ri, idle, 30);
 	/* the sum fell from 6090 to 50, more than 1 % of 1 s x 100: a real
 	 * reset, the value drops to 20 / 100 = 0.2 s */
 	assert_non_null(strstr(format(&b, &rs, t),
@@ -332,11 +332,11 @@ test_format(void **state)
 	raw_set_begin(&rs);
 	rs.valid = 1;
 	ri = raw_set_add(&rs, "eth0", 4, 1);
-	raw_put(ri, rx, 123456789012ull);
+	raw_put(&rs, ri, rx, 123456789012ull);
 	ri = raw_set_add(&rs, "we\"ird\\", 7, 2);
-	raw_put(ri, rx, 7);
+	raw_put(&rs, ri, rx, 7);
 	ri = raw_set_add(&rs, "_Total", 6, 0);
-	raw_put(ri, rx, 1);
+	raw_put(&rs, ri, rx, 1);
 	text = format(&b, &rs, NULL);
 	assert_non_null(strstr(text,
 		"# TYPE getcounter_network_adapter_received_bytes_total counter\n"
@@ -349,8 +349,8 @@ test_format(void **state)
 	raw_set_init(&rs, irq);
 	raw_set_begin(&rs);
 	rs.valid = 1;
-	raw_put(raw_set_add(&rs, "24/1", 4, 0), 0, 5);
-	raw_put(raw_set_add(&rs, "ERR/_Total", 10, 0), 0, 3);
+	raw_put(&rs, raw_set_add(&rs, "24/1", 4, 0), 0, 5);
+	raw_put(&rs, raw_set_add(&rs, "ERR/_Total", 10, 0), 0, 3);
 	text = format(&b, &rs, NULL);
 	assert_non_null(strstr(text, "getcounter_interrupt_interrupts_total{irq=\"24\",cpu=\"1\"} 5\n"
 				     "getcounter_interrupt_interrupts_total{irq=\"ERR\"} 3\n"));
@@ -388,7 +388,7 @@ test_extra_label(void **state)
 	raw_set_init(&rs, ld);
 	raw_set_begin(&rs);
 	rs.valid = 1;
-	raw_put(raw_set_add(&rs, "/mnt/my disk", 12, 1), field_of(ld, "reads"), 42);
+	raw_put(&rs, raw_set_add(&rs, "/mnt/my disk", 12, 1), field_of(ld, "reads"), 42);
 	prom_format_set(&b, &rs, NULL, &fmt);
 	line = strstr(b.p, "getcounter_logical_disk_reads_total{mountpoint=\"/mnt/my disk\","
 			   "device=\"sda1\"} 42\n");
@@ -425,17 +425,17 @@ test_logical_disk_bytes(void **state)
 	raw_set_begin(&rs);
 	rs.valid = 1;
 	ri = raw_set_add(&rs, "/", 1, 1);
-	raw_put(ri, field_of(ld, "f_frsize"), 4096);
-	raw_put(ri, field_of(ld, "f_blocks"), 1000);
-	raw_put(ri, field_of(ld, "f_bfree"), 300);
-	raw_put(ri, field_of(ld, "f_bavail"), 250);
+	raw_put(&rs, ri, field_of(ld, "f_frsize"), 4096);
+	raw_put(&rs, ri, field_of(ld, "f_blocks"), 1000);
+	raw_put(&rs, ri, field_of(ld, "f_bfree"), 300);
+	raw_put(&rs, ri, field_of(ld, "f_bavail"), 250);
 	/* 2^62 fragments of 4096 bytes = 2^74 bytes: past 64 bits, a float */
 	ri = raw_set_add(&rs, "/huge", 5, 2);
-	raw_put(ri, field_of(ld, "f_frsize"), 4096);
-	raw_put(ri, field_of(ld, "f_blocks"), (uint64_t)1 << 62);
+	raw_put(&rs, ri, field_of(ld, "f_frsize"), 4096);
+	raw_put(&rs, ri, field_of(ld, "f_blocks"), (uint64_t)1 << 62);
 	/* no fragment size: no size series */
 	ri = raw_set_add(&rs, "/nofr", 5, 3);
-	raw_put(ri, field_of(ld, "f_blocks"), 7);
+	raw_put(&rs, ri, field_of(ld, "f_blocks"), 7);
 	prom_format_set(&b, &rs, NULL, &fmt);
 	/* 1000 x 4096 = 4096000; 300 x 4096 = 1228800; 250 x 4096 = 1024000 */
 	line = strstr(b.p, "getcounter_logical_disk_size_bytes{mountpoint=\"/\"} 4096000\n");
@@ -492,7 +492,7 @@ test_round_trip(void **state)
 			struct raw_instance *ri = raw_set_add(&rs, name, strlen(name), i);
 
 			for (size_t f = 0; f < cs->nfields; f++) {
-				raw_put(ri, (unsigned)f, 1000 * (f + 1) + i);
+				raw_put(&rs, ri, (unsigned)f, 1000 * (f + 1) + i);
 				expect += cs->fields[f].prom.stem != NULL;
 			}
 		}

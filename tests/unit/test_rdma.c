@@ -157,9 +157,9 @@ value_of(const struct series *s, size_t i, const char *inst, const char *name)
 	if (!cur)
 		fail_msg("no instance '%s' in read %zu", inst, i);
 	if (!prev)
-		return derive_value(PROV.set, counter(name), cur, NULL, ST_NEW, &env);
-	derive_deltas(PROV.set, prev, cur, &env, &d);
-	return derive_value(PROV.set, counter(name), cur, &d, ST_OK, &env);
+		return derive_value(&s->rs[i], counter(name), cur, NULL, ST_NEW, &env);
+	derive_deltas(&s->rs[i - 1], prev, &s->rs[i], cur, &env, &d);
+	return derive_value(&s->rs[i], counter(name), cur, &d, ST_OK, &env);
 }
 
 /* Check a value and its status; the number is checked only for statuses
@@ -333,7 +333,7 @@ test_mlx4_old_layout(void **unused)
 	CHECK(&s, 1, "mlx4_0/1", OUT_FRAMES, 2, ST_OK);   /* (14 - 10) / 2 */
 	CHECK(&s, 1, "mlx4_0/1", MASK, 16, ST_OK);
 	/* hw_counters/lifespan (10, a setting) is no field of any counter */
-	assert_int_equal(find_inst(&s.rs[1], "mlx4_0/1")->values[RD_LOCAL_ACK_TIMEOUT_ERR], 101);
+	assert_int_equal(raw_get(&s.rs[1], find_inst(&s.rs[1], "mlx4_0/1"), RD_LOCAL_ACK_TIMEOUT_ERR), 101);
 	series_free(&s);
 }
 
@@ -415,8 +415,8 @@ test_needed(void **unused)
 	series_load(&s, "rdma-basic", 1, BIT(RD_MISSING_MASK));
 	for (size_t i = 0; i < s.rs[0].ninstances; i++)
 		assert_int_equal(s.rs[0].inst[i].present, BIT(RD_MISSING_MASK));
-	assert_int_equal(find_inst(&s.rs[0], "qib0/1")->values[RD_MISSING_MASK], 33554463);
-	assert_int_equal(find_inst(&s.rs[0], "mlx5_0/2")->values[RD_MISSING_MASK], 33554448);
+	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "qib0/1"), RD_MISSING_MASK), 33554463);
+	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "mlx5_0/2"), RD_MISSING_MASK), 33554448);
 	series_free(&s);
 }
 
@@ -937,17 +937,17 @@ test_active_connections(void **unused)
 	expect_request(sv[0], CM_ID_GET, 2, 1); /* only the two-port device's */
 	ri = find_inst(&rs, "mlx4_0/1");
 	assert_true(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
-	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 3); /* the device's count */
-	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* the device's count */
+	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
 	ri = find_inst(&rs, "mlx5_0/1");
-	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 1); /* one entry on port 1 */
-	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 1); /* one entry on port 1 */
+	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
 	ri = find_inst(&rs, "mlx5_0/2");
-	assert_int_equal(ri->values[RD_ACTIVE_CONNECTIONS], 3); /* three on port 2 (of 5) */
-	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* three on port 2 (of 5) */
+	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
 	ri = find_inst(&rs, "qib0/1");
 	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
-	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 	/* describe: a port with a count has no note, nor bit 4 in its mask's;
 	 * -l -v names the port without one */
 	assert_int_equal(PROV.describe(st, counter(ACTIVE), "mlx4_0/1", note, sizeof(note)), 0);
@@ -970,9 +970,9 @@ test_active_connections(void **unused)
 	raw_set_begin(&rs);
 	assert_int_equal(PROV.read(st, &rs, &err), 0);
 	expect_request(sv[0], RES_GET, 3, -1);
-	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 0);
-	assert_int_equal(find_inst(&rs, "mlx5_0/1")->values[RD_ACTIVE_CONNECTIONS], 0);
-	assert_int_equal(find_inst(&rs, "mlx5_0/2")->values[RD_ACTIVE_CONNECTIONS], 0);
+	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 0);
+	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx5_0/1"), RD_ACTIVE_CONNECTIONS), 0);
+	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx5_0/2"), RD_ACTIVE_CONNECTIONS), 0);
 	assert_true(find_inst(&rs, "mlx5_0/2")->present & BIT(RD_ACTIVE_CONNECTIONS));
 	assert_false(find_inst(&rs, "qib0/1")->present & BIT(RD_ACTIVE_CONNECTIONS));
 
@@ -986,10 +986,10 @@ test_active_connections(void **unused)
 	assert_int_equal(PROV.read(st, &rs, &err), 0);
 	expect_request(sv[0], RES_GET, 4, -1);
 	expect_request(sv[0], CM_ID_GET, 5, 1);
-	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 2);
+	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 2);
 	ri = find_inst(&rs, "mlx5_0/1");
 	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
-	assert_int_equal(ri->values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 
 	/* Read 4: the summary dump itself fails: no port has a count. */
 	msg_status(&b, NLMSG_ERROR, 6, -EPERM);
@@ -999,7 +999,7 @@ test_active_connections(void **unused)
 	expect_request(sv[0], RES_GET, 6, -1);
 	for (size_t i = 0; i < rs.ninstances; i++) {
 		assert_false(rs.inst[i].present & BIT(RD_ACTIVE_CONNECTIONS));
-		assert_int_equal(rs.inst[i].values[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+		assert_int_equal(raw_values(&rs, &rs.inst[i])[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 	}
 
 	/* Read 5: more devices than the state has room for (8): it grows and
@@ -1020,7 +1020,7 @@ test_active_connections(void **unused)
 	expect_request(sv[0], RES_GET, 7, -1);
 	expect_request(sv[0], RES_GET, 8, -1);
 	/* the second dump's count */
-	assert_int_equal(find_inst(&rs, "mlx4_0/1")->values[RD_ACTIVE_CONNECTIONS], 80);
+	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 80);
 	raw_set_free(&rs);
 	PROV.close(st); /* closes sv[1] */
 	close(sv[0]);

@@ -54,7 +54,7 @@ put_all(struct raw_set *rs, const char *name, uint64_t base)
 {
 	struct raw_instance *ri = raw_set_add(rs, name, strlen(name), 7);
 	for (unsigned f = 0; f < NF; f++)
-		raw_put(ri, f, base + 10 * f);
+		raw_put(rs, ri, f, base + 10 * f);
 	return ri;
 }
 
@@ -78,11 +78,11 @@ test_keep(void **state)
 		const struct raw_instance *ri = &rs.inst[i];
 		/* b and d were put but are not kept: absent */
 		assert_int_equal(ri->present, BIT(F_A) | BIT(F_C) | BIT(F_E));
-		assert_int_equal(raw_get(ri, F_A), (uint64_t)i * 100);      /* base + 0 */
-		assert_int_equal(raw_get(ri, F_C), (uint64_t)i * 100 + 20); /* base + 10 x 2 */
-		assert_int_equal(raw_get(ri, F_E), (uint64_t)i * 100 + 40); /* base + 10 x 4 */
+		assert_int_equal(raw_get(&rs, ri, F_A), (uint64_t)i * 100);      /* base + 0 */
+		assert_int_equal(raw_get(&rs, ri, F_C), (uint64_t)i * 100 + 20); /* base + 10 x 2 */
+		assert_int_equal(raw_get(&rs, ri, F_E), (uint64_t)i * 100 + 40); /* base + 10 x 4 */
 		/* three words an instance, back to back */
-		assert_ptr_equal(ri->values, rs.inst[0].values + 3 * i);
+		assert_ptr_equal(raw_values(&rs, ri), rs.values + 3 * i);
 	}
 	raw_set_free(&rs);
 }
@@ -110,23 +110,25 @@ test_derive_kept(void **state)
 		struct raw_instance *a = raw_set_add(&full[k], "x", 1, 1);
 		struct raw_instance *b = raw_set_add(&kept[k], "x", 1, 1);
 		for (unsigned f = 0; f < NF; f++) {
-			raw_put(a, f, r[k][f]);
-			raw_put(b, f, r[k][f]);
+			raw_put(&full[k], a, f, r[k][f]);
+			raw_put(&kept[k], b, f, r[k][f]);
 		}
 	}
-	derive_deltas(&set, &full[0].inst[0], &full[1].inst[0], &env, &dfull);
-	derive_deltas(&set, &kept[0].inst[0], &kept[1].inst[0], &env, &dkept);
+	derive_deltas(&full[0], &full[0].inst[0], &full[1], &full[1].inst[0], &env, &dfull);
+	derive_deltas(&kept[0], &kept[0].inst[0], &kept[1], &kept[1].inst[0], &env, &dkept);
 	assert_int_equal(dkept.status, ST_WRAPPED);
 	assert_int_equal(dkept.wrapped, BIT(F_C));
 	assert_int_equal(dkept.d[kept[1].slot[F_C]], 0x20);
 
-	struct value vf = derive_value(&set, &counters[C_RATE], &full[1].inst[0], &dfull, ST_OK, &env);
-	struct value vk = derive_value(&set, &counters[C_RATE], &kept[1].inst[0], &dkept, ST_OK, &env);
+	struct value vf =
+		derive_value(&full[1], &counters[C_RATE], &full[1].inst[0], &dfull, ST_OK, &env);
+	struct value vk =
+		derive_value(&kept[1], &counters[C_RATE], &kept[1].inst[0], &dkept, ST_OK, &env);
 	/* (600 + 32) / 2 = 316 */
 	assert_true(vk.v == 316.0);
 	assert_true(vf.v == vk.v);
 	assert_int_equal(vk.status, ST_WRAPPED);
-	vk = derive_value(&set, &counters[C_AVG], &kept[1].inst[0], &dkept, ST_OK, &env);
+	vk = derive_value(&kept[1], &counters[C_AVG], &kept[1].inst[0], &dkept, ST_OK, &env);
 	/* 320 / 32 = 10 */
 	assert_true(vk.v == 10.0);
 	for (int k = 0; k < 2; k++) {
@@ -159,19 +161,19 @@ test_copy(void **state)
 	assert_int_equal(kept.ninstances, 2);
 	assert_int_equal(kept.mono_ns, 42);
 	assert_int_equal(kept.inst[1].present, BIT(F_B) | BIT(F_D));
-	assert_int_equal(raw_get(&kept.inst[1], F_B), 12); /* 2 + 10 */
-	assert_int_equal(raw_get(&kept.inst[1], F_D), 32); /* 2 + 30 */
+	assert_int_equal(raw_get(&kept, &kept.inst[1], F_B), 12); /* 2 + 10 */
+	assert_int_equal(raw_get(&kept, &kept.inst[1], F_D), 32); /* 2 + 30 */
 	assert_string_equal(kept.inst[1].name, "two");
 
 	raw_set_copy(&back, &kept); /* back keeps all, gets b and d */
 	assert_int_equal(back.inst[0].present, BIT(F_B) | BIT(F_D));
-	assert_int_equal(raw_get(&back.inst[0], F_B), 11);
-	assert_int_equal(raw_get(&back.inst[0], F_D), 31);
+	assert_int_equal(raw_get(&back, &back.inst[0], F_B), 11);
+	assert_int_equal(raw_get(&back, &back.inst[0], F_D), 31);
 
 	raw_set_copy(&other, &kept); /* another set: takes src's set, all kept */
 	assert_ptr_equal(other.set, &set);
 	assert_null(other.slot);
-	assert_int_equal(raw_get(&other.inst[0], F_D), 31);
+	assert_int_equal(raw_get(&other, &other.inst[0], F_D), 31);
 
 	raw_set_free(&full);
 	raw_set_free(&kept);

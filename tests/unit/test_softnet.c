@@ -87,18 +87,18 @@ total_at(const struct series *s, size_t i, const char *name)
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		const struct raw_instance *prev = i ? series_find(&s->rs[i - 1], rs->inst[k].name) : NULL;
 
-		if (!rs->inst[k].in_total)
+		if (!rs->in_total[k])
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
 		pair[n] = i == 0 ? ST_FIRST : prev ? ST_OK : ST_NEW;
 		if (prev) {
-			derive_deltas(s->prov->set, prev, cur[n], &env, &d[n]);
+			derive_deltas(&s->rs[i - 1], prev, rs, cur[n], &env, &d[n]);
 			dp[n] = &d[n];
 		}
 		n++;
 	}
-	return derive_total(s->prov->set, c, cur, dp, pair, n, &env);
+	return derive_total(rs, c, cur, dp, pair, n, &env);
 }
 
 static void

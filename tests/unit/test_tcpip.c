@@ -116,9 +116,9 @@ value_of(const struct series *s, size_t i, const struct counter_desc *c)
 	FIELD_DELTAS_DECLARE(d);
 
 	if (i == 0)
-		return derive_value(s->prov->set, c, &s->rs[0].inst[0], NULL, ST_FIRST, &env);
-	derive_deltas(s->prov->set, &s->rs[i - 1].inst[0], &s->rs[i].inst[0], &env, &d);
-	return derive_value(s->prov->set, c, &s->rs[i].inst[0], &d, ST_OK, &env);
+		return derive_value(&s->rs[0], c, &s->rs[0].inst[0], NULL, ST_FIRST, &env);
+	derive_deltas(&s->rs[i - 1], &s->rs[i - 1].inst[0], &s->rs[i], &s->rs[i].inst[0], &env, &d);
+	return derive_value(&s->rs[i], c, &s->rs[i].inst[0], &d, ST_OK, &env);
 }
 
 static const struct counter_desc *
@@ -1211,7 +1211,8 @@ test_live(void **unused)
 		}
 		for (size_t f = 0; f < p->set->nfields; f++)
 			if (p->set->fields[f].kind == FK_COUNTER)
-				assert_true(rs[1].inst[0].values[f] >= rs[0].inst[0].values[f]);
+				assert_true(raw_get(&rs[1], &rs[1].inst[0], (unsigned)f) >=
+					    raw_get(&rs[0], &rs[0].inst[0], (unsigned)f));
 		p->close(st);
 		raw_set_free(&rs[0]);
 		raw_set_free(&rs[1]);
