@@ -24,6 +24,8 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -294,14 +296,14 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] "
-			"[--files F] [--sleep MS] [--marker] [--] [PATH...]\n");
+			"[--files F] [--log FILE] [--sleep MS] [--marker] [--] [PATH...]\n");
 	exit(2);
 }
 
 int
 main(int argc, char **argv)
 {
-	const char *root = NULL, *format = NULL, *files = NULL;
+	const char *root = NULL, *format = NULL, *files = NULL, *log = NULL;
 	long steps = 200, warmup = 5;
 	double sleep_ms = 0;
 	int marker = 0, i;
@@ -324,6 +326,8 @@ main(int argc, char **argv)
 			format = argv[++i];
 		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
 			files = argv[++i];
+		else if (strcmp(argv[i], "--log") == 0 && i + 1 < argc)
+			log = argv[++i];
 		else if (strcmp(argv[i], "--marker") == 0)
 			marker = 1;
 		else if (strcmp(argv[i], "--") == 0) {
@@ -361,6 +365,14 @@ main(int argc, char **argv)
 	if (!e) {
 		fprintf(stderr, "gcbench: %s\n", err.msg);
 		return status;
+	}
+	if (log) { /* record to a .gcl log too: the heap figure includes its encoder */
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || engine_log_open(e, fd, log, 0, &err) < 0) {
+			fprintf(stderr, "gcbench: --log %s: %s\n", log,
+				fd < 0 ? strerror(errno) : err.msg);
+			return 1;
+		}
 	}
 	const struct frame *f = NULL;
 	{

@@ -42,7 +42,7 @@ struct strset {
 	const char **strs;   /* id -> string */
 	size_t n, strs_cap;
 	uint32_t *slots;     /* open addressing: id + 1, 0 empty */
-	size_t nslots;       /* a power of two, at least 4/3 of n */
+	size_t nslots;       /* at least 4/3 of n */
 };
 
 /* The id of s (added the first time); *stored, when not NULL, is the set's
@@ -51,6 +51,9 @@ uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 /* The same for s[0..len), which need not end in a NUL. */
 uint32_t strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored);
 void strset_free(struct strset *ss);
+/* Give back what growing left unused: the id array past n, and table slots
+ * past a load of 2/3. Ids stay. */
+void strset_trim(struct strset *ss);
 
 /* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
  * bytes a key and 5 to 11 of table. Zero-initialize; free with idmap_free. */
@@ -58,12 +61,14 @@ struct idmap {
 	uint64_t *keys;  /* id -> key */
 	size_t n, keys_cap;
 	uint32_t *slots; /* open addressing: id + 1, 0 empty */
-	size_t nslots;   /* a power of two, at least 4/3 of n */
+	size_t nslots;   /* at least 4/3 of n */
 };
 
 /* The id of key (added the first time). */
 uint32_t idmap_add(struct idmap *m, uint64_t key);
 void idmap_free(struct idmap *m);
+/* The same as strset_trim. */
+void idmap_trim(struct idmap *m);
 
 /* The value of hex digit c, or -1. */
 int hex_digit(char c);

@@ -590,6 +590,7 @@ eset_pair(struct eset *es)
 		}
 	free(used);
 	eset_trim(es);
+	strset_trim(&es->names);
 }
 
 /* The group key of name under rule: its length and start, or 0 when the
@@ -1393,9 +1394,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		if (!e->sets[s].absent)
 			e->sets[s].have_prev = 1;
 	if (e->cols.n != nbuilt) { /* new columns: the tables grew by doubling */
-		xtrim((void **)&e->cols.keys, &e->cols.keys_cap, e->cols.n, sizeof(*e->cols.keys));
-		xtrim((void **)&e->names.strs, &e->names.strs_cap, e->names.n,
-		      sizeof(*e->names.strs));
+		idmap_trim(&e->cols);
+		strset_trim(&e->names);
 	}
 	f->wall_ns = e->wall_ns;
 	f->host = e->host;

@@ -379,6 +379,14 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		 * tree of thousands of them must not cost 4 KiB each. */
 		size_t cap = pf->cap;
 		n = pfile_pread(pf, &pf->buf, &cap, 128);
+		/* The buffer doubled until the file fit: give back what an
+		 * eighth more than the file leaves unused (a megabyte of
+		 * /proc/interrupts at 512 CPUs). A file that grows past it
+		 * doubles again, once. */
+		if (n >= 0 && cap > (size_t)n + (size_t)n / 4 + 256) {
+			cap = (size_t)n + (size_t)n / 8 + 256;
+			pf->buf = xrealloc(pf->buf, cap);
+		}
 		pf->cap = (uint32_t)cap;
 	}
 	if (n < 0) {

@@ -152,25 +152,67 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 	return strset_add_n(ss, s, strlen(s), stored);
 }
 
+/* Open addressing over ids, shared by strset and idmap: a table of any
+ * size n (slot i holds id + 1, 0 when empty), a key's first slot scaled
+ * from the high bits of its 64-bit hash, linear probing. A table is grown
+ * at a load of 3/4 (doubled) and fitted again by the _trim functions, so
+ * that a settled one is 3/4 full, not 3/8 to 3/4 as powers of two leave it. */
+static size_t
+slot_first(uint64_t h, size_t n)
+{
+	return (size_t)(((unsigned __int128)h * n) >> 64);
+}
+
+static size_t
+slot_next(size_t i, size_t n)
+{
+	return i + 1 == n ? 0 : i + 1;
+}
+
+/* The table size that holds count ids and one more at a load of 3/4. */
+static size_t
+slots_fit(size_t count)
+{
+	return (count + 1) * 4 / 3 + 1;
+}
+
+/* Nonzero when a table of n slots is full for one more id. */
+static int
+slots_full(size_t count, size_t n)
+{
+	return (count + 1) * 4 > n * 3;
+}
+
+static uint64_t
+strset_hash(const struct strset *ss, size_t id)
+{
+	return str_hash(ss->strs[id]);
+}
+
+static void
+strset_rehash(struct strset *ss, size_t n)
+{
+	free(ss->slots);
+	ss->slots = xcalloc(n, sizeof(*ss->slots));
+	ss->nslots = n;
+	for (size_t id = 0; id < ss->n; id++) {
+		size_t i = slot_first(strset_hash(ss, id), n);
+		while (ss->slots[i])
+			i = slot_next(i, n);
+		ss->slots[i] = (uint32_t)id + 1;
+	}
+}
+
 uint32_t
 strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 {
-	size_t mask, i;
+	size_t i;
 
 	len = strnlen(s, len); /* a NUL ends the string */
-	if ((ss->n + 1) * 4 > ss->nslots * 3) { /* a load of at most 3/4 */
-		size_t n = ss->nslots ? ss->nslots * 2 : 64;
-		free(ss->slots);
-		ss->slots = xcalloc(n, sizeof(*ss->slots));
-		ss->nslots = n;
-		for (size_t id = 0; id < ss->n; id++) {
-			for (i = str_hash(ss->strs[id]) & (n - 1); ss->slots[i]; i = (i + 1) & (n - 1))
-				;
-			ss->slots[i] = (uint32_t)id + 1;
-		}
-	}
-	mask = ss->nslots - 1;
-	for (i = str_hash_n(s, len) & mask; ss->slots[i]; i = (i + 1) & mask) {
+	if (slots_full(ss->n, ss->nslots))
+		strset_rehash(ss, ss->nslots ? ss->nslots * 2 : 64);
+	for (i = slot_first(str_hash_n(s, len), ss->nslots); ss->slots[i];
+	     i = slot_next(i, ss->nslots)) {
 		uint32_t id = ss->slots[i] - 1;
 		if (strncmp(ss->strs[id], s, len) == 0 && ss->strs[id][len] == '\0') {
 			if (stored)
@@ -184,6 +226,16 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 	if (stored)
 		*stored = ss->strs[ss->n];
 	return (uint32_t)ss->n++;
+}
+
+void
+strset_trim(struct strset *ss)
+{
+	size_t fit = slots_fit(ss->n);
+
+	xtrim((void **)&ss->strs, &ss->strs_cap, ss->n, sizeof(*ss->strs));
+	if (ss->nslots > fit + fit / 4)
+		strset_rehash(ss, fit + fit / 8);
 }
 
 void
@@ -207,30 +259,44 @@ key_hash(uint64_t k)
 	return k ^ (k >> 31);
 }
 
+static void
+idmap_rehash(struct idmap *m, size_t n)
+{
+	free(m->slots);
+	m->slots = xcalloc(n, sizeof(*m->slots));
+	m->nslots = n;
+	for (size_t id = 0; id < m->n; id++) {
+		size_t i = slot_first(key_hash(m->keys[id]), n);
+		while (m->slots[i])
+			i = slot_next(i, n);
+		m->slots[i] = (uint32_t)id + 1;
+	}
+}
+
 uint32_t
 idmap_add(struct idmap *m, uint64_t key)
 {
-	size_t mask, i;
+	size_t i;
 
-	if ((m->n + 1) * 4 > m->nslots * 3) { /* a load of at most 3/4 */
-		size_t n = m->nslots ? m->nslots * 2 : 64;
-		free(m->slots);
-		m->slots = xcalloc(n, sizeof(*m->slots));
-		m->nslots = n;
-		for (size_t id = 0; id < m->n; id++) {
-			for (i = key_hash(m->keys[id]) & (n - 1); m->slots[i]; i = (i + 1) & (n - 1))
-				;
-			m->slots[i] = (uint32_t)id + 1;
-		}
-	}
-	mask = m->nslots - 1;
-	for (i = key_hash(key) & mask; m->slots[i]; i = (i + 1) & mask)
+	if (slots_full(m->n, m->nslots))
+		idmap_rehash(m, m->nslots ? m->nslots * 2 : 64);
+	for (i = slot_first(key_hash(key), m->nslots); m->slots[i]; i = slot_next(i, m->nslots))
 		if (m->keys[m->slots[i] - 1] == key)
 			return m->slots[i] - 1;
 	xgrow((void **)&m->keys, &m->keys_cap, m->n + 1, sizeof(*m->keys));
 	m->keys[m->n] = key;
 	m->slots[i] = (uint32_t)m->n + 1;
 	return (uint32_t)m->n++;
+}
+
+void
+idmap_trim(struct idmap *m)
+{
+	size_t fit = slots_fit(m->n);
+
+	xtrim((void **)&m->keys, &m->keys_cap, m->n, sizeof(*m->keys));
+	if (m->nslots > fit + fit / 4)
+		idmap_rehash(m, fit + fit / 8);
 }
 
 void
