@@ -660,13 +660,14 @@ gclog_set_free(struct counter_set *set)
 
 /* ---- writer ------------------------------------------------------------- */
 
+/* A bound instance id. Its name and key are kept once in the set's names;
+ * the last values written are its words of the set's values. */
 struct winst {
-	char *name;
+	const char *name;
+	const char *key;
 	uint64_t identity;
-	uint8_t in_total;
-	char *key;
 	uint64_t present;
-	uint64_t *values;
+	uint8_t in_total;
 };
 
 struct wset {
@@ -678,14 +679,14 @@ struct wset {
 	void *key_ctx;
 	struct winst *inst; /* by id */
 	size_t ninst, inst_cap;
+	uint64_t *values;   /* per id, one word per recorded field (nwords) */
+	size_t nwords;
+	struct strset names; /* the bound ids' names and keys (rebuilt at a keyframe) */
 	uint32_t *ids;      /* the last written sample's instances, in order */
 	size_t nids, ids_cap;
 	uint32_t *next_ids; /* scratch for the next list */
 	size_t next_cap;
 	uint64_t last_mono;
-	/* name -> id, for when the instance list changes */
-	uint32_t *hash;
-	size_t hcap;
 };
 
 /* Bytes an end MARK record takes at most: type, length, flags, a zig-zag
@@ -916,32 +917,40 @@ put_instance(struct gbuf *b, size_t set_id, uint32_t id, const struct winst *wi)
 	rec_end(b, at);
 }
 
+/* The last values written of id, one word per recorded field. */
+static uint64_t *
+wset_values(const struct wset *ws, uint32_t id)
+{
+	return ws->values + (size_t)id * ws->nwords;
+}
+
 /* Bind a new id to ri in ws. */
 static uint32_t
 new_instance(struct wset *ws, const struct raw_set *rs, const struct raw_instance *ri,
 	     const char *key)
 {
+	size_t old = ws->inst_cap;
+
+	ws->nwords = ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1;
 	xgrow((void **)&ws->inst, &ws->inst_cap, ws->ninst + 1, sizeof(*ws->inst));
+	if (ws->inst_cap != old)
+		ws->values = xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
 	struct winst *wi = &ws->inst[ws->ninst];
 	memset(wi, 0, sizeof(*wi));
-	wi->name = xstrdup(ri->name);
+	memset(wset_values(ws, (uint32_t)ws->ninst), 0, ws->nwords * sizeof(uint64_t));
+	strset_add(&ws->names, ri->name, &wi->name);
+	strset_add(&ws->names, key, &wi->key);
 	wi->identity = ri->identity;
 	wi->in_total = (uint8_t)raw_in_total(rs, ri);
-	wi->key = xstrdup(key);
-	/* the last values written, one word per recorded field */
-	wi->values = xcalloc(ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1,
-			     sizeof(uint64_t));
 	return (uint32_t)ws->ninst++;
 }
 
+/* Unbind every id; the names go with them (a keyframe binds afresh, so
+ * names of instances long gone do not pile up). */
 static void
 wset_forget(struct wset *ws)
 {
-	for (size_t i = 0; i < ws->ninst; i++) {
-		free(ws->inst[i].name);
-		free(ws->inst[i].key);
-		free(ws->inst[i].values);
-	}
+	strset_free(&ws->names);
 	ws->ninst = 0;
 	ws->nids = 0;
 	ws->last_mono = 0;
@@ -958,7 +967,7 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	int same = n == ws->nids && !key_block;
 
 	if (n > ws->next_cap) {
-		ws->next_cap = n * 2;
+		ws->next_cap = n + n / 8 + 8;
 		ws->next_ids = xrealloc(ws->next_ids, ws->next_cap * sizeof(uint32_t));
 	}
 	if (same)
@@ -975,6 +984,11 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			ws->next_ids[i] = new_instance(ws, rs, ri, instance_key(w, ws, ri->name));
 			put_instance(&w->buf, set_id, ws->next_ids[i], &ws->inst[i]);
 		}
+		/* the ids grew by doubling: fitted to them */
+		if (xtrim((void **)&ws->inst, &ws->inst_cap, ws->ninst, sizeof(*ws->inst)))
+			ws->values =
+				xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
+		strset_trim(&ws->names);
 		return 0;
 	}
 	if (same) {
@@ -990,32 +1004,27 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		}
 		return 1;
 	}
-	/* the list changed: look names up in a hash of every bound id */
+	/* the list changed (rare): look names up in a hash of every bound id */
 	size_t hcap = 16;
-	while (hcap < ws->ninst * 2 + 2)
+	while (hcap < ws->ninst + ws->ninst / 3 + 1) /* a load of at most 3/4 */
 		hcap *= 2;
-	if (hcap > ws->hcap) {
-		free(ws->hash);
-		ws->hash = xmalloc(hcap * sizeof(*ws->hash));
-		ws->hcap = hcap;
-	}
-	hcap = ws->hcap;
+	uint32_t *hash = xmalloc(hcap * sizeof(*hash));
 	for (size_t k = 0; k < hcap; k++)
-		ws->hash[k] = UINT32_MAX;
+		hash[k] = UINT32_MAX;
 	for (size_t j = 0; j < ws->ninst; j++) {
 		size_t h = str_hash(ws->inst[j].name) & (hcap - 1);
-		while (ws->hash[h] != UINT32_MAX)
+		while (hash[h] != UINT32_MAX)
 			h = (h + 1) & (hcap - 1);
-		ws->hash[h] = (uint32_t)j;
+		hash[h] = (uint32_t)j;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct raw_instance *ri = &rs->inst[i];
 		const char *key = instance_key(w, ws, ri->name);
 		uint32_t id = UINT32_MAX;
-		for (size_t h = str_hash(ri->name) & (hcap - 1); ws->hash[h] != UINT32_MAX;
+		for (size_t h = str_hash(ri->name) & (hcap - 1); hash[h] != UINT32_MAX;
 		     h = (h + 1) & (hcap - 1))
-			if (strcmp(ws->inst[ws->hash[h]].name, ri->name) == 0) {
-				id = ws->hash[h];
+			if (strcmp(ws->inst[hash[h]].name, ri->name) == 0) {
+				id = hash[h];
 				break;
 			}
 		/* a name twice in one read: the second is another instance */
@@ -1031,13 +1040,13 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			    strcmp(wi->key, key) != 0) {
 				wi->identity = ri->identity;
 				wi->in_total = (uint8_t)raw_in_total(rs, ri);
-				free(wi->key);
-				wi->key = xstrdup(key);
+				strset_add(&ws->names, key, &wi->key);
 				put_instance(&w->buf, set_id, id, wi);
 			}
 		}
 		ws->next_ids[i] = id;
 	}
+	free(hash);
 	return 0;
 }
 
@@ -1080,13 +1089,14 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
 			struct winst *wi = &ws->inst[ws->next_ids[i]];
+			uint64_t *lastv = wset_values(ws, ws->next_ids[i]);
 			uint64_t present = ri->present & ws->fields, changed = 0, bit = 1;
 			gb_varint(b, present ^ wi->present);
 			wi->present = present;
 			/* which present fields moved: bit k for the k-th present one */
 			for (uint64_t m = present; m; m &= m - 1, bit <<= 1) {
 				unsigned f = (unsigned)__builtin_ctzll(m);
-				if (raw_get(rs, ri, f) != wi->values[field_rank(ws->fields, f)])
+				if (raw_get(rs, ri, f) != lastv[field_rank(ws->fields, f)])
 					changed |= bit;
 			}
 			gb_varint(b, changed);
@@ -1094,14 +1104,14 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 				unsigned f = (unsigned)__builtin_ctzll(m);
 				if (!(changed & 1))
 					continue;
-				uint64_t *last = &wi->values[field_rank(ws->fields, f)];
+				uint64_t *last = &lastv[field_rank(ws->fields, f)];
 				gb_zz(b, (int64_t)(raw_get(rs, ri, f) - *last));
 				*last = raw_get(rs, ri, f);
 			}
 		}
 		/* the list just written is the next sample's reference */
 		if (rs->ninstances > ws->ids_cap) {
-			ws->ids_cap = rs->ninstances * 2;
+			ws->ids_cap = rs->ninstances + rs->ninstances / 8 + 8;
 			ws->ids = xrealloc(ws->ids, ws->ids_cap * sizeof(uint32_t));
 		}
 		if (rs->ninstances)
@@ -1393,9 +1403,9 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 	for (size_t s = 0; s < w->nsets; s++) {
 		wset_forget(&w->sets[s]);
 		free(w->sets[s].inst);
+		free(w->sets[s].values);
 		free(w->sets[s].ids);
 		free(w->sets[s].next_ids);
-		free(w->sets[s].hash);
 		free(w->sets[s].counters);
 	}
 	free(w->sets);
