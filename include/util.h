@@ -42,7 +42,7 @@ struct strset {
 	const char **strs;   /* id -> string */
 	size_t n, strs_cap;
 	uint32_t *slots;     /* open addressing: id + 1, 0 empty */
-	size_t nslots;       /* at least 4/3 of n */
+	size_t nslots;       /* at least 4/3 of n; 0 after strset_trim */
 };
 
 /* The id of s (added the first time); *stored, when not NULL, is the set's
@@ -51,8 +51,9 @@ uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 /* The same for s[0..len), which need not end in a NUL. */
 uint32_t strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored);
 void strset_free(struct strset *ss);
-/* Give back what growing left unused: the id array past n, and table slots
- * past a load of 2/3. Ids stay. */
+/* Once the set has settled: give back the id array past n and the lookup
+ * table (the next add builds it again, in time linear in n). Ids and
+ * strings stay. */
 void strset_trim(struct strset *ss);
 
 /* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
@@ -61,7 +62,7 @@ struct idmap {
 	uint64_t *keys;  /* id -> key */
 	size_t n, keys_cap;
 	uint32_t *slots; /* open addressing: id + 1, 0 empty */
-	size_t nslots;   /* at least 4/3 of n */
+	size_t nslots;   /* at least 4/3 of n; 0 after idmap_trim */
 };
 
 /* The id of key (added the first time). */

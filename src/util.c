@@ -154,9 +154,10 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 
 /* Open addressing over ids, shared by strset and idmap: a table of any
  * size n (slot i holds id + 1, 0 when empty), a key's first slot scaled
- * from the high bits of its 64-bit hash, linear probing. A table is grown
- * at a load of 3/4 (doubled) and fitted again by the _trim functions, so
- * that a settled one is 3/4 full, not 3/8 to 3/4 as powers of two leave it. */
+ * from the high bits of its 64-bit hash, linear probing, grown (doubled)
+ * at a load of 3/4. The table serves adds only: the _trim functions drop
+ * it once a set has settled, and the next add builds it again from the
+ * ids, so a settled set costs its strings or keys alone. */
 static size_t
 slot_first(uint64_t h, size_t n)
 {
@@ -169,18 +170,20 @@ slot_next(size_t i, size_t n)
 	return i + 1 == n ? 0 : i + 1;
 }
 
-/* The table size that holds count ids and one more at a load of 3/4. */
-static size_t
-slots_fit(size_t count)
-{
-	return (count + 1) * 4 / 3 + 1;
-}
-
 /* Nonzero when a table of n slots is full for one more id. */
 static int
 slots_full(size_t count, size_t n)
 {
 	return (count + 1) * 4 > n * 3;
+}
+
+/* The size to build a full (or dropped) table of n slots at for count
+ * ids: doubled, and at most half full. */
+static size_t
+slots_next(size_t count, size_t n)
+{
+	size_t want = n ? n * 2 : 64;
+	return want < count * 2 + 2 ? count * 2 + 2 : want;
 }
 
 static uint64_t
@@ -210,7 +213,7 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 
 	len = strnlen(s, len); /* a NUL ends the string */
 	if (slots_full(ss->n, ss->nslots))
-		strset_rehash(ss, ss->nslots ? ss->nslots * 2 : 64);
+		strset_rehash(ss, slots_next(ss->n, ss->nslots));
 	for (i = slot_first(str_hash_n(s, len), ss->nslots); ss->slots[i];
 	     i = slot_next(i, ss->nslots)) {
 		uint32_t id = ss->slots[i] - 1;
@@ -231,11 +234,10 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 void
 strset_trim(struct strset *ss)
 {
-	size_t fit = slots_fit(ss->n);
-
 	xtrim((void **)&ss->strs, &ss->strs_cap, ss->n, sizeof(*ss->strs));
-	if (ss->nslots > fit + fit / 4)
-		strset_rehash(ss, fit + fit / 8);
+	free(ss->slots);
+	ss->slots = NULL;
+	ss->nslots = 0;
 }
 
 void
@@ -279,7 +281,7 @@ idmap_add(struct idmap *m, uint64_t key)
 	size_t i;
 
 	if (slots_full(m->n, m->nslots))
-		idmap_rehash(m, m->nslots ? m->nslots * 2 : 64);
+		idmap_rehash(m, slots_next(m->n, m->nslots));
 	for (i = slot_first(key_hash(key), m->nslots); m->slots[i]; i = slot_next(i, m->nslots))
 		if (m->keys[m->slots[i] - 1] == key)
 			return m->slots[i] - 1;
@@ -292,11 +294,10 @@ idmap_add(struct idmap *m, uint64_t key)
 void
 idmap_trim(struct idmap *m)
 {
-	size_t fit = slots_fit(m->n);
-
 	xtrim((void **)&m->keys, &m->keys_cap, m->n, sizeof(*m->keys));
-	if (m->nslots > fit + fit / 4)
-		idmap_rehash(m, fit + fit / 8);
+	free(m->slots);
+	m->slots = NULL;
+	m->nslots = 0;
 }
 
 void
