@@ -48,20 +48,23 @@ void derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		   const struct raw_set *crs, const struct raw_instance *cur,
 		   const struct derive_env *env, struct field_deltas *out);
 
-/* A set's deltas as their owner keeps them, a byte and the words an
- * instance: cur instance i's words at pool + i * nf and derive_deltas'
- * status in status[i]; its previous read is prev->inst[prev_of[i]]. The
- * rest of its field_deltas is formed again from the two reads. */
+/* A set's deltas as their owner keeps them, a byte an instance: cur
+ * instance i's derive_deltas status in status[i], its previous read
+ * prev->inst[prev_of[i]], env the pair's. The deltas themselves are formed
+ * again from the two reads, for the fields a value needs, when it is
+ * derived: a word per field and instance fewer to keep. */
 struct delta_store {
 	const struct raw_set *prev, *cur;
 	const uint32_t *prev_of;
-	uint64_t *pool;
-	size_t nf;
 	const uint8_t *status;
+	struct derive_env env;
 };
 
-/* The field_deltas of cur instance i (which has a previous read). */
-void delta_store_get(const struct delta_store *ds, size_t i, struct field_deltas *out);
+/* The field_deltas of cur instance i (which has a previous read), with the
+ * deltas of the fields in need formed in words (SET_MAX_FIELDS of them, by
+ * raw_slot); a RESET forms none. */
+void delta_store_get(const struct delta_store *ds, size_t i, uint64_t need, uint64_t *words,
+		     struct field_deltas *out);
 
 struct value {
 	double v;

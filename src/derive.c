@@ -78,6 +78,35 @@ wrap_bound(const struct field_desc *fd, const struct raw_set *prs,
 	}
 }
 
+/* Field f's delta from a to b by derive_deltas' rule for one field:
+ * *wrapped when a narrow counter wrapped once (the delta corrected),
+ * *reset when it went back otherwise (the delta 0). */
+static inline __attribute__((always_inline)) uint64_t
+field_delta(const struct field_desc *fd, uint64_t a, uint64_t b, const struct raw_set *prs,
+	    const struct raw_instance *prev, const struct raw_set *crs,
+	    const struct raw_instance *cur, const struct derive_env *env, int *wrapped,
+	    int *reset)
+{
+	if (fd->kind == FK_GAUGE)
+		return 0;
+	if (b >= a)
+		return b - a;
+	if (fd->kind == FK_CPU_TIME || fd->kind == FK_CPU_EXTRA)
+		return 0; /* clamped to 0, as mpstat does */
+	int narrow = fd->width == FW_32 || (fd->width == FW_ULONG && env->ulong_bits == 32) ||
+		     (fd->width == FW_32IN64 && a <= 0xFFFFFFFFu);
+	if (narrow && a <= 0xFFFFFFFFu && b <= 0xFFFFFFFFu) {
+		uint64_t corrected = ((uint64_t)1 << 32) - a + b;
+		double bound = wrap_bound(fd, prs, prev, crs, cur, env->dt);
+		if (corrected < ((uint64_t)1 << 31) && (bound <= 0 || (double)corrected < bound)) {
+			*wrapped = 1;
+			return corrected;
+		}
+	}
+	*reset = 1;
+	return 0;
+}
+
 void
 derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	      const struct raw_set *crs, const struct raw_instance *cur,
@@ -86,7 +115,7 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	const struct counter_set *set = crs->set;
 	uint64_t both = prev->present & cur->present;
 	uint64_t t_prev = 0, t_cur = 0;
-	int have_cpu = 0;
+	int have_cpu = 0, reset = 0;
 
 	out->present = both;
 	out->wrapped = 0;
@@ -102,38 +131,20 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		unsigned f = (unsigned)__builtin_ctzll(m);
 		const struct field_desc *fd = &set->fields[f];
 		uint64_t a = raw_get(prs, prev, f), b = raw_get(crs, cur, f);
-		uint64_t *d = &out->d[raw_slot(crs, f)];
+		int wrapped = 0;
 
-		*d = 0;
-		if (fd->kind == FK_GAUGE)
-			continue;
 		if (fd->kind == FK_CPU_TIME) {
 			t_prev += a;
 			t_cur += b;
 			have_cpu = 1;
 		}
-		if (b >= a) {
-			*d = b - a;
-			continue;
-		}
-		if (fd->kind == FK_CPU_TIME || fd->kind == FK_CPU_EXTRA)
-			continue; /* clamped to 0, as mpstat does */
-
-		int narrow = fd->width == FW_32 ||
-			     (fd->width == FW_ULONG && env->ulong_bits == 32) ||
-			     (fd->width == FW_32IN64 && a <= 0xFFFFFFFFu);
-		if (narrow && a <= 0xFFFFFFFFu && b <= 0xFFFFFFFFu) {
-			uint64_t corrected = ((uint64_t)1 << 32) - a + b;
-			double bound = wrap_bound(fd, prs, prev, crs, cur, env->dt);
-			if (corrected < ((uint64_t)1 << 31) &&
-			    (bound <= 0 || (double)corrected < bound)) {
-				*d = corrected;
-				out->wrapped |= bit(f);
-				continue;
-			}
-		}
-		out->status = ST_RESET;
+		out->d[raw_slot(crs, f)] =
+			field_delta(fd, a, b, prs, prev, crs, cur, env, &wrapped, &reset);
+		if (wrapped)
+			out->wrapped |= bit(f);
 	}
+	if (reset)
+		out->status = ST_RESET;
 	if (have_cpu && t_cur < t_prev) {
 		double fall = (double)(t_prev - t_cur);
 		if (fall > 0.01 * env->dt * (double)env->user_hz)
@@ -144,25 +155,27 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 }
 
 void
-delta_store_get(const struct delta_store *ds, size_t i, struct field_deltas *out)
+delta_store_get(const struct delta_store *ds, size_t i, uint64_t need, uint64_t *words,
+		struct field_deltas *out)
 {
 	const struct raw_instance *cur = &ds->cur->inst[i];
 	const struct raw_instance *prev = &ds->prev->inst[ds->prev_of[i]];
 	const struct counter_set *set = ds->cur->set;
 
-	out->d = ds->pool + i * ds->nf;
+	out->d = words;
 	out->present = prev->present & cur->present;
 	out->status = ds->status[i];
 	out->wrapped = 0;
-	if (out->status != ST_WRAPPED)
-		return;
-	/* Not a RESET: every counter field that went down wrapped (CPU
-	 * times that went down were clamped, derive_deltas). */
-	for (uint64_t m = out->present; m; m &= m - 1) {
+	if (out->status == ST_RESET)
+		return; /* derive reads no delta of a RESET */
+	for (uint64_t m = out->present & need; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
-		enum field_kind k = (enum field_kind)set->fields[f].kind;
-		if (k != FK_GAUGE && k != FK_CPU_TIME && k != FK_CPU_EXTRA &&
-		    raw_get(ds->cur, cur, f) < raw_get(ds->prev, prev, f))
+		int wrapped = 0, reset = 0;
+		words[raw_slot(ds->cur, f)] =
+			field_delta(&set->fields[f], raw_get(ds->prev, prev, f),
+				    raw_get(ds->cur, cur, f), ds->prev, prev, ds->cur, cur, &ds->env,
+				    &wrapped, &reset);
+		if (wrapped)
 			out->wrapped |= bit(f);
 	}
 }
@@ -516,6 +529,7 @@ derive_total_span(const struct counter_desc *c,
 {
 	struct total_acc a = { 0 };
 	int two = counter_type_needs_two(c->type);
+	uint64_t need = counter_fields(c), words[SET_MAX_FIELDS];
 	size_t n = 0;
 
 	for (size_t k = 0; k < sp->n; k++) {
@@ -528,7 +542,7 @@ derive_total_span(const struct counter_desc *c,
 		struct field_deltas d;
 		int paired = sp->ds && sp->pair[i] == ST_OK;
 		if (paired)
-			delta_store_get(sp->ds, i, &d);
+			delta_store_get(sp->ds, i, need, words, &d);
 		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, sp->pair[i], env);
 	}
 	if (no_total(c))

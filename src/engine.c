@@ -54,9 +54,8 @@ struct eset {
 	double dt;
 	size_t cap;      /* of the per-instance arrays below */
 	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
-	uint64_t *delta_pool; /* cap x kept fields: instance i's deltas at i x kept */
 	uint8_t *delta_st;    /* per cur instance: derive_deltas' status */
-	struct delta_store ds; /* the two above, as derive reads them */
+	struct delta_store ds; /* the deltas, as derive forms them */
 	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
 	uint32_t *gone;  /* prev indices absent now */
@@ -99,6 +98,7 @@ struct item {
 	const struct counter_desc *c;
 	char *pattern; /* NULL for a single-instance set */
 	char *path;       /* a copy of the path it came from */
+	uint64_t need;    /* the fields its value is formed from (counter_fields) */
 	uint32_t sc;      /* the id of "Set\\Counter" in e->setctr: with the
 			   * instance's, the key of its rows' columns */
 	size_t path_index; /* which path: items of one path share it */
@@ -266,6 +266,7 @@ add_item(struct engine *e, const struct provider *prov, const struct counter_des
 	/* the eset array may move: store its index, fixed up after resolving */
 	it->es = (struct eset *)(uintptr_t)(eset_for(e, prov) - e->sets);
 	it->c = c;
+	it->need = counter_fields(c);
 	it->path = xstrdup(e->resolving);
 	char sc[512];
 	snprintf(sc, sizeof(sc), "%s\\%s", prov->set->name, c->name);
@@ -442,12 +443,10 @@ eset_grow(struct eset *es, size_t n)
 {
 	if (n <= es->cap)
 		return;
-	size_t nf = es->a.nslots ? es->a.nslots : 1; /* the fields a read keeps */
 	es->cap = next_cap(es->cap, n);
 	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
 	es->delta_st = xrealloc(es->delta_st, es->cap * sizeof(*es->delta_st));
 	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
-	es->delta_pool = xrealloc(es->delta_pool, es->cap * nf * sizeof(*es->delta_pool));
 }
 
 static void eset_group(struct eset *es);
@@ -458,14 +457,12 @@ static void
 eset_trim(struct eset *es)
 {
 	size_t n = es->cur->ninstances, cap = es->cap;
-	size_t nf = es->a.nslots ? es->a.nslots : 1;
 
 	if (!xtrim((void **)&es->prev_of, &cap, n, sizeof(*es->prev_of)))
 		return;
 	es->cap = cap;
 	es->pair = xrealloc(es->pair, cap * sizeof(*es->pair));
 	es->delta_st = xrealloc(es->delta_st, cap * sizeof(*es->delta_st));
-	es->delta_pool = xrealloc(es->delta_pool, cap * nf * sizeof(*es->delta_pool));
 }
 static int engine_setup_sets(struct engine *e, struct err *err);
 static int columns_fixed(const struct config *cfg);
@@ -725,9 +722,9 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 {
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
-	size_t nf = es->a.nslots ? es->a.nslots : 1;
+	uint64_t words[SET_MAX_FIELDS]; /* deltas formed to learn the status */
 
-	es->ds = (struct delta_store){ prev, cur, es->prev_of, es->delta_pool, nf, es->delta_st };
+	es->ds = (struct delta_store){ prev, cur, es->prev_of, es->delta_st, env };
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		size_t j = es->prev_of[i];
 		if (snapshot) {
@@ -737,7 +734,7 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		} else if (j == NO_PREV) {
 			es->pair[i] = ST_NEW;
 		} else {
-			struct field_deltas d = { .d = es->delta_pool + i * nf };
+			struct field_deltas d = { .d = words };
 			es->pair[i] = ST_OK;
 			derive_deltas(prev, &prev->inst[j], cur, &cur->inst[i], &env, &d);
 			es->delta_st[i] = d.status;
@@ -1351,9 +1348,10 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						break;
 					}
 					struct field_deltas d;
+					uint64_t words[SET_MAX_FIELDS];
 					int paired = !snapshot && es->pair[i] == ST_OK;
 					if (paired)
-						delta_store_get(&es->ds, i, &d);
+						delta_store_get(&es->ds, i, it->need, words, &d);
 					v = derive_value(es->cur, it->c, &es->cur->inst[i],
 							 paired ? &d : NULL,
 							 (enum value_status)es->pair[i], &env);
@@ -1437,7 +1435,6 @@ engine_free_parts(struct engine *e)
 		free(es->prev_of);
 		free(es->patterns);
 		free(es->delta_st);
-		free(es->delta_pool);
 		free(es->pair);
 		free(es->gone);
 		groups_clear(es);
