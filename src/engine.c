@@ -549,6 +549,8 @@ eset_pair(struct eset *es)
 	if (!es->changed) {
 		for (size_t i = 0; i < n; i++)
 			es->prev_of[i] = (uint32_t)i;
+		/* the other read's first fill looked its names up */
+		strset_trim(&es->names);
 		return;
 	}
 	eset_group(es);
