@@ -1120,20 +1120,60 @@ add_rows_of(struct item *it, const struct row_order *o, const char *instance)
 	return n;
 }
 
+/* The rows instance i's own ref listed (n NONE_ROWS: it has none). */
+#define NONE_ROWS UINT32_MAX
+
+/* The rows of cur instances first .. first + n (group members, in order)
+ * as one range of it->rows, when each has a ref of its own and their rows
+ * lie back to back: a total of them sums the same rows, and listing them
+ * again would double the list (_Total and a node's group over 131,072
+ * Interrupt rows). 0 when they do not. */
+static int
+rows_reuse(const struct ref_rows *by_inst, const uint32_t *members, size_t n,
+	   struct ref_rows *out)
+{
+	size_t end = 0;
+
+	for (size_t m = 0; m < n; m++) {
+		const struct ref_rows *r = &by_inst[members ? members[m] : m];
+		if (r->n == NONE_ROWS || (m > 0 && r->first != end))
+			return 0;
+		if (m == 0)
+			out->first = r->first;
+		end = (size_t)r->first + r->n;
+	}
+	out->n = n ? (uint32_t)(end - out->first) : 0;
+	if (!n)
+		out->first = 0;
+	return 1;
+}
+
 /* For a counter over another set's rows: which rows each ref sums (an
  * instance's; every instance's for _Total; the group's for a group total).
- * Runs when either set's instance list changed. */
+ * Runs when either set's instance list changed. A total whose rows its
+ * instances' refs listed already takes their range (rows_reuse). */
 static void
 item_build_rows(const struct engine *e, struct item *it)
 {
 	const struct eset *es = it->es;
+	const struct raw_set *cur = es->cur;
 	struct row_order o;
+	struct ref_rows *by_inst;
+	uint8_t *seen;
+	size_t ncur = 0;
+	int dup = 0, all_total = 1;
 
 	it->nrows = 0;
 	if (!it->rows_es)
 		return;
 	xgrow((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 	row_order_build(&o, it->rows_es->cur);
+	by_inst = xmalloc((cur->ninstances ? cur->ninstances : 1) * sizeof(*by_inst));
+	for (size_t i = 0; i < cur->ninstances; i++) {
+		by_inst[i].n = NONE_ROWS;
+		all_total &= cur->in_total[i] != 0;
+	}
+	seen = xcalloc(it->rows_es->cur->ninstances ? it->rows_es->cur->ninstances : 1, 1);
 	for (size_t u = 0, r = 0; u < it->nruns; u++) {
 		for (uint32_t k = 0; k < it->refs[u].n; k++, r++) {
 			const struct row_ref *ref = &it->refs[u];
@@ -1141,16 +1181,31 @@ item_build_rows(const struct engine *e, struct item *it)
 			size_t n = 0;
 			if (ref->kind == REF_CUR) {
 				n = add_rows_of(it, &o, col_instance(e, ref->column + k));
+				for (size_t q = it->nrows - n; q < it->nrows; q++) {
+					dup |= seen[it->rows[q]];
+					seen[it->rows[q]] = 1;
+				}
+				ncur += n;
+				by_inst[ref->idx + k] =
+					(struct ref_rows){ (uint32_t)(it->nrows - n), (uint32_t)n };
 			} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
+				/* every row with a CPU child: the instances' own
+				 * rows when they hold each of those once */
+				if (!dup && ncur == o.n && rows_reuse(by_inst, NULL, cur->ninstances, rr))
+					continue;
 				n = add_rows_of(it, &o, NULL);
 			} else if (ref->kind == REF_TOTAL) {
-				for (size_t i = 0; i < es->cur->ninstances; i++)
-					if (es->cur->in_total[i])
-						n += add_rows_of(it, &o, es->cur->inst[i].name);
+				if (all_total && rows_reuse(by_inst, NULL, cur->ninstances, rr))
+					continue;
+				for (size_t i = 0; i < cur->ninstances; i++)
+					if (cur->in_total[i])
+						n += add_rows_of(it, &o, cur->inst[i].name);
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];
+				if (rows_reuse(by_inst, es->members + g->first, g->n, rr))
+					continue;
 				for (size_t m = 0; m < g->n; m++) {
-					const char *name = es->cur->inst[es->members[g->first + m]].name;
+					const char *name = cur->inst[es->members[g->first + m]].name;
 					n += add_rows_of(it, &o, name);
 				}
 			}
@@ -1158,6 +1213,8 @@ item_build_rows(const struct engine *e, struct item *it)
 			rr->first = (uint32_t)(it->nrows - n);
 		}
 	}
+	free(seen);
+	free(by_inst);
 	free(o.idx);
 	xtrim((void **)&it->rows, &it->rows_cap, it->nrows, sizeof(*it->rows));
 	xtrim((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
