@@ -212,8 +212,8 @@ cpu_discover(struct cpuidle_reader *r, struct idle_cpu *c)
 
 		if (attr_read_once(r, cpu, k, A_NAME, buf, sizeof(buf)) < 0)
 			break;
-		if (k >= c->cap) {
-			c->cap = CPUIDLE_MAX_STATES;
+		if (k >= c->cap) { /* one at a time: 512 CPUs x 16 states x 3 sets is 1 MB */
+			c->cap = k + 1;
 			c->pub.state = xrealloc(c->pub.state, c->cap * sizeof(*c->pub.state));
 			c->fd = xrealloc(c->fd, 2 * c->cap * sizeof(*c->fd));
 		}
