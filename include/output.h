@@ -36,11 +36,17 @@ struct frame_columns {
 	const char *const *names;             /* instance number -> name */
 };
 
+/* Rows row .. row + n - 1 of a frame, whose columns are col .. col + n - 1:
+ * a wildcard's rows are mostly one run. */
+struct frame_run {
+	uint32_t row, col, n;
+};
+
 /* The derived values of one interval, stamped with the later read. Its
  * rows are stored one of two ways: as frame_row records (rows; a frame
- * built by hand), or, the engine's way, as three arrays of 13 bytes a row
- * in all (column, value, status; rows NULL) whose columns name their set,
- * counter and instance through cols. Outputs read either through
+ * built by hand), or, the engine's way, as two arrays of 9 bytes a row in
+ * all (value, status; rows NULL) and runs of columns, which name their
+ * set, counter and instance through cols. Outputs read either through
  * frame_row_at. */
 struct frame {
 	int64_t wall_ns;  /* UTC nanoseconds */
@@ -48,11 +54,39 @@ struct frame {
 	uint64_t index;   /* 1 for the first printed sample */
 	size_t nrows;
 	const struct frame_row *rows;
-	const uint32_t *column;
+	const struct frame_run *runs; /* in row order, covering every row */
+	size_t nruns;
 	const double *value;
 	const uint8_t *status;
 	const struct frame_columns *cols;
 };
+
+/* The column of row i of a compact frame. Rows are mostly read in order:
+ * the run found last (per thread) is tried first, then the next one, then
+ * a binary search. */
+static inline uint32_t
+frame_column(const struct frame *f, size_t i)
+{
+	static _Thread_local size_t hint;
+	const struct frame_run *r = f->runs;
+	size_t k = hint, lo = 0, hi = f->nruns;
+
+	if (k < hi && r[k].row <= i && i - r[k].row < r[k].n)
+		return r[k].col + (uint32_t)(i - r[k].row);
+	if (++k < hi && r[k].row <= i && i - r[k].row < r[k].n) {
+		hint = k;
+		return r[k].col + (uint32_t)(i - r[k].row);
+	}
+	while (hi - lo > 1) { /* the last run that starts at or before i */
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].row <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	hint = lo;
+	return r[lo].col + (uint32_t)(i - r[lo].row);
+}
 
 /* Row i of f: a pointer into f->rows, or tmp filled from the compact
  * arrays (valid until tmp's next use). */
@@ -61,7 +95,7 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 {
 	if (f->rows)
 		return &f->rows[i];
-	uint32_t col = f->column[i];
+	uint32_t col = frame_column(f, i);
 	uint64_t key = f->cols->keys[col];
 	uint64_t inst = key & (((uint64_t)1 << 33) - 1);
 	const struct frame_counter *fc = &f->cols->counters[key >> 33];

@@ -166,9 +166,11 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	/* the frame's rows: column, value and status (13 bytes a row) */
+	/* the frame's rows: value and status (9 bytes a row), and runs of
+	 * their columns */
 	size_t nrows, rows_cap;
-	uint32_t *row_col;
+	struct frame_run *runs;
+	size_t nruns, runs_cap;
 	double *row_val;
 	uint8_t *row_st;
 	uint32_t user_hz;
@@ -1246,18 +1248,39 @@ static void
 engine_smooth(struct engine *e)
 {
 	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
-	for (size_t r = 0; r < e->nrows; r++) {
-		uint32_t col = e->row_col[r];
-		struct smooth_cell *s = &e->smooth[col];
-		const struct counter_desc *c = e->counters[e->cols.keys[col] >> 33].counter;
-		if (!value_exists(c, (enum value_status)e->row_st[r])) {
-			s->on = 0;
-			continue;
+	for (size_t k = 0; k < e->nruns; k++)
+		for (uint32_t q = 0; q < e->runs[k].n; q++) {
+			size_t r = e->runs[k].row + q;
+			uint32_t col = e->runs[k].col + q;
+			struct smooth_cell *s = &e->smooth[col];
+			const struct counter_desc *c = e->counters[e->cols.keys[col] >> 33].counter;
+			if (!value_exists(c, (enum value_status)e->row_st[r])) {
+				s->on = 0;
+				continue;
+			}
+			if (s->on)
+				e->row_val[r] = derive_smooth(s->avg, e->row_val[r],
+							      (unsigned)e->cfg->smooth);
+			s->avg = e->row_val[r];
+			s->on = 1;
 		}
-		if (s->on)
-			e->row_val[r] = derive_smooth(s->avg, e->row_val[r], (unsigned)e->cfg->smooth);
-		s->avg = e->row_val[r];
-		s->on = 1;
+}
+
+/* Append the columns of it's rows, which start at frame row row, to the
+ * frame's runs (continuing the last run where the columns do). */
+static void
+frame_add_runs(struct engine *e, const struct item *it, size_t row)
+{
+	for (size_t u = 0; u < it->nruns; u++) {
+		const struct row_ref *ref = &it->refs[u];
+		struct frame_run *last = e->nruns ? &e->runs[e->nruns - 1] : NULL;
+		if (last && last->row + last->n == row && last->col + last->n == ref->column) {
+			last->n += ref->n;
+		} else {
+			xgrow((void **)&e->runs, &e->runs_cap, e->nruns + 1, sizeof(*e->runs));
+			e->runs[e->nruns++] = (struct frame_run){ (uint32_t)row, ref->column, ref->n };
+		}
+		row += ref->n;
 	}
 }
 
@@ -1330,7 +1353,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
 	size_t total = 0, nbuilt = e->cols.n;
 
-	e->nrows = 0;
+	e->nrows = e->nruns = 0;
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
@@ -1358,14 +1381,12 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	}
 	if (e->rows_cap < total || e->rows_cap > total + total / 4) {
 		e->rows_cap = total ? total : 1;
-		e->row_col = xrealloc(e->row_col, e->rows_cap * sizeof(*e->row_col));
 		e->row_val = xrealloc(e->row_val, e->rows_cap * sizeof(*e->row_val));
 		e->row_st = xrealloc(e->row_st, e->rows_cap * sizeof(*e->row_st));
 	}
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
-		uint32_t *col = e->row_col + e->nrows;
 		double *val = e->row_val + e->nrows;
 		uint8_t *st = e->row_st + e->nrows;
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
@@ -1378,12 +1399,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				continue;
 			if (!it->built)
 				item_build(e, it);
-			for (size_t u = 0, r = 0; u < it->nruns; u++)
-				for (uint32_t q = 0; q < it->refs[u].n; q++, r++) {
-					col[r] = it->refs[u].column + q;
-					val[r] = 0;
-					st[r] = ST_NO_INSTANCE;
-				}
+			for (size_t r = 0; r < it->nrefs; r++) {
+				val[r] = 0;
+				st[r] = ST_NO_INSTANCE;
+			}
+			frame_add_runs(e, it, e->nrows);
 			e->nrows += it->nrefs;
 			continue;
 		}
@@ -1440,11 +1460,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					v.status = es->cur->valid ? ST_NO_INSTANCE : ST_UNSUPPORTED;
 					break;
 				}
-				col[r] = ref->column + q;
 				val[r] = v.v;
 				st[r] = v.status;
 			}
 		}
+		frame_add_runs(e, it, e->nrows);
 		e->nrows += it->nrefs;
 	}
 	for (size_t s = 0; s < e->nsets; s++)
@@ -1461,7 +1481,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	e->fcols.names = e->names.strs;
 	f->nrows = e->nrows;
 	f->rows = NULL;
-	f->column = e->row_col;
+	f->runs = e->runs;
+	f->nruns = e->nruns;
 	f->value = e->row_val;
 	f->status = e->row_st;
 	f->cols = &e->fcols;
@@ -1505,7 +1526,7 @@ engine_free_parts(struct engine *e)
 	strset_free(&e->setctr);
 	strset_free(&e->names);
 	free(e->smooth);
-	free(e->row_col);
+	free(e->runs);
 	free(e->row_val);
 	free(e->row_st);
 	free(e->counters);
