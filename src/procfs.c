@@ -6,11 +6,13 @@
  * its buffer to every provider that asks again in the same generation.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
- * records are 64 bytes in blocks of 256, a path is two ids (its directory
- * and its last part, each string kept once: 500 interfaces' statistics
- * share 27 last parts and each interface's directory), and an attribute
- * file (procfs_attr: a few bytes parsed at once) has no buffer of its own
- * but reads into one scratch buffer all attributes share. Directories are
+ * a record is 32 bytes in a block aligned to its size whose first slot
+ * names the procfs (so a record needs no pointer back to it), a path is
+ * two ids (its directory and its last part, each string kept once: 500
+ * interfaces' statistics share 27 last parts and each interface's
+ * directory), and an attribute file (procfs_attr: a few bytes parsed at
+ * once) has no buffer of its own but reads into one scratch buffer all
+ * attributes share. Directories are
  * listed with getdents64 on a kept-open descriptor into a reused buffer, so
  * a listing allocates nothing either.
  */
@@ -30,8 +32,10 @@
 
 #define NBUCKETS 4096
 
-/* Records a block holds. */
-#define PFILE_BLOCK 256
+/* A block of records: PFILE_BLOCK_BYTES, aligned to that; its first
+ * record's room holds the procfs, the rest are records. */
+#define PFILE_BLOCK_BYTES 4096
+#define PFILE_PER_BLOCK (PFILE_BLOCK_BYTES / sizeof(struct pfile) - 1)
 
 /* The id of the empty directory part ("stat" rather than "proc/stat"). */
 #define NO_DIR UINT32_MAX
@@ -40,17 +44,29 @@
 #define DENTS_SIZE (32 * 1024)
 
 struct pfile {
-	struct pfile *next; /* hash chain */
-	struct procfs *fs;
-	char *buf;        /* NULL for an attribute: it reads into fs->scratch */
-	uint64_t gen;     /* generation buf holds, 0 for none */
-	uint32_t cap, len;
-	int fd;
-	int open_errno;   /* why the last open failed, 0 if it did not */
-	int read_errno;   /* errno of this generation's failed read */
+	uint32_t next;     /* hash chain: the next record's number + 1, 0 for none */
+	uint32_t gen;      /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	uint32_t dir, leaf; /* the path: fs->parts ids of "DIR/LEAF" (dir NO_DIR: "LEAF") */
-	uint8_t attr;     /* an attribute: shares fs->scratch */
+	uint32_t buf;      /* its buffer's number + 1 in fs->bufs; 0 for an attribute,
+			    * which reads into fs->scratch */
+	int32_t fd;
+	int16_t open_errno; /* why the last open failed, 0 if it did not */
+	int16_t read_errno; /* errno of this generation's failed read */
+	uint8_t attr;      /* an attribute: shares fs->scratch */
 	uint8_t malformed; /* pfile_malformed said so (once a run) */
+};
+
+_Static_assert(sizeof(struct pfile) == 32, "a pfile record is 32 bytes");
+
+/* A file's own buffer (procfs_file). */
+struct pbuf {
+	char *p;
+	uint32_t cap, len;
+};
+
+/* What a block's first record slot holds. */
+struct pfile_head {
+	struct procfs *fs;
 };
 
 struct procfs {
@@ -63,28 +79,53 @@ struct procfs {
 	size_t max_open;  /* past this, a pfile is opened and closed per read */
 	/* the buffer every attribute reads into, and whose text it holds */
 	char *scratch;
-	size_t scratch_cap;
+	size_t scratch_cap, scratch_len;
 	const struct pfile *scratch_owner;
 	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
 	int listing;      /* a procfs_list is running (dents in use) */
 	/* pfile_malformed's notes not yet taken by procfs_next_note */
 	char notes[8][256];
 	unsigned nnotes, notes_taken;
-	struct pfile *buckets[NBUCKETS];
+	uint32_t buckets[NBUCKETS]; /* record number + 1, 0 for none */
 	struct strset parts;   /* the directories and last parts of paths */
-	struct pfile **blocks; /* the records, PFILE_BLOCK a block */
-	size_t nblocks, nused; /* blocks, and records used in the last */
+	struct pfile **blocks; /* PFILE_PER_BLOCK records each, after the head */
+	size_t nblocks, nrecords;
+	struct pbuf *bufs;     /* the files' own buffers */
+	size_t nbufs, bufs_cap;
 };
+
+/* The procfs of pf: its block's head. */
+static struct procfs *
+pf_fs(const struct pfile *pf)
+{
+	uintptr_t block = (uintptr_t)pf & ~(uintptr_t)(PFILE_BLOCK_BYTES - 1);
+	return ((const struct pfile_head *)block)->fs;
+}
+
+/* Record number k of fs. */
+static struct pfile *
+pf_at(const struct procfs *fs, size_t k)
+{
+	return &fs->blocks[k / PFILE_PER_BLOCK][1 + k % PFILE_PER_BLOCK];
+}
+
+/* The generation as a record keeps it. */
+static uint32_t
+gen32(const struct procfs *fs)
+{
+	return (uint32_t)fs->gen;
+}
 
 /* The path of pf relative to the root, in buf. */
 static const char *
 pfile_path(const struct pfile *pf, char *buf, size_t n)
 {
-	const char *leaf = pf->fs->parts.strs[pf->leaf];
+	const struct procfs *fs = pf_fs(pf);
+	const char *leaf = fs->parts.strs[pf->leaf];
 
 	if (pf->dir == NO_DIR)
 		return leaf;
-	snprintf(buf, n, "%s/%s", pf->fs->parts.strs[pf->dir], leaf);
+	snprintf(buf, n, "%s/%s", fs->parts.strs[pf->dir], leaf);
 	return buf;
 }
 
@@ -135,16 +176,16 @@ procfs_new(const char *const *roots, size_t nroots)
 static void
 close_files(struct procfs *fs)
 {
-	for (size_t b = 0; b < NBUCKETS; b++)
-		for (struct pfile *pf = fs->buckets[b]; pf; pf = pf->next) {
-			if (pf->fd >= 0) {
-				close(pf->fd);
-				fs->nopen--;
-			}
-			pf->fd = -1;
-			pf->open_errno = 0;
-			pf->gen = 0;
+	for (size_t k = 0; k < fs->nrecords; k++) {
+		struct pfile *pf = pf_at(fs, k);
+		if (pf->fd >= 0) {
+			close(pf->fd);
+			fs->nopen--;
 		}
+		pf->fd = -1;
+		pf->open_errno = 0;
+		pf->gen = 0;
+	}
 	if (fs->rootfd >= 0)
 		close(fs->rootfd);
 	fs->rootfd = -1;
@@ -156,9 +197,9 @@ procfs_free(struct procfs *fs)
 	if (!fs)
 		return;
 	close_files(fs);
-	for (size_t b = 0; b < NBUCKETS; b++)
-		for (struct pfile *pf = fs->buckets[b]; pf; pf = pf->next)
-			free(pf->buf);
+	for (size_t k = 0; k < fs->nbufs; k++)
+		free(fs->bufs[k].p);
+	free(fs->bufs);
 	for (size_t k = 0; k < fs->nblocks; k++)
 		free(fs->blocks[k]);
 	free(fs->blocks);
@@ -174,7 +215,7 @@ procfs_free(struct procfs *fs)
 void
 pfile_malformed(struct pfile *pf, const char *why)
 {
-	struct procfs *fs = pf->fs;
+	struct procfs *fs = pf_fs(pf);
 
 	const char *root = procfs_root(fs);
 	size_t rl = strlen(root);
@@ -232,6 +273,8 @@ procfs_begin_read(struct procfs *fs, size_t index, struct err *err)
 		fs->current = want;
 	}
 	fs->gen++;
+	if (gen32(fs) == 0) /* 0 is a record's "none" */
+		fs->gen++;
 	return 0;
 }
 
@@ -248,23 +291,32 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 	if (slash)
 		dir = strset_add_n(&fs->parts, relpath, (size_t)(slash - relpath), NULL);
 	leaf = strset_add(&fs->parts, slash ? slash + 1 : relpath, NULL);
-	for (pf = fs->buckets[h]; pf; pf = pf->next)
+	for (uint32_t k = fs->buckets[h]; k; k = pf->next) {
+		pf = pf_at(fs, k - 1);
 		if (pf->dir == dir && pf->leaf == leaf)
 			return pf;
-	if (fs->nblocks == 0 || fs->nused == PFILE_BLOCK) {
-		fs->blocks = xrealloc(fs->blocks, (fs->nblocks + 1) * sizeof(*fs->blocks));
-		fs->blocks[fs->nblocks++] = xmalloc(PFILE_BLOCK * sizeof(struct pfile));
-		fs->nused = 0;
 	}
-	pf = &fs->blocks[fs->nblocks - 1][fs->nused++];
+	if (fs->nrecords == fs->nblocks * PFILE_PER_BLOCK) {
+		struct pfile *block = aligned_alloc(PFILE_BLOCK_BYTES, PFILE_BLOCK_BYTES);
+		if (!block)
+			abort(); /* as xmalloc does: out of memory */
+		((struct pfile_head *)(void *)block)->fs = fs;
+		fs->blocks = xrealloc(fs->blocks, (fs->nblocks + 1) * sizeof(*fs->blocks));
+		fs->blocks[fs->nblocks++] = block;
+	}
+	pf = pf_at(fs, fs->nrecords++);
 	memset(pf, 0, sizeof(*pf));
-	pf->fs = fs;
 	pf->fd = -1;
 	pf->dir = dir;
 	pf->leaf = leaf;
 	pf->attr = (uint8_t)attr;
+	if (!attr) {
+		xgrow((void **)&fs->bufs, &fs->bufs_cap, fs->nbufs + 1, sizeof(*fs->bufs));
+		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0 };
+		pf->buf = (uint32_t)fs->nbufs;
+	}
 	pf->next = fs->buckets[h];
-	fs->buckets[h] = pf;
+	fs->buckets[h] = (uint32_t)fs->nrecords;
 	return pf;
 }
 
@@ -283,19 +335,21 @@ procfs_attr(struct procfs *fs, const char *relpath)
 static int
 pfile_open(struct pfile *pf)
 {
+	struct procfs *fs = pf_fs(pf);
+
 	if (pf->fd >= 0)
 		return 0;
-	if (pf->fs->rootfd < 0) {
+	if (fs->rootfd < 0) {
 		pf->open_errno = EBADF;
 		return -1;
 	}
 	char path[PATH_MAX];
-	pf->fd = openat(pf->fs->rootfd, pfile_path(pf, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	pf->fd = openat(fs->rootfd, pfile_path(pf, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 	if (pf->fd < 0) {
-		pf->open_errno = errno;
+		pf->open_errno = (int16_t)errno;
 		return -1;
 	}
-	pf->fs->nopen++;
+	fs->nopen++;
 	pf->open_errno = 0;
 	return 0;
 }
@@ -305,10 +359,12 @@ pfile_open(struct pfile *pf)
 static void
 pfile_release(struct pfile *pf)
 {
-	if (pf->fd >= 0 && pf->fs->nopen > pf->fs->max_open) {
+	struct procfs *fs = pf_fs(pf);
+
+	if (pf->fd >= 0 && fs->nopen > fs->max_open) {
 		close(pf->fd);
 		pf->fd = -1;
-		pf->fs->nopen--;
+		fs->nopen--;
 	}
 }
 
@@ -329,7 +385,7 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
 			int e = errno;
 			close(pf->fd);
 			pf->fd = -1;
-			pf->fs->nopen--;
+			pf_fs(pf)->nopen--;
 			errno = e;
 			return -1;
 		}
@@ -346,21 +402,22 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
 const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
-	struct procfs *fs = pf->fs;
+	struct procfs *fs = pf_fs(pf);
+	struct pbuf *pb = pf->buf ? &fs->bufs[pf->buf - 1] : NULL;
 	char path[PATH_MAX];
 	long n;
 
-	if (pf->gen == fs->gen && (!pf->attr || pf->read_errno || fs->scratch_owner == pf)) {
+	if (pf->gen == gen32(fs) && (!pf->attr || pf->read_errno || fs->scratch_owner == pf)) {
 		if (pf->read_errno) {
 			errno = pf->read_errno;
 			err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
 				strerror(errno));
 			return NULL;
 		}
-		*len = pf->len;
-		return pf->attr ? fs->scratch : pf->buf;
+		*len = pb ? pb->len : fs->scratch_len;
+		return pb ? pb->p : fs->scratch;
 	}
-	pf->gen = fs->gen;
+	pf->gen = gen32(fs);
 	pf->read_errno = 0;
 	if (pfile_open(pf) < 0) {
 		pf->read_errno = pf->open_errno;
@@ -369,37 +426,40 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 			strerror(errno));
 		return NULL;
 	}
-	if (pf->attr) {
+	if (!pb) {
 		fs->scratch_owner = NULL;
 		n = pfile_pread(pf, &fs->scratch, &fs->scratch_cap, 4096);
-		if (n >= 0)
+		if (n >= 0) {
 			fs->scratch_owner = pf;
+			fs->scratch_len = (size_t)n;
+		}
 	} else {
 		/* Start small: most sysfs attributes are a few bytes, and a
 		 * tree of thousands of them must not cost 4 KiB each. */
-		size_t cap = pf->cap;
-		n = pfile_pread(pf, &pf->buf, &cap, 128);
+		size_t cap = pb->cap;
+		n = pfile_pread(pf, &pb->p, &cap, 128);
 		/* The buffer doubled until the file fit: give back what an
 		 * eighth more than the file leaves unused (a megabyte of
 		 * /proc/interrupts at 512 CPUs). A file that grows past it
 		 * doubles again, once. */
 		if (n >= 0 && cap > (size_t)n + (size_t)n / 4 + 256) {
 			cap = (size_t)n + (size_t)n / 8 + 256;
-			pf->buf = xrealloc(pf->buf, cap);
+			pb->p = xrealloc(pb->p, cap);
 		}
-		pf->cap = (uint32_t)cap;
+		pb->cap = (uint32_t)cap;
+		if (n >= 0)
+			pb->len = (uint32_t)n;
 	}
 	if (n < 0) {
-		pf->read_errno = errno;
+		pf->read_errno = (int16_t)errno;
 		err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
 			strerror(pf->read_errno));
 		errno = pf->read_errno;
 		return NULL;
 	}
-	pf->len = (uint32_t)n;
 	pfile_release(pf);
-	*len = pf->len;
-	return pf->attr ? fs->scratch : pf->buf;
+	*len = (size_t)n;
+	return pb ? pb->p : fs->scratch;
 }
 
 /* The layout of one getdents64 record. */
