@@ -1336,6 +1336,13 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 	w->wrote = 1;
 	w->started = 1;
 	w->since_key = key ? 1 : w->since_key + 1;
+	/* The buffer doubled until a keyframe fit: keep an eighth more than
+	 * the keyframe (the largest block), not up to twice it (8 MiB at 512
+	 * CPUs); the next keyframes fit unless the instances grow. */
+	if (key && w->buf.cap > w->buf.len + w->buf.len / 4 + 4096) {
+		w->buf.cap = w->buf.len + w->buf.len / 8 + 4096;
+		w->buf.p = xrealloc(w->buf.p, w->buf.cap);
+	}
 	return 0;
 }
 
