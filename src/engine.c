@@ -51,6 +51,10 @@ struct eset {
 	struct strset names; /* both reads' instance names (raw_sets_compact_names) */
 	int have_prev;
 	int changed;     /* the instance list differs from the previous read */
+	int list_moved;  /* a merged replay: cur's list differs from the last frame's,
+			  * though perhaps not from its own input's previous read */
+	uint64_t list_gen; /* counts the changes of the instance list (items built
+			    * on an older one are built again) */
 	double dt;
 	size_t cap;      /* of the per-instance arrays below */
 	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
@@ -99,6 +103,8 @@ struct item {
 	char *pattern; /* NULL for a single-instance set */
 	char *path;       /* a copy of the path it came from */
 	uint64_t need;    /* the fields its value is formed from (counter_fields) */
+	uint64_t basis;   /* es->list_gen it was built on */
+	uint64_t rows_basis; /* rows_es->list_gen its rows were listed on */
 	uint32_t sc;      /* the id of "Set\\Counter" in e->setctr: with the
 			   * instance's, the key of its rows' columns */
 	size_t path_index; /* which path: items of one path share it */
@@ -540,7 +546,8 @@ eset_pair(struct eset *es)
 	raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
 	raw_set_trim(cur); /* it grew by doubling in its first reads */
 	eset_grow(es, n);
-	es->changed = !es->have_prev || n != m;
+	es->changed = !es->have_prev || n != m || es->list_moved;
+	es->list_moved = 0;
 	if (!es->changed)
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(cur->inst[i].name, prev->inst[i].name) != 0) {
@@ -548,6 +555,7 @@ eset_pair(struct eset *es)
 				break;
 			}
 	es->ngone = 0;
+	es->list_gen += (uint64_t)es->changed;
 	if (!es->changed) {
 		for (size_t i = 0; i < n; i++)
 			es->prev_of[i] = (uint32_t)i;
@@ -795,6 +803,18 @@ root_wall_ns(struct engine *e, int uptime_ok, int64_t uptime_ns)
 	return (int64_t)bt * 1000000000 + uptime_ns;
 }
 
+/* Nonzero when a and b hold the same instance names in the same order. */
+static int
+same_names(const struct raw_set *a, const struct raw_set *b)
+{
+	if (a->ninstances != b->ninstances)
+		return 0;
+	for (size_t i = 0; i < a->ninstances; i++)
+		if (a->inst[i].name != b->inst[i].name && strcmp(a->inst[i].name, b->inst[i].name) != 0)
+			return 0;
+	return 1;
+}
+
 /* A replay's read: the next kept read of the logs. 0, or 1 at the end. */
 static int
 engine_read_replay(struct engine *e)
@@ -817,7 +837,11 @@ engine_read_replay(struct engine *e)
 		es->prev = es->cur;
 		es->cur = t;
 		if (own) {
-			/* several inputs: derive against this input's own read */
+			/* several inputs: derive against this input's own read.
+			 * The groups and items were built on the last frame's
+			 * list (es->prev until the copy): a list that differs from
+			 * it is a change, whatever own's is. */
+			es->list_moved = !same_names(es->cur, es->prev);
 			raw_set_copy(es->prev, own);
 			es->have_prev = 1;
 		}
@@ -1168,6 +1192,7 @@ item_build_rows(const struct engine *e, struct item *it)
 	it->nrows = 0;
 	if (!it->rows_es)
 		return;
+	it->rows_basis = it->rows_es->list_gen;
 	xgrow((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 	row_order_build(&o, it->rows_es->cur);
 	by_inst = xmalloc((cur->ninstances ? cur->ninstances : 1) * sizeof(*by_inst));
@@ -1304,6 +1329,7 @@ item_build(struct engine *e, struct item *it)
 
 	item_clear(it);
 	it->built = 1;
+	it->basis = es->list_gen;
 	if (!it->pattern) {
 		item_add_ref(e, it, REF_SINGLE, 0, NULL);
 		return;
@@ -1373,9 +1399,11 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			total += it->nrefs;
 			continue;
 		}
-		if (!it->built || es->changed || it->has_gone)
+		/* built on an older list of either set (a frame that skipped
+		 * the item while its rows' set was absent missed a change) */
+		if (!it->built || it->basis != es->list_gen || it->has_gone)
 			item_build(e, it);
-		else if (it->rows_es && it->rows_es->changed)
+		else if (it->rows_es && it->rows_basis != it->rows_es->list_gen)
 			item_build_rows(e, it);
 		total += it->nrefs;
 	}

@@ -254,5 +254,51 @@ got=$(lf | sed 1d | cut -c13-20 | tr '\n' ' ')
 lf | grep -q '23:36:44.000","3906.250000"," "' || fail "sequential logs: sa's last row: $(lf)"
 lf | grep -q '23:36:50.000"," ","5000.000000"' || fail "sequential logs: sb's row: $(lf)"
 
+# ---- 8. merged inputs whose instance lists differ ------------------------
+# P: 3 CPUs, uptime 6000 + 2k; Q: 2 CPUs, uptime 6001 + 2k, so the merged
+# replay alternates P, Q, P, Q, ... Each input derives against its own
+# previous read, but the rows were built on the other input's list: on Q's
+# reads Processor(2) has no instance (it showed P's stale value, and read
+# past the instances once the engine's arrays were fitted to them). User
+# ticks rise by 100 k (k + 1) ... per CPU: each read's % User Time is a value.
+mkdir "$tmp/P" "$tmp/Q"
+rp=""
+rq=""
+for k in 0 1 2 3; do
+	for s in P Q; do
+		cp -r "$F/cpu-basic/t0" "$tmp/$s/s$k"
+		up=$((6000 + 2 * k))
+		[ $s = Q ] && up=$((up + 1))
+		echo "$up.00 1.00" >"$tmp/$s/s$k/proc/uptime"
+		n=3
+		[ $s = Q ] && n=2
+		{
+			echo "cpu  $((100 * k * n)) 0 0 $((800 * k * n)) 0 0 0 0 0 0"
+			c=0
+			while [ $c -lt $n ]; do
+				echo "cpu$c $((100 * k)) 0 0 $((800 * k)) 0 0 0 0 0 0"
+				c=$((c + 1))
+			done
+			grep -v '^cpu' "$F/cpu-basic/t0/proc/stat"
+		} >"$tmp/$s/s$k/proc/stat"
+	done
+	rp="$rp --root $tmp/P/s$k"
+	rq="$rq --root $tmp/Q/s$k"
+done
+UT='\Processor(*)\% User Time'
+# shellcheck disable=SC2086
+"$G" $rp -o "$tmp/p.gcl" "$UT"
+# shellcheck disable=SC2086
+"$G" $rq -o "$tmp/q.gcl" "$UT"
+expect_exit 0 "$G" --input "$tmp/p.gcl" --input "$tmp/q.gcl" -f csv
+[ -z "$errout" ] || fail "merged P Q: $errout"
+# columns: time, Processor(0), (1), (2), (_Total); rows P Q P Q P Q after
+# the first read of each input. 100 / (100 + 800) = 11.1 % everywhere.
+got=$(lf | sed 1d | awk -F'","' '{printf "%s|", $4}')
+[ "$got" = '11.111111| |11.111111| |11.111111| |' ] ||
+	bugs="$bugs; merged P Q: Processor(2) by row '$got': $(lf)"
+lf | sed 1d | awk -F'","' 'NR % 2 == 0 && NR > 2 && $2 != "11.111111" {bad = 1} END {exit bad}' ||
+	bugs="$bugs; merged P Q: Q's Processor(0): $(lf)"
+
 [ -z "$bugs" ] || fail "$bugs"
 echo ok
