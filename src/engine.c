@@ -55,6 +55,7 @@ struct eset {
 			  * though perhaps not from its own input's previous read */
 	uint64_t list_gen; /* counts the changes of the instance list (items built
 			    * on an older one are built again) */
+	int unsettled;   /* the list changed since the arrays were last fitted */
 	double dt;
 	size_t cap;      /* of the per-instance arrays below */
 	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
@@ -163,6 +164,7 @@ struct engine {
 	 * of (set and counter, instance). Paths are formed only when an
 	 * output prints them (frame_row_path), never stored. */
 	struct idmap cols;
+	int cols_unsettled;   /* columns came since cols and names were fitted */
 	struct strset setctr; /* "Set\\Counter" of every item */
 	struct frame_counter *counters; /* setctr id -> set, counter */
 	size_t counters_cap;
@@ -544,7 +546,6 @@ eset_pair(struct eset *es)
 
 	/* names of instances gone from both reads are dropped, now and then */
 	raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
-	raw_set_trim(cur); /* it grew by doubling in its first reads */
 	eset_grow(es, n);
 	es->changed = !es->have_prev || n != m || es->list_moved;
 	es->list_moved = 0;
@@ -559,10 +560,21 @@ eset_pair(struct eset *es)
 	if (!es->changed) {
 		for (size_t i = 0; i < n; i++)
 			es->prev_of[i] = (uint32_t)i;
-		/* the other read's first fill looked its names up */
-		strset_trim(&es->names);
+		if (es->unsettled) {
+			/* Settled: a read like the last. The arrays grew by
+			 * doubling (and the names' table was built) while the
+			 * list changed; fitted now, not at each change, so that
+			 * instances coming and going read after read cost no
+			 * reallocation each time. */
+			raw_set_trim(cur);
+			raw_set_trim(prev);
+			eset_trim(es);
+			strset_trim(&es->names);
+			es->unsettled = 0;
+		}
 		return;
 	}
+	es->unsettled = 1;
 	eset_group(es);
 	/* Rare: instances came or went. Hash prev names. */
 	size_t hcap = 16;
@@ -598,8 +610,6 @@ eset_pair(struct eset *es)
 			es->gone[es->ngone++] = (uint32_t)j;
 		}
 	free(used);
-	eset_trim(es);
-	strset_trim(&es->names);
 }
 
 /* The group key of name under rule: its length and start, or 0 when the
@@ -1377,7 +1387,7 @@ group_value(struct eset *es, const struct counter_desc *c, const struct group *g
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
-	size_t total = 0, nbuilt = e->cols.n;
+	size_t total = 0, ncols = e->cols.n;
 
 	e->nrows = e->nruns = 0;
 	for (size_t s = 0; s < e->nsets; s++)
@@ -1498,9 +1508,14 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			e->sets[s].have_prev = 1;
-	if (e->cols.n != nbuilt) { /* new columns: the tables grew by doubling */
+	/* The column tables grew by doubling (and built their lookup
+	 * tables) while columns came: fitted once a frame adds none. */
+	if (e->cols.n != ncols) {
+		e->cols_unsettled = 1;
+	} else if (e->cols_unsettled) {
 		idmap_trim(&e->cols);
 		strset_trim(&e->names);
+		e->cols_unsettled = 0;
 	}
 	f->wall_ns = e->wall_ns;
 	f->host = e->host;

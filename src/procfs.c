@@ -116,17 +116,26 @@ gen32(const struct procfs *fs)
 	return (uint32_t)fs->gen;
 }
 
-/* The path of pf relative to the root, in buf. */
+/* The path of pf relative to the root, in buf; NULL when it does not fit
+ * (n is PATH_MAX where it is opened: the kernel would refuse it too). */
 static const char *
-pfile_path(const struct pfile *pf, char *buf, size_t n)
+pfile_path_fit(const struct pfile *pf, char *buf, size_t n)
 {
 	const struct procfs *fs = pf_fs(pf);
 	const char *leaf = fs->parts.strs[pf->leaf];
 
 	if (pf->dir == NO_DIR)
 		return leaf;
-	snprintf(buf, n, "%s/%s", fs->parts.strs[pf->dir], leaf);
-	return buf;
+	int len = snprintf(buf, n, "%s/%s", fs->parts.strs[pf->dir], leaf);
+	return len >= 0 && (size_t)len < n ? buf : NULL;
+}
+
+/* The same for a message: cut to fit. */
+static const char *
+pfile_path(const struct pfile *pf, char *buf, size_t n)
+{
+	const char *p = pfile_path_fit(pf, buf, n);
+	return p ? p : buf;
 }
 
 static unsigned
@@ -344,7 +353,12 @@ pfile_open(struct pfile *pf)
 		return -1;
 	}
 	char path[PATH_MAX];
-	pf->fd = openat(fs->rootfd, pfile_path(pf, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	const char *p = pfile_path_fit(pf, path, sizeof(path));
+	if (!p) {
+		pf->open_errno = ENAMETOOLONG;
+		return -1;
+	}
+	pf->fd = openat(fs->rootfd, p, O_RDONLY | O_CLOEXEC);
 	if (pf->fd < 0) {
 		pf->open_errno = (int16_t)errno;
 		return -1;
