@@ -56,6 +56,21 @@ void strset_free(struct strset *ss);
  * strings stay. */
 void strset_trim(struct strset *ss);
 
+/* Strings appended one after another, with no lookup, until
+ * strpool_reset, which keeps the memory for the next ones: a set of names
+ * rebuilt again and again (a log's keyframes) allocates nothing once it
+ * has held the most it holds. Zero-initialize; free with strpool_free. */
+struct strpool {
+	char **chunks;
+	size_t *sizes;
+	size_t nchunks, cur, used;
+};
+
+/* A copy of s, valid until strpool_reset or strpool_free. */
+const char *strpool_add(struct strpool *p, const char *s);
+void strpool_reset(struct strpool *p);
+void strpool_free(struct strpool *p);
+
 /* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
  * bytes a key and 5 to 11 of table. Zero-initialize; free with idmap_free. */
 struct idmap {

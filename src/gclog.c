@@ -95,6 +95,7 @@ gclog_crc32(uint32_t crc, const void *buf, size_t n)
 struct gbuf {
 	uint8_t *p;
 	size_t len, cap;
+	int grew; /* it grew since the writer last fitted it */
 };
 
 static void
@@ -106,6 +107,7 @@ gb_room(struct gbuf *b, size_t n)
 			cap *= 2;
 		b->p = xrealloc(b->p, cap);
 		b->cap = cap;
+		b->grew = 1;
 	}
 }
 
@@ -660,7 +662,7 @@ gclog_set_free(struct counter_set *set)
 
 /* ---- writer ------------------------------------------------------------- */
 
-/* A bound instance id. Its name and key are kept once in the set's names;
+/* A bound instance id. Its name and key are copies in the set's names;
  * the last values written are its words of the set's values. */
 struct winst {
 	const char *name;
@@ -681,7 +683,8 @@ struct wset {
 	size_t ninst, inst_cap;
 	uint64_t *values;   /* per id, one word per recorded field (nwords) */
 	size_t nwords;
-	struct strset names; /* the bound ids' names and keys (rebuilt at a keyframe) */
+	struct strpool names; /* the bound ids' names and keys (rebuilt at a keyframe,
+			       * in the same memory) */
 	uint32_t *ids;      /* the last written sample's instances, in order */
 	size_t nids, ids_cap;
 	uint32_t *next_ids; /* scratch for the next list */
@@ -938,19 +941,20 @@ new_instance(struct wset *ws, const struct raw_set *rs, const struct raw_instanc
 	struct winst *wi = &ws->inst[ws->ninst];
 	memset(wi, 0, sizeof(*wi));
 	memset(wset_values(ws, (uint32_t)ws->ninst), 0, ws->nwords * sizeof(uint64_t));
-	strset_add(&ws->names, ri->name, &wi->name);
-	strset_add(&ws->names, key, &wi->key);
+	wi->name = strpool_add(&ws->names, ri->name);
+	wi->key = key[0] ? strpool_add(&ws->names, key) : "";
 	wi->identity = ri->identity;
 	wi->in_total = (uint8_t)raw_in_total(rs, ri);
 	return (uint32_t)ws->ninst++;
 }
 
-/* Unbind every id; the names go with them (a keyframe binds afresh, so
- * names of instances long gone do not pile up). */
+/* Unbind every id; their names' memory is reused by the next binding (a
+ * keyframe binds afresh, so names of instances long gone do not pile up,
+ * and a keyframe like the last allocates nothing). */
 static void
 wset_forget(struct wset *ws)
 {
-	strset_free(&ws->names);
+	strpool_reset(&ws->names);
 	ws->ninst = 0;
 	ws->nids = 0;
 	ws->last_mono = 0;
@@ -988,7 +992,6 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		if (xtrim((void **)&ws->inst, &ws->inst_cap, ws->ninst, sizeof(*ws->inst)))
 			ws->values =
 				xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
-		strset_trim(&ws->names);
 		return 0;
 	}
 	if (same) {
@@ -1040,7 +1043,7 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			    strcmp(wi->key, key) != 0) {
 				wi->identity = ri->identity;
 				wi->in_total = (uint8_t)raw_in_total(rs, ri);
-				strset_add(&ws->names, key, &wi->key);
+				wi->key = key[0] ? strpool_add(&ws->names, key) : "";
 				put_instance(&w->buf, set_id, id, wi);
 			}
 		}
@@ -1339,9 +1342,12 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 	/* The buffer doubled until a keyframe fit: keep an eighth more than
 	 * the keyframe (the largest block), not up to twice it (8 MiB at 512
 	 * CPUs); the next keyframes fit unless the instances grow. */
-	if (key && w->buf.cap > w->buf.len + w->buf.len / 4 + 4096) {
-		w->buf.cap = w->buf.len + w->buf.len / 8 + 4096;
-		w->buf.p = xrealloc(w->buf.p, w->buf.cap);
+	if (key && w->buf.grew) {
+		if (w->buf.cap > w->buf.len + w->buf.len / 4 + 4096) {
+			w->buf.cap = w->buf.len + w->buf.len / 8 + 4096;
+			w->buf.p = xrealloc(w->buf.p, w->buf.cap);
+		}
+		w->buf.grew = 0;
 	}
 	return 0;
 }
@@ -1409,6 +1415,7 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 	}
 	for (size_t s = 0; s < w->nsets; s++) {
 		wset_forget(&w->sets[s]);
+		strpool_free(&w->sets[s].names);
 		free(w->sets[s].inst);
 		free(w->sets[s].values);
 		free(w->sets[s].ids);

@@ -251,6 +251,51 @@ strset_free(struct strset *ss)
 	memset(ss, 0, sizeof(*ss));
 }
 
+const char *
+strpool_add(struct strpool *p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	/* the chunk in use, else the next kept one that fits, else a new one */
+	while (p->cur < p->nchunks && p->used + len > p->sizes[p->cur]) {
+		p->cur++;
+		p->used = 0;
+	}
+	if (p->cur == p->nchunks) {
+		size_t size = p->nchunks ? p->sizes[p->nchunks - 1] * 2 : 1024;
+		if (size > 65536)
+			size = 65536;
+		if (size < len)
+			size = len;
+		p->chunks = xrealloc(p->chunks, (p->nchunks + 1) * sizeof(*p->chunks));
+		p->sizes = xrealloc(p->sizes, (p->nchunks + 1) * sizeof(*p->sizes));
+		p->chunks[p->nchunks] = xmalloc(size);
+		p->sizes[p->nchunks++] = size;
+		p->used = 0;
+	}
+	char *d = p->chunks[p->cur] + p->used;
+	memcpy(d, s, len);
+	p->used += len;
+	return d;
+}
+
+void
+strpool_reset(struct strpool *p)
+{
+	p->cur = 0;
+	p->used = 0;
+}
+
+void
+strpool_free(struct strpool *p)
+{
+	for (size_t k = 0; k < p->nchunks; k++)
+		free(p->chunks[k]);
+	free(p->chunks);
+	free(p->sizes);
+	memset(p, 0, sizeof(*p));
+}
+
 /* A 64-bit mix (splitmix64's finalizer): keys that differ in a few low
  * bits of either half spread over the whole table. */
 static uint64_t

@@ -78,6 +78,38 @@ test_strset_stable(void **state)
 	strset_free(&ss);
 }
 
+/* A pool's strings stay put until a reset; a reset keeps its memory, so
+ * the same strings again allocate nothing (counted by the chunks). */
+static void
+test_strpool(void **state)
+{
+	(void)state;
+	struct strpool p = { 0 };
+	const char *kept[3000];
+	char buf[32];
+
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 3000; i++) {
+			snprintf(buf, sizeof(buf), "irq%d/cpu%d", i, i % 64);
+			kept[i] = strpool_add(&p, buf);
+		}
+		for (int i = 0; i < 3000; i += 7) {
+			snprintf(buf, sizeof(buf), "irq%d/cpu%d", i, i % 64);
+			assert_string_equal(kept[i], buf);
+		}
+		size_t chunks = p.nchunks;
+		strpool_reset(&p);
+		if (round > 0)
+			assert_int_equal(p.nchunks, chunks);
+	}
+	assert_string_equal(strpool_add(&p, ""), "");
+	static char big[70000];
+	memset(big, 'y', sizeof(big) - 1);
+	assert_int_equal(strlen(strpool_add(&p, big)), sizeof(big) - 1);
+	strpool_free(&p);
+	assert_null(p.chunks);
+}
+
 /* Keys get 0, 1, ... in order of first appearance, the same id again
  * later, across the table's growth; keys that differ only in one half
  * (a counter's instances, an instance's counters) stay apart. */
@@ -112,6 +144,7 @@ main(void)
 		cmocka_unit_test(test_strset_ids),
 		cmocka_unit_test(test_strset_stable),
 		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_strpool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
