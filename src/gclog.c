@@ -666,10 +666,8 @@ gclog_set_free(struct counter_set *set)
  * the last values written are its words of the set's values. */
 struct winst {
 	const char *name;
-	const char *key;
 	uint64_t identity;
 	uint64_t present;
-	uint8_t in_total;
 };
 
 struct wset {
@@ -683,6 +681,8 @@ struct wset {
 	size_t ninst, inst_cap;
 	uint64_t *values;   /* per id, one word per recorded field (nwords) */
 	size_t nwords;
+	uint8_t *in_total;  /* per id */
+	const char **keys;  /* per id; NULL when the set has no keys (each is "") */
 	struct strpool names; /* the bound ids' names and keys (rebuilt at a keyframe,
 			       * in the same memory) */
 	uint32_t *ids;      /* the last written sample's instances, in order */
@@ -907,16 +907,24 @@ field_rank(uint64_t mask, unsigned f)
 	return (unsigned)__builtin_popcountll(mask & (((uint64_t)1 << f) - 1u));
 }
 
-static void
-put_instance(struct gbuf *b, size_t set_id, uint32_t id, const struct winst *wi)
+/* The key id was bound with. */
+static const char *
+wset_key(const struct wset *ws, uint32_t id)
 {
+	return ws->keys ? ws->keys[id] : "";
+}
+
+static void
+put_instance(struct gbuf *b, size_t set_id, const struct wset *ws, uint32_t id)
+{
+	const struct winst *wi = &ws->inst[id];
 	size_t at = rec_begin(b, REC_INSTANCE);
 	gb_varint(b, set_id);
 	gb_varint(b, id);
 	gb_str(b, wi->name);
 	gb_varint(b, wi->identity);
-	gb_u8(b, wi->in_total);
-	gb_str(b, wi->key);
+	gb_u8(b, ws->in_total[id]);
+	gb_str(b, wset_key(ws, id));
 	rec_end(b, at);
 }
 
@@ -925,6 +933,16 @@ static uint64_t *
 wset_values(const struct wset *ws, uint32_t id)
 {
 	return ws->values + (size_t)id * ws->nwords;
+}
+
+/* The per-id arrays beside inst sized to its capacity. */
+static void
+wset_fit(struct wset *ws)
+{
+	ws->values = xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
+	ws->in_total = xrealloc(ws->in_total, ws->inst_cap);
+	if (ws->key)
+		ws->keys = xrealloc(ws->keys, ws->inst_cap * sizeof(*ws->keys));
 }
 
 /* Bind a new id to ri in ws. */
@@ -937,14 +955,15 @@ new_instance(struct wset *ws, const struct raw_set *rs, const struct raw_instanc
 	ws->nwords = ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1;
 	xgrow((void **)&ws->inst, &ws->inst_cap, ws->ninst + 1, sizeof(*ws->inst));
 	if (ws->inst_cap != old)
-		ws->values = xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
+		wset_fit(ws);
 	struct winst *wi = &ws->inst[ws->ninst];
 	memset(wi, 0, sizeof(*wi));
 	memset(wset_values(ws, (uint32_t)ws->ninst), 0, ws->nwords * sizeof(uint64_t));
 	wi->name = strpool_add(&ws->names, ri->name);
-	wi->key = key[0] ? strpool_add(&ws->names, key) : "";
+	if (ws->keys)
+		ws->keys[ws->ninst] = key[0] ? strpool_add(&ws->names, key) : "";
 	wi->identity = ri->identity;
-	wi->in_total = (uint8_t)raw_in_total(rs, ri);
+	ws->in_total[ws->ninst] = (uint8_t)raw_in_total(rs, ri);
 	return (uint32_t)ws->ninst++;
 }
 
@@ -986,12 +1005,11 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		for (size_t i = 0; i < n; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
 			ws->next_ids[i] = new_instance(ws, rs, ri, instance_key(w, ws, ri->name));
-			put_instance(&w->buf, set_id, ws->next_ids[i], &ws->inst[i]);
+			put_instance(&w->buf, set_id, ws, ws->next_ids[i]);
 		}
 		/* the ids grew by doubling: fitted to them */
 		if (xtrim((void **)&ws->inst, &ws->inst_cap, ws->ninst, sizeof(*ws->inst)))
-			ws->values =
-				xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
+			wset_fit(ws);
 		return 0;
 	}
 	if (same) {
@@ -999,10 +1017,11 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 			const struct raw_instance *ri = &rs->inst[i];
 			struct winst *wi = &ws->inst[ws->ids[i]];
 			ws->next_ids[i] = ws->ids[i];
-			if (wi->identity != ri->identity || wi->in_total != raw_in_total(rs, ri)) {
+			if (wi->identity != ri->identity ||
+			    ws->in_total[ws->ids[i]] != raw_in_total(rs, ri)) {
 				wi->identity = ri->identity;
-				wi->in_total = (uint8_t)raw_in_total(rs, ri);
-				put_instance(&w->buf, set_id, ws->ids[i], wi);
+				ws->in_total[ws->ids[i]] = (uint8_t)raw_in_total(rs, ri);
+				put_instance(&w->buf, set_id, ws, ws->ids[i]);
 			}
 		}
 		return 1;
@@ -1036,15 +1055,16 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 				id = UINT32_MAX;
 		if (id == UINT32_MAX) {
 			id = new_instance(ws, rs, ri, key);
-			put_instance(&w->buf, set_id, id, &ws->inst[id]);
+			put_instance(&w->buf, set_id, ws, id);
 		} else {
 			struct winst *wi = &ws->inst[id];
-			if (wi->identity != ri->identity || wi->in_total != raw_in_total(rs, ri) ||
-			    strcmp(wi->key, key) != 0) {
+			if (wi->identity != ri->identity || ws->in_total[id] != raw_in_total(rs, ri) ||
+			    strcmp(wset_key(ws, id), key) != 0) {
 				wi->identity = ri->identity;
-				wi->in_total = (uint8_t)raw_in_total(rs, ri);
-				wi->key = key[0] ? strpool_add(&ws->names, key) : "";
-				put_instance(&w->buf, set_id, id, wi);
+				ws->in_total[id] = (uint8_t)raw_in_total(rs, ri);
+				if (ws->keys)
+					ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
+				put_instance(&w->buf, set_id, ws, id);
 			}
 		}
 		ws->next_ids[i] = id;
@@ -1417,6 +1437,8 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 		wset_forget(&w->sets[s]);
 		strpool_free(&w->sets[s].names);
 		free(w->sets[s].inst);
+		free(w->sets[s].in_total);
+		free(w->sets[s].keys);
 		free(w->sets[s].values);
 		free(w->sets[s].ids);
 		free(w->sets[s].next_ids);
