@@ -154,30 +154,63 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		out->status = ST_WRAPPED;
 }
 
-void
-delta_store_get(const struct delta_store *ds, size_t i, uint64_t need, uint64_t *words,
-		struct field_deltas *out)
+/* A delta store's reads, looked up once for many instances. */
+struct ds_reads {
+	const struct delta_store *ds;
+	const struct raw_set *crs, *prs;
+	size_t cnw, pnw;
+	const struct field_desc *fields;
+};
+
+static inline __attribute__((always_inline)) void
+ds_reads_init(struct ds_reads *r, const struct delta_store *ds)
 {
-	const struct raw_instance *cur = &ds->cur->inst[i];
-	const struct raw_instance *prev = &ds->prev->inst[ds->prev_of[i]];
-	const struct counter_set *set = ds->cur->set;
+	r->ds = ds;
+	r->crs = ds->cur;
+	r->prs = ds->prev;
+	r->cnw = r->crs->nslots ? r->crs->nslots : 1;
+	r->pnw = r->prs->nslots ? r->prs->nslots : 1;
+	r->fields = r->crs->set->fields;
+}
+
+static inline __attribute__((always_inline)) void
+ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
+       struct field_deltas *out)
+{
+	size_t j = r->ds->prev_of[i];
+	const struct raw_instance *cur = &r->crs->inst[i], *prev = &r->prs->inst[j];
+	const uint64_t *cv = r->crs->values + i * r->cnw, *pv = r->prs->values + j * r->pnw;
 
 	out->d = words;
 	out->present = prev->present & cur->present;
-	out->status = ds->status[i];
+	out->status = r->ds->status[i];
 	out->wrapped = 0;
 	if (out->status == ST_RESET)
 		return; /* derive reads no delta of a RESET */
 	for (uint64_t m = out->present & need; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
+		unsigned cs = raw_slot(r->crs, f);
+		uint64_t a = pv[raw_slot(r->prs, f)], b = cv[cs];
 		int wrapped = 0, reset = 0;
-		words[raw_slot(ds->cur, f)] =
-			field_delta(&set->fields[f], raw_get(ds->prev, prev, f),
-				    raw_get(ds->cur, cur, f), ds->prev, prev, ds->cur, cur, &ds->env,
-				    &wrapped, &reset);
+		if (b >= a && r->fields[f].kind != FK_GAUGE) { /* the usual case */
+			words[cs] = b - a;
+			continue;
+		}
+		words[cs] = field_delta(&r->fields[f], a, b, r->prs, prev, r->crs, cur, &r->ds->env,
+					&wrapped, &reset);
 		if (wrapped)
 			out->wrapped |= bit(f);
 	}
+}
+
+void
+delta_store_get(const struct delta_store *ds, size_t i, uint64_t need, uint64_t *words,
+		struct field_deltas *out)
+{
+	struct ds_reads r;
+
+	ds_reads_init(&r, ds);
+	ds_get(&r, i, need, words, out);
 }
 
 /* Sum the signed terms over vals (only fields in present); returns how many
@@ -532,6 +565,9 @@ derive_total_span(const struct counter_desc *c,
 	uint64_t need = counter_fields(c), words[SET_MAX_FIELDS];
 	size_t n = 0;
 
+	struct ds_reads r = { 0 };
+	if (sp->ds)
+		ds_reads_init(&r, sp->ds);
 	for (size_t k = 0; k < sp->n; k++) {
 		size_t i = sp->idx ? sp->idx[k] : k;
 		if (sp->in_total && !sp->rs->in_total[i])
@@ -542,7 +578,7 @@ derive_total_span(const struct counter_desc *c,
 		struct field_deltas d;
 		int paired = sp->ds && sp->pair[i] == ST_OK;
 		if (paired)
-			delta_store_get(sp->ds, i, need, words, &d);
+			ds_get(&r, i, need, words, &d);
 		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, sp->pair[i], env);
 	}
 	if (no_total(c))
