@@ -31,7 +31,7 @@ struct frame_counter {
 
 struct frame_columns {
 	/* column -> counter number << 33 | (instance number + 1, 0 for none) */
-	const uint64_t *keys;
+	const struct idmap *ids;
 	const struct frame_counter *counters; /* counter number -> set, counter */
 	const char *const *names;             /* instance number -> name */
 };
@@ -96,7 +96,7 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 	if (f->rows)
 		return &f->rows[i];
 	uint32_t col = frame_column(f, i);
-	uint64_t key = f->cols->keys[col];
+	uint64_t key = idmap_key(f->cols->ids, col);
 	uint64_t inst = key & (((uint64_t)1 << 33) - 1);
 	const struct frame_counter *fc = &f->cols->counters[key >> 33];
 

@@ -71,11 +71,24 @@ const char *strpool_add(struct strpool *p, const char *s);
 void strpool_reset(struct strpool *p);
 void strpool_free(struct strpool *p);
 
-/* Numbers for 64-bit keys, 0, 1, ... in order of first appearance: 8
- * bytes a key and 5 to 11 of table. Zero-initialize; free with idmap_free. */
+/* Ids id .. id + n - 1, whose keys are key .. key + n - 1. */
+struct idrun {
+	uint64_t key;
+	uint32_t id, n;
+};
+
+/* Numbers for 64-bit keys, 0, 1, ... in order of first appearance. Keys
+ * that count up with their ids (a wildcard's columns: one counter, its
+ * instances' names numbered in order) are kept as one run, so a settled
+ * map costs 16 bytes a run, not 8 a key; the keys one by one and the
+ * lookup table exist only while ids are added (idmap_trim drops them, the
+ * next add builds them again). Zero-initialize; free with idmap_free. */
 struct idmap {
-	uint64_t *keys;  /* id -> key */
-	size_t n, keys_cap;
+	struct idrun *runs;
+	size_t nruns, runs_cap;
+	size_t n;
+	uint64_t *keys;  /* id -> key, while adding; NULL after idmap_trim */
+	size_t keys_cap;
 	uint32_t *slots; /* open addressing: id + 1, 0 empty */
 	size_t nslots;   /* at least 4/3 of n; 0 after idmap_trim */
 };
@@ -83,8 +96,36 @@ struct idmap {
 /* The id of key (added the first time). */
 uint32_t idmap_add(struct idmap *m, uint64_t key);
 void idmap_free(struct idmap *m);
-/* The same as strset_trim. */
+/* Once the map has settled: drop the keys one by one and the lookup table,
+ * keep the runs. */
 void idmap_trim(struct idmap *m);
+
+/* The key of id (< m->n). Ids are mostly asked for in order: the run found
+ * last (per thread) is tried first, then the next one, then a binary
+ * search. */
+static inline uint64_t
+idmap_key(const struct idmap *m, uint32_t id)
+{
+	static _Thread_local size_t hint;
+	const struct idrun *r = m->runs;
+	size_t k = hint, lo = 0, hi = m->nruns;
+
+	if (k < hi && r[k].id <= id && id - r[k].id < r[k].n)
+		return r[k].key + (id - r[k].id);
+	if (++k < hi && r[k].id <= id && id - r[k].id < r[k].n) {
+		hint = k;
+		return r[k].key + (id - r[k].id);
+	}
+	while (hi - lo > 1) { /* the last run that starts at or before id */
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].id <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	hint = lo;
+	return r[lo].key + (id - r[lo].id);
+}
 
 /* The value of hex digit c, or -1. */
 int hex_digit(char c);

@@ -1007,7 +1007,7 @@ item_clear(struct item *it)
 static const char *
 col_instance(const struct engine *e, uint32_t column)
 {
-	uint64_t inst = e->cols.keys[column] & (((uint64_t)1 << 33) - 1);
+	uint64_t inst = idmap_key(&e->cols, column) & (((uint64_t)1 << 33) - 1);
 
 	return inst ? e->names.strs[inst - 1] : NULL;
 }
@@ -1288,7 +1288,7 @@ engine_smooth(struct engine *e)
 			size_t r = e->runs[k].row + q;
 			uint32_t col = e->runs[k].col + q;
 			struct smooth_cell *s = &e->smooth[col];
-			const struct counter_desc *c = e->counters[e->cols.keys[col] >> 33].counter;
+			const struct counter_desc *c = e->counters[idmap_key(&e->cols, col) >> 33].counter;
 			if (!value_exists(c, (enum value_status)e->row_st[r])) {
 				s->on = 0;
 				continue;
@@ -1519,7 +1519,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	}
 	f->wall_ns = e->wall_ns;
 	f->host = e->host;
-	e->fcols.keys = e->cols.keys;
+	e->fcols.ids = &e->cols;
 	e->fcols.counters = e->counters;
 	e->fcols.names = e->names.strs;
 	f->nrows = e->nrows;

@@ -325,6 +325,13 @@ idmap_add(struct idmap *m, uint64_t key)
 {
 	size_t i;
 
+	if (!m->keys && m->n) { /* trimmed: the keys one by one again */
+		m->keys_cap = m->n + m->n / 8 + 8;
+		m->keys = xmalloc(m->keys_cap * sizeof(*m->keys));
+		for (size_t k = 0; k < m->nruns; k++)
+			for (uint32_t q = 0; q < m->runs[k].n; q++)
+				m->keys[m->runs[k].id + q] = m->runs[k].key + q;
+	}
 	if (slots_full(m->n, m->nslots))
 		idmap_rehash(m, slots_next(m->n, m->nslots));
 	for (i = slot_first(key_hash(key), m->nslots); m->slots[i]; i = slot_next(i, m->nslots))
@@ -333,13 +340,23 @@ idmap_add(struct idmap *m, uint64_t key)
 	xgrow((void **)&m->keys, &m->keys_cap, m->n + 1, sizeof(*m->keys));
 	m->keys[m->n] = key;
 	m->slots[i] = (uint32_t)m->n + 1;
+	struct idrun *last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	if (last && last->key + last->n == key) {
+		last->n++;
+	} else {
+		xgrow((void **)&m->runs, &m->runs_cap, m->nruns + 1, sizeof(*m->runs));
+		m->runs[m->nruns++] = (struct idrun){ key, (uint32_t)m->n, 1 };
+	}
 	return (uint32_t)m->n++;
 }
 
 void
 idmap_trim(struct idmap *m)
 {
-	xtrim((void **)&m->keys, &m->keys_cap, m->n, sizeof(*m->keys));
+	xtrim((void **)&m->runs, &m->runs_cap, m->nruns, sizeof(*m->runs));
+	free(m->keys);
+	m->keys = NULL;
+	m->keys_cap = 0;
 	free(m->slots);
 	m->slots = NULL;
 	m->nslots = 0;
@@ -348,6 +365,7 @@ idmap_trim(struct idmap *m)
 void
 idmap_free(struct idmap *m)
 {
+	free(m->runs);
 	free(m->keys);
 	free(m->slots);
 	memset(m, 0, sizeof(*m));

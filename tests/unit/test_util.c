@@ -124,15 +124,26 @@ test_idmap(void **state)
 			assert_int_equal(idmap_add(&m, c << 32 | i), (uint32_t)(c * 1000 + i));
 	assert_int_equal(m.n, 30000);
 	assert_true(m.nslots * 3 >= m.n * 4);
-	idmap_trim(&m); /* no table until the next add builds it: the same ids */
+	/* each c's keys count up with their ids: one run each */
+	assert_int_equal(m.nruns, 30);
+	idmap_trim(&m); /* runs alone until the next add: the same ids and keys */
 	assert_int_equal(m.nslots, 0);
-	assert_true(m.keys_cap <= m.n + m.n / 8);
+	assert_null(m.keys);
+	for (uint32_t id = 0; id < 30000; id += 7)
+		assert_true(idmap_key(&m, id) == ((uint64_t)(id / 1000) << 32 | id % 1000));
+	assert_true(idmap_key(&m, 29999) == ((uint64_t)29 << 32 | 999));
 	assert_int_equal(idmap_add(&m, (uint64_t)7 << 32 | 999), 7999);
 	assert_int_equal(idmap_add(&m, 0), 0);
 	assert_int_equal(idmap_add(&m, UINT64_MAX), 30000);
 	assert_int_equal(idmap_add(&m, (uint64_t)29 << 32), 29000);
+	/* a key out of order starts a run; the next one in order extends it */
+	assert_int_equal(idmap_add(&m, (uint64_t)40 << 32 | 5), 30001);
+	assert_int_equal(idmap_add(&m, (uint64_t)40 << 32 | 6), 30002);
+	assert_int_equal(m.nruns, 32);
+	assert_true(idmap_key(&m, 30000) == UINT64_MAX);
+	assert_true(idmap_key(&m, 30002) == ((uint64_t)40 << 32 | 6));
 	idmap_free(&m);
-	assert_null(m.keys);
+	assert_null(m.runs);
 	assert_int_equal(idmap_add(&m, 5), 0);
 	idmap_free(&m);
 }
