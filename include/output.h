@@ -61,31 +61,16 @@ struct frame {
 	const struct frame_columns *cols;
 };
 
-/* The column of row i of a compact frame. Rows are mostly read in order:
- * the run found last (per thread) is tried first, then the next one, then
- * a binary search. */
+/* The column of row i of a compact frame (rows are mostly read in order:
+ * run_find tries the run found last first). */
 static inline uint32_t
 frame_column(const struct frame *f, size_t i)
 {
 	static _Thread_local size_t hint;
-	const struct frame_run *r = f->runs;
-	size_t k = hint, lo = 0, hi = f->nruns;
-
-	if (k < hi && r[k].row <= i && i - r[k].row < r[k].n)
-		return r[k].col + (uint32_t)(i - r[k].row);
-	if (++k < hi && r[k].row <= i && i - r[k].row < r[k].n) {
-		hint = k;
-		return r[k].col + (uint32_t)(i - r[k].row);
-	}
-	while (hi - lo > 1) { /* the last run that starts at or before i */
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].row <= i)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	hint = lo;
-	return r[lo].col + (uint32_t)(i - r[lo].row);
+	const struct frame_run *r =
+		&f->runs[run_find(f->runs, f->nruns, sizeof(*f->runs), offsetof(struct frame_run, row),
+				  offsetof(struct frame_run, n), (uint32_t)i, &hint)];
+	return r->col + (uint32_t)(i - r->row);
 }
 
 /* Row i of f: a pointer into f->rows, or tmp filled from the compact

@@ -100,31 +100,45 @@ void idmap_free(struct idmap *m);
  * keep the runs. */
 void idmap_trim(struct idmap *m);
 
-/* The key of id (< m->n). Ids are mostly asked for in order: the run found
- * last (per thread) is tried first, then the next one, then a binary
- * search. */
-static inline uint64_t
-idmap_key(const struct idmap *m, uint32_t id)
+/* The run of runs[0 .. nruns) that holds x: runs of stride bytes, in
+ * order and covering x, each with a uint32_t start at byte first and a
+ * uint32_t count at byte count. Runs are mostly asked for in order: *hint,
+ * the last answer, is tried first, then the next run, then a binary search
+ * for the last run that starts at or before x. */
+static inline size_t
+run_find(const void *runs, size_t nruns, size_t stride, size_t first, size_t count, uint32_t x,
+	 size_t *hint)
 {
-	static _Thread_local size_t hint;
-	const struct idrun *r = m->runs;
-	size_t k = hint, lo = 0, hi = m->nruns;
+	const unsigned char *b = runs;
+#define RUN_FIELD(k, off) (*(const uint32_t *)(const void *)(b + (k) * stride + (off)))
+#define RUN_HOLDS(k) (RUN_FIELD(k, first) <= x && x - RUN_FIELD(k, first) < RUN_FIELD(k, count))
+	size_t k = *hint, lo = 0, hi = nruns;
 
-	if (k < hi && r[k].id <= id && id - r[k].id < r[k].n)
-		return r[k].key + (id - r[k].id);
-	if (++k < hi && r[k].id <= id && id - r[k].id < r[k].n) {
-		hint = k;
-		return r[k].key + (id - r[k].id);
-	}
-	while (hi - lo > 1) { /* the last run that starts at or before id */
+	if (k < nruns && RUN_HOLDS(k))
+		return k;
+	if (k + 1 < nruns && RUN_HOLDS(k + 1))
+		return *hint = k + 1;
+	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].id <= id)
+		if (RUN_FIELD(mid, first) <= x)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	hint = lo;
-	return r[lo].key + (id - r[lo].id);
+#undef RUN_HOLDS
+#undef RUN_FIELD
+	return *hint = lo;
+}
+
+/* The key of id (< m->n). */
+static inline uint64_t
+idmap_key(const struct idmap *m, uint32_t id)
+{
+	static _Thread_local size_t hint;
+	const struct idrun *r = &m->runs[run_find(m->runs, m->nruns, sizeof(*m->runs),
+						  offsetof(struct idrun, id),
+						  offsetof(struct idrun, n), id, &hint)];
+	return r->key + (id - r->id);
 }
 
 /* The value of hex digit c, or -1. */
