@@ -1015,13 +1015,20 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	if (same) {
 		for (size_t i = 0; i < n; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			struct winst *wi = &ws->inst[ws->ids[i]];
-			ws->next_ids[i] = ws->ids[i];
-			if (wi->identity != ri->identity ||
-			    ws->in_total[ws->ids[i]] != raw_in_total(rs, ri)) {
+			uint32_t id = ws->ids[i];
+			struct winst *wi = &ws->inst[id];
+			/* a set with keys: an instance's key can change under the
+			 * same name (an interface's IRQs) */
+			const char *key = ws->keys ? instance_key(w, ws, ri->name) : "";
+			int rekey = ws->keys && strcmp(ws->keys[id], key) != 0;
+			ws->next_ids[i] = id;
+			if (wi->identity != ri->identity || ws->in_total[id] != raw_in_total(rs, ri) ||
+			    rekey) {
 				wi->identity = ri->identity;
-				ws->in_total[ws->ids[i]] = (uint8_t)raw_in_total(rs, ri);
-				put_instance(&w->buf, set_id, ws, ws->ids[i]);
+				ws->in_total[id] = (uint8_t)raw_in_total(rs, ri);
+				if (rekey)
+					ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
+				put_instance(&w->buf, set_id, ws, id);
 			}
 		}
 		return 1;

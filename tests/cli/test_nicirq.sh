@@ -56,6 +56,36 @@ fi
 out=$("$GETCOUNTER" --root "$F/t0" --root "$F/t1" -f csv "\\$SET(eth1/*)\\Interrupts/sec")
 printf '%s\n' "$out" | tail -1 | grep -qF '"12.000000","24.000000","36.000000"' ||
 	fail "eth1/* values: $out"
+
+# A log replays what the run showed when an interface's IRQs change while
+# the instances stay the same: r0 is t0 without eth1's row 31, r1 is t1, r2
+# is t1 2 s later with every count + 100. eth1's key (its IRQs) changes
+# from r0 to r1; the writer wrote no INSTANCE record for it (the list was
+# the same), so the replay used the old key's rows until the next keyframe.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$F/t0" "$tmp/r0"
+cp -r "$F/t1" "$tmp/r1"
+cp -r "$F/t1" "$tmp/r2"
+sed -i '/eth1-TxRx-1/d' "$tmp/r0/proc/interrupts"
+echo "1004.00 1802.00" >"$tmp/r2/proc/uptime"
+# the two count columns + 100, in place (an IRQ's action text is its identity)
+awk '$1 ~ /^[0-9]+:$/ {
+	match($0, /^ *[0-9]+: +[0-9]+ +[0-9]+/)
+	head = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
+	n = split(head, f, " ")
+	printf "%4s %10d %10d%s\n", f[1], f[2] + 100, f[3] + 100, rest
+	next
+} { print }' "$F/t1/proc/interrupts" >"$tmp/r2/proc/interrupts"
+roots="--root $tmp/r0 --root $tmp/r1 --root $tmp/r2"
+# shellcheck disable=SC2086
+live=$("$GETCOUNTER" $roots -f csv "\\$SET(eth1/*)\\Interrupts/sec" | sed 1d | cut -d, -f2-)
+# shellcheck disable=SC2086
+"$GETCOUNTER" $roots -o "$tmp/k.gcl" "\\$SET(*)\\Interrupts/sec"
+replay=$("$GETCOUNTER" --input "$tmp/k.gcl" -f csv "\\$SET(eth1/*)\\Interrupts/sec" | sed 1d |
+	cut -d, -f2-)
+[ -n "$live" ] && [ "$live" = "$replay" ] ||
+	fail "eth1's IRQs changed: the run showed '$live', its log replays '$replay'"
 echo "fixture: ok"
 
 # ---- live: eth0 ----
