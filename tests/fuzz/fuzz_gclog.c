@@ -100,10 +100,10 @@ touch_sample(struct gclog_reader *r)
 			touch_str(ri->name);
 			touch_str(ss->keys[i]);
 			check(set->nfields == 64 || (ri->present >> set->nfields) == 0);
-			sink += ri->identity + ri->in_total;
+			sink += ri->identity + (uint64_t)raw_in_total(ss->rs, ri);
 			for (size_t f = 0; f < set->nfields; f++)
 				if (ri->present >> f & 1)
-					sink += ri->values[f];
+					sink += raw_get(ss->rs, ri, (unsigned)f);
 		}
 	}
 }
