@@ -576,7 +576,7 @@ derive_total_span(const struct counter_desc *c,
 		if (no_total(c))
 			break;
 		struct field_deltas d;
-		int paired = sp->ds && sp->pair[i] == ST_OK;
+		int paired = two && sp->ds && sp->pair[i] == ST_OK; /* a one-read type reads none */
 		if (paired)
 			ds_get(&r, i, need, words, &d);
 		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, sp->pair[i], env);

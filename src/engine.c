@@ -1466,7 +1466,9 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					}
 					struct field_deltas d;
 					uint64_t words[SET_MAX_FIELDS];
-					int paired = !snapshot && es->pair[i] == ST_OK;
+					/* a one-read type reads no delta */
+					int paired = !snapshot && es->pair[i] == ST_OK &&
+						     counter_type_needs_two(it->c->type);
 					if (paired)
 						delta_store_get(&es->ds, i, it->need, words, &d);
 					v = derive_value(es->cur, it->c, &es->cur->inst[i],
