@@ -461,8 +461,8 @@ eset_grow(struct eset *es, size_t n)
 
 static void eset_group(struct eset *es);
 
-/* After the instance list changed: the per-instance arrays sized to the
- * instances (they grew by doubling). */
+/* Once the instance list has settled: the per-instance arrays sized to the
+ * instances (they grew by doubling while it changed). */
 static void
 eset_trim(struct eset *es)
 {
