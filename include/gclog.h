@@ -79,11 +79,16 @@ size_t gclog_writer_add_set(struct gclog_writer *w, const struct counter_set *se
 size_t gclog_writer_nsets(const struct gclog_writer *w);
 
 /* Record one read: sets[i] for the i-th declared set, NULL when it was not
- * read this time. Returns 0; 1 when --max-size stops the log (nothing more
+ * read this time. prevs (or NULL) holds, for each set, the caller's
+ * previous read of it: when that is the read last written for the set
+ * (raw_set.stamp tells), its values are what this one's are written
+ * against, and the writer needs no copy of its own. Any other prevs[i] is
+ * ignored and the set's instances are written in full. Returns 0; 1 when --max-size stops the log (nothing more
  * is written, err says so); -1 with err on a write error, or when not even
  * the first read of a new log fits in --max-size. */
 int gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-			const struct raw_set *const *sets, struct err *err);
+			const struct raw_set *const *sets, const struct raw_set *const *prevs,
+			struct err *err);
 
 /* The counter paths the user asked for, stored in every keyframe block so
  * a replay without paths shows what was watched. */

@@ -56,6 +56,8 @@ struct raw_set {
 	unsigned nslots;  /* words per instance */
 	struct strset *names;     /* the instances' names: shared, or own_names */
 	struct strset *own_names; /* allocated at the first name */
+	uint64_t stamp;   /* names this read's content: new at each raw_set_begin,
+			   * kept by raw_set_copy (0: never read) */
 };
 
 /* The read of every requested set at one moment. */
@@ -84,7 +86,7 @@ void raw_set_share_names(struct raw_set *rs, struct strset *names);
 void raw_sets_compact_names(struct raw_set *const *sets, size_t n);
 /* Free what the set owns (not rs itself). */
 void raw_set_free(struct raw_set *rs);
-/* Start a new read: no instances, memory kept. */
+/* Start a new read: no instances, memory kept, a new stamp. */
 void raw_set_begin(struct raw_set *rs);
 /* Give back the memory past the instances when more than an eighth of it
  * is unused (the instance array grows by doubling). */

@@ -154,8 +154,9 @@ struct engine {
 	char *log_tmp, *log_final;
 	int absent_rows;         /* a replay shows absent sets' rows, blank */
 	uint64_t *log_mono;
-	const struct raw_set **log_sets;
+	const struct raw_set **log_sets; /* per log set its read, then its previous one */
 	size_t *log_index; /* eset -> the writer's set */
+	size_t nlog;       /* the writer's sets */
 	size_t nsets;
 	struct eset *sets;
 	size_t nitems;
@@ -2007,6 +2008,8 @@ engine_log_read(struct engine *e, struct err *err)
 		for (size_t k = 0; k < es->nsources; k++) {
 			int here = !es->absent && (!e->replay || k == es->source);
 			e->log_sets[e->log_index[s] + k] = here ? es->cur : NULL;
+			/* what the writer wrote last for it, most likely */
+			e->log_sets[e->nlog + e->log_index[s] + k] = here ? es->prev : NULL;
 			e->log_mono[e->log_index[s] + k] = es->cur->mono_ns;
 		}
 		/* a break in a source is a gap of the log; the first read of
@@ -2024,7 +2027,8 @@ engine_log_read(struct engine *e, struct err *err)
 		gclog_writer_gap(e->log);
 	if (e->boot_changed && e->log_started)
 		gclog_writer_boot(e->log, e->boot_id);
-	int rc = gclog_writer_sample(e->log, e->wall_ns, e->log_mono, e->log_sets, err);
+	int rc = gclog_writer_sample(e->log, e->wall_ns, e->log_mono, e->log_sets,
+				     e->log_sets + e->nlog, err);
 	e->log_started = 1;
 	if (rc == 1) {
 		fprintf(stderr, "getcounter: %s\n", err->msg);
@@ -2147,7 +2151,8 @@ engine_log_open(struct engine *e, int fd, const char *name, int only, struct err
 		nlog += e->sets[k].nsources;
 	}
 	e->log_mono = xcalloc(nlog ? nlog : 1, sizeof(*e->log_mono));
-	e->log_sets = xcalloc(nlog ? nlog : 1, sizeof(*e->log_sets));
+	e->log_sets = xcalloc(2 * nlog + 1, sizeof(*e->log_sets));
+	e->nlog = nlog;
 	e->log_index = xcalloc(e->nsets ? e->nsets : 1, sizeof(*e->log_index));
 	/* sets in catalogue order, so a replay lists them as live does */
 	for (size_t ci = 0; ci < e->ncatalog; ci++) {

@@ -662,14 +662,10 @@ gclog_set_free(struct counter_set *set)
 
 /* ---- writer ------------------------------------------------------------- */
 
-/* A bound instance id. Its name and key are copies in the set's names;
- * the last values written are its words of the set's values. */
-struct winst {
-	const char *name;
-	uint64_t identity;
-	uint64_t present;
-};
-
+/* A recorded set. The writer keeps no copy of what it wrote: the values
+ * of the last read it wrote are the caller's previous read (the prevs of
+ * gclog_writer_sample), known by its stamp, and each instance's id is its
+ * position in that read unless the list changed since the keyframe. */
 struct wset {
 	const struct counter_set *set;
 	const struct counter_desc **counters;
@@ -677,18 +673,13 @@ struct wset {
 	uint64_t fields;
 	gclog_key_fn key;
 	void *key_ctx;
-	struct winst *inst; /* by id */
-	size_t ninst, inst_cap;
-	uint64_t *values;   /* per id, one word per recorded field (nwords) */
-	size_t nwords;
-	uint8_t *in_total;  /* per id */
-	const char **keys;  /* per id; NULL when the set has no keys (each is "") */
-	struct strpool names; /* the bound ids' names and keys (rebuilt at a keyframe,
-			       * in the same memory) */
-	uint32_t *ids;      /* the last written sample's instances, in order */
-	size_t nids, ids_cap;
-	uint32_t *next_ids; /* scratch for the next list */
-	size_t next_cap;
+	uint64_t stamp;     /* raw_set.stamp of the read last written; 0 none */
+	uint32_t *ids;      /* that read's ids, in order; NULL: ids 0..nids-1 */
+	size_t nids;
+	size_t nbound;      /* ids bound since the keyframe (the next new id) */
+	const char **keys;  /* keyed sets: per bound id, its key (in names) */
+	size_t keys_cap;
+	struct strpool names; /* the keys (reset at a keyframe, memory kept) */
 	uint64_t last_mono;
 };
 
@@ -900,253 +891,242 @@ instance_key(struct gclog_writer *w, struct wset *ws, const char *name)
 	return w->keybuf;
 }
 
-/* Field f's index among the fields in mask (f is one of them). */
-static unsigned
-field_rank(uint64_t mask, unsigned f)
-{
-	return (unsigned)__builtin_popcountll(mask & (((uint64_t)1 << f) - 1u));
-}
-
 /* The key id was bound with. */
 static const char *
 wset_key(const struct wset *ws, uint32_t id)
 {
-	return ws->keys ? ws->keys[id] : "";
+	return ws->keys && id < ws->nbound ? ws->keys[id] : "";
 }
 
+/* Bind id to instance i of rs (an INSTANCE record), with key. */
 static void
-put_instance(struct gbuf *b, size_t set_id, const struct wset *ws, uint32_t id)
+put_instance(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
+	     size_t i, uint32_t id, const char *key)
 {
-	const struct winst *wi = &ws->inst[id];
+	const struct raw_instance *ri = &rs->inst[i];
+	struct gbuf *b = &w->buf;
 	size_t at = rec_begin(b, REC_INSTANCE);
+
+	if (ws->key) {
+		xgrow((void **)&ws->keys, &ws->keys_cap, (size_t)id + 1, sizeof(*ws->keys));
+		ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
+	}
 	gb_varint(b, set_id);
 	gb_varint(b, id);
-	gb_str(b, wi->name);
-	gb_varint(b, wi->identity);
-	gb_u8(b, ws->in_total[id]);
-	gb_str(b, wset_key(ws, id));
+	gb_str(b, ri->name);
+	gb_varint(b, ri->identity);
+	gb_u8(b, (uint8_t)raw_in_total(rs, ri));
+	gb_str(b, key);
 	rec_end(b, at);
 }
 
-/* The last values written of id, one word per recorded field. */
-static uint64_t *
-wset_values(const struct wset *ws, uint32_t id)
-{
-	return ws->values + (size_t)id * ws->nwords;
-}
-
-/* The per-id arrays beside inst sized to its capacity. */
-static void
-wset_fit(struct wset *ws)
-{
-	ws->values = xrealloc(ws->values, ws->inst_cap * ws->nwords * sizeof(uint64_t));
-	ws->in_total = xrealloc(ws->in_total, ws->inst_cap);
-	if (ws->key)
-		ws->keys = xrealloc(ws->keys, ws->inst_cap * sizeof(*ws->keys));
-}
-
-/* Bind a new id to ri in ws. */
-static uint32_t
-new_instance(struct wset *ws, const struct raw_set *rs, const struct raw_instance *ri,
-	     const char *key)
-{
-	size_t old = ws->inst_cap;
-
-	ws->nwords = ws->fields ? (size_t)__builtin_popcountll(ws->fields) : 1;
-	xgrow((void **)&ws->inst, &ws->inst_cap, ws->ninst + 1, sizeof(*ws->inst));
-	if (ws->inst_cap != old)
-		wset_fit(ws);
-	struct winst *wi = &ws->inst[ws->ninst];
-	memset(wi, 0, sizeof(*wi));
-	memset(wset_values(ws, (uint32_t)ws->ninst), 0, ws->nwords * sizeof(uint64_t));
-	wi->name = strpool_add(&ws->names, ri->name);
-	if (ws->keys)
-		ws->keys[ws->ninst] = key[0] ? strpool_add(&ws->names, key) : "";
-	wi->identity = ri->identity;
-	ws->in_total[ws->ninst] = (uint8_t)raw_in_total(rs, ri);
-	return (uint32_t)ws->ninst++;
-}
-
-/* Unbind every id; their names' memory is reused by the next binding (a
- * keyframe binds afresh, so names of instances long gone do not pile up,
- * and a keyframe like the last allocates nothing). */
+/* Unbind every id; the keys' memory is reused by the next binding (a
+ * keyframe binds afresh, so a keyframe like the last allocates nothing). */
 static void
 wset_forget(struct wset *ws)
 {
 	strpool_reset(&ws->names);
-	ws->ninst = 0;
+	free(ws->ids);
+	ws->ids = NULL;
 	ws->nids = 0;
+	ws->nbound = 0;
+	ws->stamp = 0;
 	ws->last_mono = 0;
 }
 
-/* Find (or bind) the ids of rs's instances into ws->next_ids; emits
- * INSTANCE records for new or changed bindings. Returns nonzero when the
- * list equals the last one. */
-static int
-map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
-	      int key_block)
+/* The id of the i-th instance of the last read written. */
+static uint32_t
+wset_id(const struct wset *ws, size_t i)
 {
-	size_t n = rs->ninstances;
-	int same = n == ws->nids && !key_block;
+	return ws->ids ? ws->ids[i] : (uint32_t)i;
+}
 
-	if (n > ws->next_cap) {
-		ws->next_cap = n + n / 8 + 8;
-		ws->next_ids = xrealloc(ws->next_ids, ws->next_cap * sizeof(uint32_t));
-	}
-	if (same)
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(ws->inst[ws->ids[i]].name, rs->inst[i].name) != 0) {
-				same = 0;
-				break;
-			}
-	if (key_block) {
-		/* a keyframe renumbers: ids 0..n-1 in order */
+#define NO_REF UINT32_MAX
+
+/* How one set's read is written against the last one: ref, the last read
+ * written (NULL when the caller no longer holds it: every instance is then
+ * bound anew), and per instance its index in ref, when the list changed. */
+struct wmap {
+	const struct raw_set *ref;
+	int same;        /* the list is ref's: instance i is ref's i */
+	uint32_t *refidx; /* otherwise: per instance, its index in ref or NO_REF */
+	uint32_t *ids;    /* otherwise: the new list's ids */
+};
+
+/* Instance i's index in the last read written, NO_REF for none. A field
+ * read now and not then makes it a new id too: what the reader holds for a
+ * field not read last time is older than the last read, which the writer
+ * no longer has; a new id starts from zero. */
+static uint32_t
+wmap_ref(const struct wmap *m, const struct raw_set *rs, size_t i, uint64_t fields)
+{
+	uint32_t j = m->same ? (uint32_t)i : m->refidx ? m->refidx[i] : NO_REF;
+
+	if (j != NO_REF && (rs->inst[i].present & fields & ~m->ref->inst[j].present))
+		return NO_REF;
+	return j;
+}
+
+/* Map rs's instances onto the ids of ws's last read (m->ref), binding a
+ * new id (an INSTANCE record) to each instance that has none, and binding
+ * an id again when its identity, _Total flag or key changed. A keyframe
+ * binds ids 0..n-1 in order. */
+static void
+map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
+	      struct wmap *m, int key)
+{
+	const struct raw_set *ref = m->ref;
+	size_t n = rs->ninstances;
+
+	if (key) {
 		wset_forget(ws);
-		for (size_t i = 0; i < n; i++) {
-			const struct raw_instance *ri = &rs->inst[i];
-			ws->next_ids[i] = new_instance(ws, rs, ri, instance_key(w, ws, ri->name));
-			put_instance(&w->buf, set_id, ws, ws->next_ids[i]);
-		}
-		/* the ids grew by doubling: fitted to them */
-		if (xtrim((void **)&ws->inst, &ws->inst_cap, ws->ninst, sizeof(*ws->inst)))
-			wset_fit(ws);
-		return 0;
+		m->ref = NULL;
+		for (size_t i = 0; i < n; i++)
+			put_instance(w, set_id, ws, rs, i, (uint32_t)i,
+				     instance_key(w, ws, rs->inst[i].name));
+		ws->nbound = n;
+		return;
 	}
-	if (same) {
-		for (size_t i = 0; i < n; i++) {
-			const struct raw_instance *ri = &rs->inst[i];
-			uint32_t id = ws->ids[i];
-			struct winst *wi = &ws->inst[id];
-			/* a set with keys: an instance's key can change under the
-			 * same name (an interface's IRQs) */
-			const char *key = ws->keys ? instance_key(w, ws, ri->name) : "";
-			int rekey = ws->keys && strcmp(ws->keys[id], key) != 0;
-			ws->next_ids[i] = id;
-			if (wi->identity != ri->identity || ws->in_total[id] != raw_in_total(rs, ri) ||
-			    rekey) {
-				wi->identity = ri->identity;
-				ws->in_total[id] = (uint8_t)raw_in_total(rs, ri);
-				if (rekey)
-					ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
-				put_instance(&w->buf, set_id, ws, id);
-			}
+	m->same = ref && ref->ninstances == n;
+	for (size_t i = 0; m->same && i < n; i++)
+		m->same = ref->inst[i].name == rs->inst[i].name ||
+			  strcmp(ref->inst[i].name, rs->inst[i].name) == 0;
+	if (!m->same) {
+		/* the list changed (rare): look names up in a hash of ref's */
+		m->refidx = xmalloc((n ? n : 1) * sizeof(*m->refidx));
+		m->ids = xmalloc((n ? n : 1) * sizeof(*m->ids));
+		size_t nref = ref ? ref->ninstances : 0, hcap = 16;
+		while (hcap < nref + nref / 3 + 1) /* a load of at most 3/4 */
+			hcap *= 2;
+		uint32_t *hash = xmalloc(hcap * sizeof(*hash));
+		uint8_t *taken = xcalloc(nref ? nref : 1, 1);
+		memset(hash, 0xff, hcap * sizeof(*hash));
+		for (size_t j = 0; j < nref; j++) {
+			size_t h = str_hash(ref->inst[j].name) & (hcap - 1);
+			while (hash[h] != UINT32_MAX)
+				h = (h + 1) & (hcap - 1);
+			hash[h] = (uint32_t)j;
 		}
-		return 1;
-	}
-	/* the list changed (rare): look names up in a hash of every bound id */
-	size_t hcap = 16;
-	while (hcap < ws->ninst + ws->ninst / 3 + 1) /* a load of at most 3/4 */
-		hcap *= 2;
-	uint32_t *hash = xmalloc(hcap * sizeof(*hash));
-	for (size_t k = 0; k < hcap; k++)
-		hash[k] = UINT32_MAX;
-	for (size_t j = 0; j < ws->ninst; j++) {
-		size_t h = str_hash(ws->inst[j].name) & (hcap - 1);
-		while (hash[h] != UINT32_MAX)
-			h = (h + 1) & (hcap - 1);
-		hash[h] = (uint32_t)j;
+		for (size_t i = 0; i < n; i++) {
+			const char *name = rs->inst[i].name;
+			uint32_t j = NO_REF;
+			/* a name twice in one read: the second is another instance */
+			for (size_t h = str_hash(name) & (hcap - 1); nref && hash[h] != UINT32_MAX;
+			     h = (h + 1) & (hcap - 1))
+				if (!taken[hash[h]] && strcmp(ref->inst[hash[h]].name, name) == 0) {
+					j = hash[h];
+					taken[j] = 1;
+					break;
+				}
+			m->refidx[i] = j;
+		}
+		free(taken);
+		free(hash);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct raw_instance *ri = &rs->inst[i];
-		const char *key = instance_key(w, ws, ri->name);
-		uint32_t id = UINT32_MAX;
-		for (size_t h = str_hash(ri->name) & (hcap - 1); hash[h] != UINT32_MAX;
-		     h = (h + 1) & (hcap - 1))
-			if (strcmp(ws->inst[hash[h]].name, ri->name) == 0) {
-				id = hash[h];
-				break;
-			}
-		/* a name twice in one read: the second is another instance */
-		for (size_t k = 0; id != UINT32_MAX && k < i; k++)
-			if (ws->next_ids[k] == id)
-				id = UINT32_MAX;
-		if (id == UINT32_MAX) {
-			id = new_instance(ws, rs, ri, key);
-			put_instance(&w->buf, set_id, ws, id);
+		uint32_t j = wmap_ref(m, rs, i, ws->fields);
+		const char *k = ws->key ? instance_key(w, ws, ri->name) : "";
+		uint32_t id;
+		if (j == NO_REF) {
+			id = (uint32_t)ws->nbound++;
+			put_instance(w, set_id, ws, rs, i, id, k);
 		} else {
-			struct winst *wi = &ws->inst[id];
-			if (wi->identity != ri->identity || ws->in_total[id] != raw_in_total(rs, ri) ||
-			    strcmp(wset_key(ws, id), key) != 0) {
-				wi->identity = ri->identity;
-				ws->in_total[id] = (uint8_t)raw_in_total(rs, ri);
-				if (ws->keys)
-					ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
-				put_instance(&w->buf, set_id, ws, id);
-			}
+			const struct raw_instance *rj = &ref->inst[j];
+			id = wset_id(ws, j);
+			if (rj->identity != ri->identity || raw_in_total(ref, rj) != raw_in_total(rs, ri) ||
+			    strcmp(wset_key(ws, id), k) != 0)
+				put_instance(w, set_id, ws, rs, i, id, k);
 		}
-		ws->next_ids[i] = id;
+		if (m->ids)
+			m->ids[i] = id;
+		else if (id != wset_id(ws, i)) {
+			/* the same list, a new id (a field read again): list them */
+			m->ids = xmalloc((n ? n : 1) * sizeof(*m->ids));
+			for (size_t k2 = 0; k2 < i; k2++)
+				m->ids[k2] = wset_id(ws, k2);
+			m->ids[i] = id;
+		}
 	}
-	free(hash);
-	return 0;
 }
 
-/* Encode one read as a KEYFRAME (key) or a SAMPLE record into w->buf. */
+/* Encode one read as a KEYFRAME (key) or a SAMPLE record into w->buf;
+ * prevs[s] is the caller's previous read of set s (or NULL). */
 static void
 put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-	   const struct raw_set *const *sets, int key)
+	   const struct raw_set *const *sets, const struct raw_set *const *prevs, int key)
 {
 	struct gbuf *b = &w->buf;
 	size_t nread = 0;
+	struct wmap maps[MAX_SETS];
 
 	/* INSTANCE records come first: map every set before the sample */
-	uint8_t same[MAX_SETS];
 	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
-		same[s] = 0;
+		struct wset *ws = &w->sets[s];
+		const struct raw_set *prev = prevs ? prevs[s] : NULL;
+		memset(&maps[s], 0, sizeof(maps[s]));
+		/* the last read written, if the caller still holds it */
+		if (prev && ws->stamp && prev->stamp == ws->stamp && prev->ninstances == ws->nids)
+			maps[s].ref = prev;
 		if (sets[s]) {
-			same[s] = (uint8_t)map_instances(w, s, &w->sets[s], sets[s], key);
+			map_instances(w, s, ws, sets[s], &maps[s], key);
 			nread++;
 		} else if (key) {
-			wset_forget(&w->sets[s]);
+			wset_forget(ws);
 		}
 	}
 	size_t at = rec_begin(b, key ? REC_KEYFRAME : REC_SAMPLE);
 	gb_zz(b, key ? wall_ns : (int64_t)((uint64_t)wall_ns - (uint64_t)w->last_wall));
 	gb_varint(b, nread);
 	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
-		const struct raw_set *rs = sets[s];
+		const struct raw_set *rs = sets[s], *ref = maps[s].ref;
 		struct wset *ws = &w->sets[s];
+		struct wmap *m = &maps[s];
 		if (!rs)
 			continue;
+		int same = !key && m->same && !m->ids;
 		gb_varint(b, s);
-		gb_u8(b, (uint8_t)((rs->valid ? 1 : 0) | (same[s] ? 2 : 0)));
+		gb_u8(b, (uint8_t)((rs->valid ? 1 : 0) | (same ? 2 : 0)));
 		gb_zz(b, (int64_t)(mono_ns[s] - ws->last_mono));
 		ws->last_mono = mono_ns[s];
-		if (!same[s]) {
+		if (!same) {
 			gb_varint(b, rs->ninstances);
 			for (size_t i = 0; i < rs->ninstances; i++)
-				gb_varint(b, ws->next_ids[i]);
+				gb_varint(b, m->ids ? m->ids[i] : i);
 		}
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			struct winst *wi = &ws->inst[ws->next_ids[i]];
-			uint64_t *lastv = wset_values(ws, ws->next_ids[i]);
+			uint32_t j = ref ? wmap_ref(m, rs, i, ws->fields) : NO_REF;
+			const struct raw_instance *rj = j == NO_REF ? NULL : &ref->inst[j];
 			uint64_t present = ri->present & ws->fields, changed = 0, bit = 1;
-			gb_varint(b, present ^ wi->present);
-			wi->present = present;
+			gb_varint(b, present ^ (rj ? rj->present & ws->fields : 0));
 			/* which present fields moved: bit k for the k-th present one */
-			for (uint64_t m = present; m; m &= m - 1, bit <<= 1) {
-				unsigned f = (unsigned)__builtin_ctzll(m);
-				if (raw_get(rs, ri, f) != lastv[field_rank(ws->fields, f)])
+			for (uint64_t p = present; p; p &= p - 1, bit <<= 1) {
+				unsigned f = (unsigned)__builtin_ctzll(p);
+				if (raw_get(rs, ri, f) != (rj ? raw_get(ref, rj, f) : 0))
 					changed |= bit;
 			}
 			gb_varint(b, changed);
-			for (uint64_t m = present; m; m &= m - 1, changed >>= 1) {
-				unsigned f = (unsigned)__builtin_ctzll(m);
-				if (!(changed & 1))
-					continue;
-				uint64_t *last = &lastv[field_rank(ws->fields, f)];
-				gb_zz(b, (int64_t)(raw_get(rs, ri, f) - *last));
-				*last = raw_get(rs, ri, f);
+			for (uint64_t p = present; p; p &= p - 1, changed >>= 1) {
+				unsigned f = (unsigned)__builtin_ctzll(p);
+				if (changed & 1)
+					gb_zz(b, (int64_t)(raw_get(rs, ri, f) -
+							   (rj ? raw_get(ref, rj, f) : 0)));
 			}
 		}
-		/* the list just written is the next sample's reference */
-		if (rs->ninstances > ws->ids_cap) {
-			ws->ids_cap = rs->ninstances + rs->ninstances / 8 + 8;
-			ws->ids = xrealloc(ws->ids, ws->ids_cap * sizeof(uint32_t));
-		}
-		if (rs->ninstances)
-			memcpy(ws->ids, ws->next_ids, rs->ninstances * sizeof(uint32_t));
+		/* the read just written is the next one's reference */
+		ws->stamp = rs->stamp;
 		ws->nids = rs->ninstances;
+		if (m->ids) {
+			size_t i = 0;
+			while (i < rs->ninstances && m->ids[i] == i)
+				i++;
+			free(ws->ids);
+			ws->ids = i < rs->ninstances ? m->ids : NULL; /* 0..n-1 needs no list */
+			if (!ws->ids)
+				free(m->ids);
+		}
+		free(m->refidx);
 	}
 	rec_end(b, at);
 	w->last_wall = wall_ns;
@@ -1168,7 +1148,7 @@ gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t n)
  * keyframe. */
 static void
 put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-	      const struct raw_set *const *sets)
+	      const struct raw_set *const *sets, const struct raw_set *const *prevs)
 {
 	struct gbuf *b = &w->buf;
 
@@ -1193,7 +1173,7 @@ put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 		rec_end(b, at);
 	}
 	w->help_written = 1;
-	put_sample(w, wall_ns, mono_ns, sets, 1);
+	put_sample(w, wall_ns, mono_ns, sets, prevs, 1);
 }
 
 /* The bytes a linear log reaches at the least once this session's first
@@ -1290,17 +1270,22 @@ ring_layout(struct gclog_writer *w, struct err *err)
 
 int
 gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-		    const struct raw_set *const *sets, struct err *err)
+		    const struct raw_set *const *sets, const struct raw_set *const *prevs,
+		    struct err *err)
 {
 	int key = !w->started || w->since_key >= w->opts.keyframe_every;
 
+	/* new ids are bound until the next keyframe: keep them well inside
+	 * what a reader takes */
+	for (size_t s = 0; s < w->nsets; s++)
+		key |= w->sets[s].nbound > MAX_INSTANCES / 2;
 	if (w->stopped)
 		return 1;
 	w->buf.len = 0;
 	if (key)
-		put_key_block(w, wall_ns, mono_ns, sets);
+		put_key_block(w, wall_ns, mono_ns, sets, prevs);
 	else
-		put_sample(w, wall_ns, mono_ns, sets, 0);
+		put_sample(w, wall_ns, mono_ns, sets, prevs, 0);
 	if (w->opts.circular && !w->layout_fixed && ring_layout(w, err) < 0) {
 		w->stopped = 1;
 		return -1;
@@ -1323,7 +1308,7 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 			if (zero_range(w, at, w->seg_size, err) < 0)
 				return -1;
 			w->buf.len = 0;
-			put_key_block(w, wall_ns, mono_ns, sets);
+			put_key_block(w, wall_ns, mono_ns, sets, prevs);
 			key = 1;
 			if (w->buf.len > w->seg_size) {
 				err_set(err, "%s: one keyframe of these counters takes %zu bytes, more "
@@ -1443,12 +1428,7 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 	for (size_t s = 0; s < w->nsets; s++) {
 		wset_forget(&w->sets[s]);
 		strpool_free(&w->sets[s].names);
-		free(w->sets[s].inst);
-		free(w->sets[s].in_total);
 		free(w->sets[s].keys);
-		free(w->sets[s].values);
-		free(w->sets[s].ids);
-		free(w->sets[s].next_ids);
 		free(w->sets[s].counters);
 	}
 	free(w->sets);

@@ -126,6 +126,9 @@ raw_set_begin(struct raw_set *rs)
 		raw_sets_compact_names(&rs, 1);
 	rs->ninstances = 0;
 	rs->valid = 0;
+	/* unique in the process: the log writer knows its last read by it */
+	static uint64_t stamps;
+	rs->stamp = __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED);
 }
 
 /* Grow the instance array and the values block to hold one more. */
@@ -210,4 +213,5 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 	}
 	dst->mono_ns = src->mono_ns;
 	dst->valid = src->valid;
+	dst->stamp = src->stamp; /* the same content */
 }

@@ -413,20 +413,22 @@ static void
 check_set_desc(const struct counter_set *got, const struct counter_set *want, uint64_t fields,
 	       const struct counter_desc *const *counters, size_t n);
 
+/* The scripted log, written with each set's previous read as the engine
+ * gives it (with_prevs), or without. */
 static void
-test_roundtrip(void **unused)
+roundtrip(int with_prevs)
 {
 	char path[64];
 	int fd = tmp_file(path, sizeof(path));
 	struct gclog_writer_opts o = { 0 };
 	struct gclog_session ses;
 	struct err err;
-	struct raw_set rs[2];
+	struct raw_set rs[2], wrs[2][2];
+	unsigned cur[2] = { 0, 0 };
 	const struct counter_desc *tc[4], *oc[1] = { &o_counters[0] };
 	const char *paths[] = { "\\Test Set(*)\\*", "\\Other\\X/sec" };
 	char why[256];
 
-	(void)unused;
 	for (size_t k = 0; k < 4; k++)
 		tc[k] = &t_counters[k];
 	test_session(&ses, 0x0123456789abcdefULL);
@@ -438,15 +440,28 @@ test_roundtrip(void **unused)
 	gclog_writer_paths(w, paths, 2);
 	raw_set_init(&rs[0], &t_set);
 	raw_set_init(&rs[1], &o_set);
+	for (size_t k = 0; k < 2; k++) {
+		raw_set_init(&wrs[0][k], &t_set);
+		raw_set_init(&wrs[1][k], &o_set);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(script); i++) {
-		const struct raw_set *sets[2];
+		const struct raw_set *sets[2], *prevs[2];
 		uint64_t mono[2];
 		for (size_t s = 0; s < 2; s++) {
-			fill_rs(&rs[s], &script[i].set[s]);
-			sets[s] = script[i].set[s].read ? &rs[s] : NULL;
+			/* a set's two reads take turns, as the engine's do */
+			struct raw_set *next = &wrs[s][cur[s] ^ 1];
+			prevs[s] = with_prevs ? &wrs[s][cur[s]] : NULL;
+			fill_rs(next, &script[i].set[s]);
+			sets[s] = script[i].set[s].read ? next : NULL;
 			mono[s] = script[i].set[s].mono;
+			if (sets[s])
+				cur[s] ^= 1;
 		}
-		assert_int_equal(gclog_writer_sample(w, script[i].wall, mono, sets, &err), 0);
+		assert_int_equal(gclog_writer_sample(w, script[i].wall, mono, sets, prevs, &err), 0);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		raw_set_free(&wrs[0][k]);
+		raw_set_free(&wrs[1][k]);
 	}
 	assert_true(gclog_writer_size(w) > GCLOG_HEADER_SIZE);
 	uint64_t wsize = gclog_writer_size(w);
@@ -522,6 +537,14 @@ test_roundtrip(void **unused)
 	unlink(path);
 }
 
+static void
+test_roundtrip(void **unused)
+{
+	(void)unused;
+	roundtrip(1);
+	roundtrip(0);
+}
+
 /* ---- a generated log: deterministic samples for the bigger tests --------- */
 
 #define BASE_WALL 1700000000000000000LL
@@ -538,8 +561,11 @@ mix(uint64_t x)
 
 struct gen {
 	unsigned ninst;
-	struct raw_set rs[2];
+	struct raw_set rs[2][2]; /* per set two reads, as the engine keeps them */
+	unsigned cur[2];         /* per set the last read's buffer */
 	const struct raw_set *sets[2];
+	const struct raw_set *prevs[2];
+	int prev_mode;           /* PREV_RIGHT, PREV_NONE or PREV_WRONG */
 	int64_t wall;
 	uint64_t mono[2];
 };
@@ -548,11 +574,23 @@ struct gen {
  * and come back, instance 1 changes identity at 6, fields miss now and
  * then, b is a 32-bit counter that wraps, c a random gauge; Other is not
  * read when i % 4 == 2 and fails (no instances) when i % 5 == 3. */
+/* What a generated sample gives the writer as each set's previous read:
+ * the set's last read (what the engine gives), none, or now and then
+ * another read (the writer must see it is not what it wrote). */
+enum { PREV_RIGHT, PREV_NONE, PREV_WRONG };
+
+/* The buffer set s's next read goes to: not its last read. */
+static struct raw_set *
+gen_next(struct gen *g, size_t s)
+{
+	return &g->rs[s][g->cur[s] ^ 1];
+}
+
 static void
 gen_sample(struct gen *g, unsigned i)
 {
 	char name[32];
-	struct raw_set *t = &g->rs[0], *o = &g->rs[1];
+	struct raw_set *t = gen_next(g, 0), *o = gen_next(g, 1);
 
 	raw_set_begin(t);
 	t->valid = 1;
@@ -583,6 +621,14 @@ gen_sample(struct gen *g, unsigned i)
 	g->mono[1] = g->mono[0] + 999;
 	t->mono_ns = g->mono[0];
 	o->mono_ns = g->mono[1];
+	for (size_t s = 0; s < 2; s++) {
+		const struct raw_set *last = &g->rs[s][g->cur[s]];
+		g->prevs[s] = g->prev_mode == PREV_NONE			   ? NULL
+			      : g->prev_mode == PREV_WRONG && i % 3 == 1 ? g->sets[s]
+									   : last;
+		if (g->sets[s])
+			g->cur[s] ^= 1; /* a set read: this read is the next one's last */
+	}
 }
 
 static void
@@ -590,15 +636,19 @@ gen_init(struct gen *g, unsigned ninst)
 {
 	memset(g, 0, sizeof(*g));
 	g->ninst = ninst;
-	raw_set_init(&g->rs[0], &t_set);
-	raw_set_init(&g->rs[1], &o_set);
+	for (size_t k = 0; k < 2; k++) {
+		raw_set_init(&g->rs[0][k], &t_set);
+		raw_set_init(&g->rs[1][k], &o_set);
+	}
 }
 
 static void
 gen_free(struct gen *g)
 {
-	raw_set_free(&g->rs[0]);
-	raw_set_free(&g->rs[1]);
+	for (size_t k = 0; k < 2; k++) {
+		raw_set_free(&g->rs[0][k]);
+		raw_set_free(&g->rs[1][k]);
+	}
 }
 
 static struct gclog_writer *
@@ -627,15 +677,16 @@ gen_write(struct gclog_writer *w, struct gen *g, unsigned from, unsigned to)
 
 	for (unsigned i = from; i < to; i++) {
 		gen_sample(g, i);
-		int rc = gclog_writer_sample(w, g->wall, g->mono, g->sets, &err);
+		int rc = gclog_writer_sample(w, g->wall, g->mono, g->sets, g->prevs, &err);
 		if (rc != 0)
 			fail_msg("sample %u: %d %s", i, rc, err.msg);
 	}
 }
 
-/* A whole linear generated log of n samples in memory. */
+/* A whole linear generated log of n samples in memory, written with
+ * previous reads as prev_mode says. */
 static uint8_t *
-gen_log(unsigned n, unsigned ninst, unsigned keyframe_every, size_t *len)
+gen_log_prevs(unsigned n, unsigned ninst, unsigned keyframe_every, int prev_mode, size_t *len)
 {
 	char path[64];
 	int fd = tmp_file(path, sizeof(path));
@@ -644,6 +695,7 @@ gen_log(unsigned n, unsigned ninst, unsigned keyframe_every, size_t *len)
 	struct err err;
 
 	gen_init(&g, ninst);
+	g.prev_mode = prev_mode;
 	struct gclog_writer *w = gen_writer(fd, path, &o, 42);
 	gen_write(w, &g, 0, n);
 	assert_int_equal(gclog_writer_close(w, &err), 0);
@@ -652,6 +704,13 @@ gen_log(unsigned n, unsigned ninst, unsigned keyframe_every, size_t *len)
 	uint8_t *p = slurp(path, len);
 	unlink(path);
 	return p;
+}
+
+/* A whole linear generated log of n samples in memory. */
+static uint8_t *
+gen_log(unsigned n, unsigned ninst, unsigned keyframe_every, size_t *len)
+{
+	return gen_log_prevs(n, ninst, keyframe_every, PREV_RIGHT, len);
 }
 
 /* Which generated sample a read one is (by its wall time), checked
@@ -703,6 +762,46 @@ read_gen(struct gclog_reader *r, struct gen *g, struct readout *out, char *why, 
 		out->n++;
 	}
 	return 0;
+}
+
+/* ---- the previous reads the writer is given ------------------------------- */
+
+/* The writer writes against the previous read it is given when that is the
+ * read it wrote last, and in full otherwise: each way the log reads back
+ * exactly (instances that come and go, fields that go missing and come
+ * back, a name the list drops and takes again), and the right previous
+ * reads make the smallest log. */
+static void
+test_prevs(void **unused)
+{
+	const int modes[] = { PREV_RIGHT, PREV_NONE, PREV_WRONG };
+	const unsigned every[] = { 0, 7 };
+	struct err err;
+	char why[256];
+
+	(void)unused;
+	for (size_t e = 0; e < ARRAY_SIZE(every); e++) {
+		size_t len[3];
+		for (size_t m = 0; m < 3; m++) {
+			uint8_t *d = gen_log_prevs(40, 6, every[e], modes[m], &len[m]);
+			struct gen g;
+			struct readout ro;
+			gen_init(&g, 6);
+			struct gclog_reader *r = gclog_reader_open_mem(d, len[m], "p.gcl", &err);
+			assert_non_null(r);
+			if (read_gen(r, &g, &ro, why, sizeof(why)) < 0)
+				fail_msg("mode %d, keyframe every %u: %s", modes[m], every[e], why);
+			assert_int_equal(ro.n, 40);
+			for (size_t i = 0; i < 40; i++)
+				assert_int_equal(ro.idx[i], (int)i);
+			assert_int_equal(gclog_reader_ndamage(r), 0);
+			gclog_reader_close(r);
+			gen_free(&g);
+			free(d);
+		}
+		assert_true(len[0] < len[2]);
+		assert_true(len[2] < len[1]);
+	}
 }
 
 /* ---- keyframes ------------------------------------------------------------ */
@@ -1516,7 +1615,7 @@ test_max_size_too_small(void **unused)
 	w = gen_writer(fd, path, &o, 701);
 	assert_int_equal(gclog_writer_check(w, &err), 0);
 	gen_sample(&g, 0);
-	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, &err), -1);
+	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, g.prevs, &err), -1);
 	assert_non_null(strstr(err.msg, "the first read of these counters takes"));
 	assert_non_null(strstr(err.msg, "give at least"));
 	assert_int_equal(gclog_writer_close(w, &err), 0);
@@ -1531,7 +1630,7 @@ test_max_size_too_small(void **unused)
 	w = gen_writer(fd, path, &o, 702);
 	assert_int_equal(gclog_writer_check(w, &err), 0);
 	gen_sample(&g, 0);
-	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, &err), 0);
+	assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, g.prevs, &err), 0);
 	assert_int_equal(gclog_writer_close(w, &err), 0);
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_true((uint64_t)st.st_size == one);
@@ -1584,7 +1683,7 @@ test_gap_and_max_size(void **unused)
 	int stopped_at = -1;
 	for (unsigned i = 0; i < 6; i++) {
 		gen_sample(&g, i);
-		int rc = gclog_writer_sample(w, g.wall, g.mono, g.sets, &err);
+		int rc = gclog_writer_sample(w, g.wall, g.mono, g.sets, g.prevs, &err);
 		assert_true(rc == 0 || rc == 1);
 		if (rc == 1 && stopped_at < 0) {
 			stopped_at = (int)i;
@@ -1735,6 +1834,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crc),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_prevs),
 		cmocka_unit_test(test_keyframes),
 		cmocka_unit_test(test_torn_tail),
 		cmocka_unit_test(test_corruption),
