@@ -15,8 +15,12 @@
  * PATHS, every INSTANCE in force, and the KEYFRAME: reading can start at
  * any sync marker.
  *
- * The writer builds each read's records in one buffer and writes it with
- * one write(2), so a kill leaves at worst one torn record at the end. The
+ * The writer keeps no copy of what it wrote: each read is written against
+ * the caller's previous read (see struct wset). It builds each read's
+ * records in a 64 KiB buffer and writes them with one write(2); a larger
+ * block (a keyframe of many instances) is sized first, then streamed
+ * through the buffer. Either way a kill leaves at worst one torn record at
+ * the end, or a keyframe block without its KEYFRAME record. The
  * reader takes the whole file into memory, checks every CRC, and on damage
  * scans for the next sync marker; it never trusts a length or an index it
  * has not bounded.
@@ -92,23 +96,72 @@ gclog_crc32(uint32_t crc, const void *buf, size_t n)
 
 /* ---- encoding ----------------------------------------------------------- */
 
+/* An encoding buffer. Left zero, it grows to hold what is put. A log
+ * writer's is bounded instead (limit): a block that fits is kept whole and
+ * written with one write(2); past the limit the buffer only counts (over),
+ * which sizes the block without keeping it, and the block is then encoded
+ * again streaming (sink): a full buffer is handed to the sink, so a
+ * keyframe of any size costs limit bytes of memory. A streamed record
+ * whose payload may outgrow the buffer (the read's KEYFRAME or SAMPLE) has
+ * its length from the counting pass (rec_begin_known), and its crc is kept
+ * across the flushes. */
 struct gbuf {
 	uint8_t *p;
 	size_t len, cap;
-	int grew; /* it grew since the writer last fitted it */
+	size_t limit;   /* nonzero: bounded */
+	int over;       /* bounded and past the limit: bytes are counted only */
+	size_t last_payload; /* the payload length of the last record ended */
+	/* streaming */
+	int (*sink)(void *ctx, const uint8_t *p, size_t n);
+	void *sink_ctx;
+	int failed;     /* the sink failed: nothing more is written */
+	uint64_t flushed; /* bytes handed to the sink */
+	size_t known_at;  /* the open known-length record's unhashed bytes, or SIZE_MAX */
+	uint32_t known_crc;
+	uint64_t known_end; /* where its payload ends (flushed + len) */
 };
 
+#define GB_NONE SIZE_MAX
+
+/* Hand what the buffer holds to the sink. */
 static void
-gb_room(struct gbuf *b, size_t n)
+gb_flush(struct gbuf *b)
 {
+	if (b->known_at != GB_NONE) {
+		b->known_crc = gclog_crc32(b->known_crc, b->p + b->known_at, b->len - b->known_at);
+		b->known_at = 0;
+	}
+	if (b->len && !b->failed && b->sink(b->sink_ctx, b->p, b->len) < 0)
+		b->failed = 1;
+	b->flushed += b->len;
+	b->len = 0;
+}
+
+/* n more bytes: where to put them, or NULL when they are only counted. */
+static uint8_t *
+gb_take(struct gbuf *b, size_t n)
+{
+	if (b->over) {
+		b->len += n;
+		return NULL;
+	}
+	if (b->len + n > b->cap && b->sink && b->known_at != GB_NONE)
+		gb_flush(b); /* inside a record of known length: it may be cut */
+	if (b->limit && !b->sink && b->len + n > b->limit) {
+		b->over = 1;
+		b->len += n;
+		return NULL;
+	}
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
 		while (cap < b->len + n)
 			cap *= 2;
 		b->p = xrealloc(b->p, cap);
 		b->cap = cap;
-		b->grew = 1;
 	}
+	uint8_t *q = b->p + b->len;
+	b->len += n;
+	return q;
 }
 
 static void
@@ -116,27 +169,36 @@ gb_put(struct gbuf *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return; /* p may be NULL: an empty string */
-	gb_room(b, n);
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
+	uint8_t *q = gb_take(b, n);
+	if (q)
+		memcpy(q, p, n);
 }
 
 static void
 gb_u8(struct gbuf *b, uint8_t v)
 {
-	gb_room(b, 1);
-	b->p[b->len++] = v;
+	gb_put(b, &v, 1);
+}
+
+/* v as a varint into out (10 bytes at most); its length. */
+static size_t
+varint_bytes(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
 }
 
 static void
 gb_varint(struct gbuf *b, uint64_t v)
 {
-	gb_room(b, 10);
-	while (v >= 0x80) {
-		b->p[b->len++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b->p[b->len++] = (uint8_t)v;
+	uint8_t tmp[10];
+	gb_put(b, tmp, varint_bytes(tmp, v));
 }
 
 static uint64_t
@@ -160,9 +222,10 @@ gb_zz(struct gbuf *b, int64_t v)
 static void
 gb_le(struct gbuf *b, uint64_t v, int bytes)
 {
-	gb_room(b, (size_t)bytes);
+	uint8_t tmp[8];
 	for (int i = 0; i < bytes; i++)
-		b->p[b->len++] = (uint8_t)(v >> (8 * i));
+		tmp[i] = (uint8_t)(v >> (8 * i));
+	gb_put(b, tmp, (size_t)bytes);
 }
 
 static void
@@ -183,14 +246,19 @@ gb_str(struct gbuf *b, const char *s)
 
 /* Start a record of type t in b; rec_end() fills in its length and crc.
  * The length is a varint, so the payload is built after a 5-byte hole and
- * moved down once its size is known. */
+ * moved down once its size is known. Streaming, a record starts in a
+ * buffer at most half full, so it is never cut (records of unknown length
+ * are small: a name, a key, a schema). */
 static size_t
 rec_begin(struct gbuf *b, uint8_t t)
 {
+	static const uint8_t hole[5];
+
+	if (b->sink && b->len > b->limit / 2)
+		gb_flush(b);
 	size_t at = b->len;
 	gb_u8(b, t);
-	gb_room(b, 5);
-	b->len += 5;
+	gb_put(b, hole, sizeof(hole));
 	return at;
 }
 
@@ -199,18 +267,43 @@ rec_end(struct gbuf *b, size_t at)
 {
 	size_t payload = b->len - at - 6;
 	uint8_t lenbuf[10];
-	size_t nl = 0;
-	uint64_t v = payload;
+	size_t nl = varint_bytes(lenbuf, payload);
 
-	while (v >= 0x80) {
-		lenbuf[nl++] = (uint8_t)(v | 0x80);
-		v >>= 7;
+	b->last_payload = payload;
+	if (b->over) {
+		b->len = at + 1 + nl + payload + 4; /* counted only */
+		return;
 	}
-	lenbuf[nl++] = (uint8_t)v;
 	memmove(b->p + at + 1 + nl, b->p + at + 6, payload);
 	memcpy(b->p + at + 1, lenbuf, nl);
 	b->len = at + 1 + nl + payload;
 	gb_le(b, gclog_crc32(0, b->p + at, b->len - at), 4);
+}
+
+/* Start a streamed record of type t whose payload the counting pass found
+ * to be payload bytes: it may be flushed as it goes. */
+static void
+rec_begin_known(struct gbuf *b, uint8_t t, size_t payload)
+{
+	if (b->sink && b->len > b->limit / 2)
+		gb_flush(b);
+	b->known_at = b->len;
+	b->known_crc = 0;
+	gb_u8(b, t);
+	gb_varint(b, payload);
+	b->known_end = b->flushed + b->len + payload;
+}
+
+/* End it: its crc. -1 when its payload was not the length given. */
+static int
+rec_end_known(struct gbuf *b)
+{
+	int ok = b->flushed + b->len == b->known_end;
+
+	b->known_crc = gclog_crc32(b->known_crc, b->p + b->known_at, b->len - b->known_at);
+	b->known_at = GB_NONE;
+	gb_le(b, b->known_crc, 4);
+	return ok ? 0 : -1;
 }
 
 /* ---- decoding ----------------------------------------------------------- */
@@ -687,6 +780,12 @@ struct wset {
  * time (10), "end" with its length, and the CRC. */
 #define END_MARK_ROOM 32
 
+struct wmap;
+
+/* The writer's buffer: a block up to this is written with one write(2);
+ * a larger one streams through it. */
+#define GB_LIMIT (64u << 10)
+
 struct gclog_writer {
 	int fd;
 	char *name;
@@ -711,6 +810,9 @@ struct gclog_writer {
 	int help_written; /* this session's schemas carried their help texts */
 	int layout_fixed; /* circular: the segments are sized (first keyframe) */
 	int wrote;        /* this writer wrote a sample */
+	struct wmap *maps; /* per set, how the read being written is */
+	size_t read_payload; /* the read record's payload, as sized */
+	int stream_bad;   /* a streamed record's payload was not its size */
 };
 
 static void
@@ -775,6 +877,8 @@ gclog_writer_open(int fd, const char *name, const struct gclog_writer_opts *opts
 	w->fd = fd;
 	w->name = xstrdup(name);
 	w->opts = *opts;
+	w->buf.limit = GB_LIMIT;
+	w->buf.known_at = GB_NONE;
 	if (!w->opts.keyframe_every)
 		w->opts.keyframe_every = GCLOG_KEYFRAME_EVERY;
 	w->session = *s;
@@ -898,25 +1002,30 @@ wset_key(const struct wset *ws, uint32_t id)
 	return ws->keys && id < ws->nbound ? ws->keys[id] : "";
 }
 
-/* Bind id to instance i of rs (an INSTANCE record), with key. */
+/* Remember the key id is bound with (keyed sets). */
 static void
-put_instance(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
-	     size_t i, uint32_t id, const char *key)
+bind_key(struct wset *ws, uint32_t id, const char *key)
+{
+	if (!ws->key)
+		return;
+	xgrow((void **)&ws->keys, &ws->keys_cap, (size_t)id + 1, sizeof(*ws->keys));
+	ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
+}
+
+/* The INSTANCE record binding id to instance i of rs. */
+static void
+put_instance(struct gbuf *b, size_t set_id, const struct wset *ws, const struct raw_set *rs,
+	     size_t i, uint32_t id)
 {
 	const struct raw_instance *ri = &rs->inst[i];
-	struct gbuf *b = &w->buf;
 	size_t at = rec_begin(b, REC_INSTANCE);
 
-	if (ws->key) {
-		xgrow((void **)&ws->keys, &ws->keys_cap, (size_t)id + 1, sizeof(*ws->keys));
-		ws->keys[id] = key[0] ? strpool_add(&ws->names, key) : "";
-	}
 	gb_varint(b, set_id);
 	gb_varint(b, id);
 	gb_str(b, ri->name);
 	gb_varint(b, ri->identity);
 	gb_u8(b, (uint8_t)raw_in_total(rs, ri));
-	gb_str(b, key);
+	gb_str(b, wset_key(ws, id));
 	rec_end(b, at);
 }
 
@@ -943,14 +1052,18 @@ wset_id(const struct wset *ws, size_t i)
 
 #define NO_REF UINT32_MAX
 
-/* How one set's read is written against the last one: ref, the last read
- * written (NULL when the caller no longer holds it: every instance is then
- * bound anew), and per instance its index in ref, when the list changed. */
+/* How one set's read is written (planned before it is encoded, so it can
+ * be encoded twice: to size the block, then streaming). ref is the last
+ * read written (NULL when the caller no longer holds it: every instance is
+ * then bound anew). */
 struct wmap {
 	const struct raw_set *ref;
-	int same;        /* the list is ref's: instance i is ref's i */
-	uint32_t *refidx; /* otherwise: per instance, its index in ref or NO_REF */
-	uint32_t *ids;    /* otherwise: the new list's ids */
+	int same;         /* the list is ref's: instance i is ref's i */
+	int bind_all;     /* a keyframe: instance i is bound to id i */
+	uint32_t *refidx; /* the list changed: per instance, its index in ref or NO_REF */
+	uint32_t *ids;    /* the ids changed: the new list's */
+	uint32_t *bind;   /* the instances bound (given INSTANCE records), in order */
+	size_t nbind, bind_cap;
 };
 
 /* Instance i's index in the last read written, NO_REF for none. A field
@@ -967,13 +1080,76 @@ wmap_ref(const struct wmap *m, const struct raw_set *rs, size_t i, uint64_t fiel
 	return j;
 }
 
-/* Map rs's instances onto the ids of ws's last read (m->ref), binding a
- * new id (an INSTANCE record) to each instance that has none, and binding
- * an id again when its identity, _Total flag or key changed. A keyframe
- * binds ids 0..n-1 in order. */
+/* Instance i's id in the read being written. */
+static uint32_t
+wmap_id(const struct wset *ws, const struct wmap *m, size_t i)
+{
+	return m->ids ? m->ids[i] : wset_id(ws, i);
+}
+
 static void
-map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const struct raw_set *rs,
-	      struct wmap *m, int key)
+wmap_free(struct wmap *m)
+{
+	free(m->refidx);
+	free(m->ids);
+	free(m->bind);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Instance i is bound to id (an INSTANCE record) with key. */
+static void
+wmap_bind(struct wset *ws, struct wmap *m, size_t i, uint32_t id, const char *key)
+{
+	bind_key(ws, id, key);
+	xgrow((void **)&m->bind, &m->bind_cap, m->nbind + 1, sizeof(*m->bind));
+	m->bind[m->nbind++] = (uint32_t)i;
+}
+
+/* The list changed: find each instance of rs in ref by name (m->refidx),
+ * and make room for the new list's ids. */
+static void
+map_changed(struct wmap *m, const struct raw_set *rs)
+{
+	const struct raw_set *ref = m->ref;
+	size_t n = rs->ninstances, nref = ref ? ref->ninstances : 0, hcap = 16;
+
+	m->refidx = xmalloc((n ? n : 1) * sizeof(*m->refidx));
+	m->ids = xmalloc((n ? n : 1) * sizeof(*m->ids));
+	while (hcap < nref + nref / 3 + 1) /* a load of at most 3/4 */
+		hcap *= 2;
+	uint32_t *hash = xmalloc(hcap * sizeof(*hash));
+	uint8_t *taken = xcalloc(nref ? nref : 1, 1);
+	memset(hash, 0xff, hcap * sizeof(*hash));
+	for (size_t j = 0; j < nref; j++) {
+		size_t h = str_hash(ref->inst[j].name) & (hcap - 1);
+		while (hash[h] != UINT32_MAX)
+			h = (h + 1) & (hcap - 1);
+		hash[h] = (uint32_t)j;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = rs->inst[i].name;
+		uint32_t j = NO_REF;
+		/* a name twice in one read: the second is another instance */
+		for (size_t h = str_hash(name) & (hcap - 1); nref && hash[h] != UINT32_MAX;
+		     h = (h + 1) & (hcap - 1))
+			if (!taken[hash[h]] && strcmp(ref->inst[hash[h]].name, name) == 0) {
+				j = hash[h];
+				taken[j] = 1;
+				break;
+			}
+		m->refidx[i] = j;
+	}
+	free(taken);
+	free(hash);
+}
+
+/* Plan how rs is written: map its instances onto the ids of ws's last
+ * read (m->ref), binding a new id to each instance that has none, and an
+ * id again when its identity, _Total flag or key changed. A keyframe binds
+ * ids 0..n-1 in order. */
+static void
+map_instances(struct gclog_writer *w, struct wset *ws, const struct raw_set *rs, struct wmap *m,
+	      int key)
 {
 	const struct raw_set *ref = m->ref;
 	size_t n = rs->ninstances;
@@ -981,9 +1157,9 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	if (key) {
 		wset_forget(ws);
 		m->ref = NULL;
-		for (size_t i = 0; i < n; i++)
-			put_instance(w, set_id, ws, rs, i, (uint32_t)i,
-				     instance_key(w, ws, rs->inst[i].name));
+		m->bind_all = 1;
+		for (size_t i = 0; i < n && ws->key; i++)
+			bind_key(ws, (uint32_t)i, instance_key(w, ws, rs->inst[i].name));
 		ws->nbound = n;
 		return;
 	}
@@ -991,38 +1167,8 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	for (size_t i = 0; m->same && i < n; i++)
 		m->same = ref->inst[i].name == rs->inst[i].name ||
 			  strcmp(ref->inst[i].name, rs->inst[i].name) == 0;
-	if (!m->same) {
-		/* the list changed (rare): look names up in a hash of ref's */
-		m->refidx = xmalloc((n ? n : 1) * sizeof(*m->refidx));
-		m->ids = xmalloc((n ? n : 1) * sizeof(*m->ids));
-		size_t nref = ref ? ref->ninstances : 0, hcap = 16;
-		while (hcap < nref + nref / 3 + 1) /* a load of at most 3/4 */
-			hcap *= 2;
-		uint32_t *hash = xmalloc(hcap * sizeof(*hash));
-		uint8_t *taken = xcalloc(nref ? nref : 1, 1);
-		memset(hash, 0xff, hcap * sizeof(*hash));
-		for (size_t j = 0; j < nref; j++) {
-			size_t h = str_hash(ref->inst[j].name) & (hcap - 1);
-			while (hash[h] != UINT32_MAX)
-				h = (h + 1) & (hcap - 1);
-			hash[h] = (uint32_t)j;
-		}
-		for (size_t i = 0; i < n; i++) {
-			const char *name = rs->inst[i].name;
-			uint32_t j = NO_REF;
-			/* a name twice in one read: the second is another instance */
-			for (size_t h = str_hash(name) & (hcap - 1); nref && hash[h] != UINT32_MAX;
-			     h = (h + 1) & (hcap - 1))
-				if (!taken[hash[h]] && strcmp(ref->inst[hash[h]].name, name) == 0) {
-					j = hash[h];
-					taken[j] = 1;
-					break;
-				}
-			m->refidx[i] = j;
-		}
-		free(taken);
-		free(hash);
-	}
+	if (!m->same)
+		map_changed(m, rs); /* rare */
 	for (size_t i = 0; i < n; i++) {
 		const struct raw_instance *ri = &rs->inst[i];
 		uint32_t j = wmap_ref(m, rs, i, ws->fields);
@@ -1030,13 +1176,13 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 		uint32_t id;
 		if (j == NO_REF) {
 			id = (uint32_t)ws->nbound++;
-			put_instance(w, set_id, ws, rs, i, id, k);
+			wmap_bind(ws, m, i, id, k);
 		} else {
 			const struct raw_instance *rj = &ref->inst[j];
 			id = wset_id(ws, j);
 			if (rj->identity != ri->identity || raw_in_total(ref, rj) != raw_in_total(rs, ri) ||
 			    strcmp(wset_key(ws, id), k) != 0)
-				put_instance(w, set_id, ws, rs, i, id, k);
+				wmap_bind(ws, m, i, id, k);
 		}
 		if (m->ids)
 			m->ids[i] = id;
@@ -1050,49 +1196,92 @@ map_instances(struct gclog_writer *w, size_t set_id, struct wset *ws, const stru
 	}
 }
 
-/* Encode one read as a KEYFRAME (key) or a SAMPLE record into w->buf;
- * prevs[s] is the caller's previous read of set s (or NULL). */
+/* Plan one read (see struct wmap); prevs[s] is the caller's previous read
+ * of set s (or NULL). */
 static void
-put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-	   const struct raw_set *const *sets, const struct raw_set *const *prevs, int key)
+plan_read(struct gclog_writer *w, const struct raw_set *const *sets,
+	  const struct raw_set *const *prevs, int key)
 {
-	struct gbuf *b = &w->buf;
-	size_t nread = 0;
-	struct wmap maps[MAX_SETS];
-
-	/* INSTANCE records come first: map every set before the sample */
-	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
+	for (size_t s = 0; s < w->nsets; s++) {
 		struct wset *ws = &w->sets[s];
+		struct wmap *m = &w->maps[s];
 		const struct raw_set *prev = prevs ? prevs[s] : NULL;
-		memset(&maps[s], 0, sizeof(maps[s]));
+		wmap_free(m);
 		/* the last read written, if the caller still holds it */
 		if (prev && ws->stamp && prev->stamp == ws->stamp && prev->ninstances == ws->nids)
-			maps[s].ref = prev;
-		if (sets[s]) {
-			map_instances(w, s, ws, sets[s], &maps[s], key);
-			nread++;
-		} else if (key) {
+			m->ref = prev;
+		if (sets[s])
+			map_instances(w, ws, sets[s], m, key);
+		else if (key)
 			wset_forget(ws);
-		}
 	}
-	size_t at = rec_begin(b, key ? REC_KEYFRAME : REC_SAMPLE);
+}
+
+/* The planned read is written: it is the next one's reference. */
+static void
+commit_read(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	    const struct raw_set *const *sets, int key)
+{
+	for (size_t s = 0; s < w->nsets; s++) {
+		const struct raw_set *rs = sets[s];
+		struct wset *ws = &w->sets[s];
+		struct wmap *m = &w->maps[s];
+		if (rs) {
+			ws->stamp = rs->stamp;
+			ws->nids = rs->ninstances;
+			ws->last_mono = mono_ns[s];
+			if (m->ids) {
+				size_t i = 0;
+				while (i < rs->ninstances && m->ids[i] == i)
+					i++;
+				free(ws->ids);
+				ws->ids = NULL;
+				if (i < rs->ninstances) { /* 0..n-1 needs no list */
+					ws->ids = m->ids;
+					m->ids = NULL;
+				}
+			}
+		}
+		wmap_free(m);
+	}
+	if (key)
+		w->help_written = 1;
+	w->last_wall = wall_ns;
+}
+
+/* The read's KEYFRAME (key) or SAMPLE record; streaming (known), with the
+ * payload length the counting pass found. */
+static void
+put_read(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	 const struct raw_set *const *sets, int key, int known)
+{
+	struct gbuf *b = &w->buf;
+	size_t nread = 0, at = 0;
+	uint8_t type = key ? REC_KEYFRAME : REC_SAMPLE;
+
+	for (size_t s = 0; s < w->nsets; s++)
+		nread += sets[s] != NULL;
+	if (known)
+		rec_begin_known(b, type, w->read_payload);
+	else
+		at = rec_begin(b, type);
 	gb_zz(b, key ? wall_ns : (int64_t)((uint64_t)wall_ns - (uint64_t)w->last_wall));
 	gb_varint(b, nread);
-	for (size_t s = 0; s < w->nsets && s < MAX_SETS; s++) {
-		const struct raw_set *rs = sets[s], *ref = maps[s].ref;
-		struct wset *ws = &w->sets[s];
-		struct wmap *m = &maps[s];
+	for (size_t s = 0; s < w->nsets; s++) {
+		const struct raw_set *rs = sets[s];
+		const struct wset *ws = &w->sets[s];
+		const struct wmap *m = &w->maps[s];
+		const struct raw_set *ref = m->ref;
 		if (!rs)
 			continue;
 		int same = !key && m->same && !m->ids;
 		gb_varint(b, s);
 		gb_u8(b, (uint8_t)((rs->valid ? 1 : 0) | (same ? 2 : 0)));
 		gb_zz(b, (int64_t)(mono_ns[s] - ws->last_mono));
-		ws->last_mono = mono_ns[s];
 		if (!same) {
 			gb_varint(b, rs->ninstances);
 			for (size_t i = 0; i < rs->ninstances; i++)
-				gb_varint(b, m->ids ? m->ids[i] : i);
+				gb_varint(b, wmap_id(ws, m, i));
 		}
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
@@ -1114,22 +1303,126 @@ put_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 							   (rj ? raw_get(ref, rj, f) : 0)));
 			}
 		}
-		/* the read just written is the next one's reference */
-		ws->stamp = rs->stamp;
-		ws->nids = rs->ninstances;
-		if (m->ids) {
-			size_t i = 0;
-			while (i < rs->ninstances && m->ids[i] == i)
-				i++;
-			free(ws->ids);
-			ws->ids = i < rs->ninstances ? m->ids : NULL; /* 0..n-1 needs no list */
-			if (!ws->ids)
-				free(m->ids);
-		}
-		free(m->refidx);
 	}
-	rec_end(b, at);
-	w->last_wall = wall_ns;
+	if (known) {
+		if (rec_end_known(b) < 0)
+			w->stream_bad = 1;
+	} else {
+		rec_end(b, at);
+		w->read_payload = b->last_payload;
+	}
+}
+
+/* The planned read's block into w->buf: with key, a keyframe block (sync,
+ * [segment], session, schemas, paths); then the INSTANCE records, then the
+ * read. */
+static void
+put_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	  const struct raw_set *const *sets, int key, int known)
+{
+	struct gbuf *b = &w->buf;
+
+	if (key) {
+		gb_put(b, sync_marker, sizeof(sync_marker));
+		if (w->opts.circular && w->seg_off == 0) {
+			size_t at = rec_begin(b, REC_SEGMENT);
+			gb_varint(b, w->seq);
+			rec_end(b, at);
+		}
+		put_session(b, &w->session);
+		for (size_t s = 0; s < w->nsets; s++) {
+			struct wset *ws = &w->sets[s];
+			put_schema(b, s, ws->set, ws->counters, ws->ncounters, ws->fields,
+				   ws->key != NULL, !w->help_written);
+		}
+		if (w->npaths) {
+			size_t at = rec_begin(b, REC_PATHS);
+			gb_varint(b, w->npaths);
+			for (size_t i = 0; i < w->npaths; i++)
+				gb_str(b, w->paths[i]);
+			rec_end(b, at);
+		}
+	}
+	for (size_t s = 0; s < w->nsets; s++) {
+		const struct raw_set *rs = sets[s];
+		const struct wmap *m = &w->maps[s];
+		if (!rs)
+			continue;
+		if (m->bind_all)
+			for (size_t i = 0; i < rs->ninstances; i++)
+				put_instance(b, s, &w->sets[s], rs, i, (uint32_t)i);
+		for (size_t k = 0; k < m->nbind; k++)
+			put_instance(b, s, &w->sets[s], rs, m->bind[k],
+				     wmap_id(&w->sets[s], m, m->bind[k]));
+	}
+	put_read(w, wall_ns, mono_ns, sets, key, known);
+}
+
+/* Size the planned read's block: it is left in w->buf when it fits the
+ * buffer's limit, else only counted (w->buf.over). Its size. */
+static uint64_t
+size_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
+	   const struct raw_set *const *sets, int key)
+{
+	w->buf.len = 0;
+	w->buf.over = 0;
+	put_block(w, wall_ns, mono_ns, sets, key, 0);
+	return w->buf.len;
+}
+
+struct wsink {
+	struct gclog_writer *w;
+	off_t at; /* -1: append */
+	struct err *err;
+};
+
+static int
+sink_write(void *ctx, const uint8_t *p, size_t n)
+{
+	struct wsink *k = ctx;
+
+	if (write_all(k->w, p, n, k->at, k->err) < 0)
+		return -1;
+	if (k->at >= 0)
+		k->at += (off_t)n;
+	return 0;
+}
+
+/* Write the sized block at file offset at (-1: append): the buffer when it
+ * holds it (one write), else encoded again, streaming. 0, or -1 with err. */
+static int
+write_block(struct gclog_writer *w, off_t at, uint64_t size, int64_t wall_ns,
+	    const uint64_t *mono_ns, const struct raw_set *const *sets, int key, struct err *err)
+{
+	struct gbuf *b = &w->buf;
+
+	if (!b->over)
+		return write_all(w, b->p, b->len, at, err);
+	struct wsink k = { w, at, err };
+	b->len = 0;
+	b->over = 0;
+	b->flushed = 0;
+	b->failed = 0;
+	b->known_at = GB_NONE;
+	b->sink = sink_write;
+	b->sink_ctx = &k;
+	w->stream_bad = 0;
+	put_block(w, wall_ns, mono_ns, sets, key, 1);
+	gb_flush(b);
+	b->sink = NULL;
+	int bad = w->stream_bad || b->flushed != size;
+	uint64_t flushed = b->flushed;
+	b->len = 0;
+	if (b->cap > b->limit) { /* a record larger than the buffer (many paths) */
+		b->cap = b->limit;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	if (b->failed)
+		return -1;
+	if (bad)
+		return err_set(err, "%s: a block of %llu bytes came out as %llu: not written whole",
+			       w->name, (unsigned long long)size, (unsigned long long)flushed);
+	return 0;
 }
 
 void
@@ -1142,38 +1435,6 @@ gclog_writer_paths(struct gclog_writer *w, const char *const *paths, size_t n)
 	for (size_t i = 0; i < n; i++)
 		w->paths[i] = xstrdup(paths[i]);
 	w->npaths = n;
-}
-
-/* A keyframe block: sync, [segment], session, schemas, paths, instances,
- * keyframe. */
-static void
-put_key_block(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
-	      const struct raw_set *const *sets, const struct raw_set *const *prevs)
-{
-	struct gbuf *b = &w->buf;
-
-	gb_put(b, sync_marker, sizeof(sync_marker));
-	if (w->opts.circular && w->seg_off == 0) {
-		size_t at = rec_begin(b, REC_SEGMENT);
-		gb_varint(b, w->seq);
-		rec_end(b, at);
-	}
-	put_session(b, &w->session);
-	for (size_t s = 0; s < w->nsets; s++) {
-		struct wset *ws = &w->sets[s];
-		put_schema(b, s, ws->set, ws->counters, ws->ncounters, ws->fields, ws->key != NULL,
-			   !w->help_written);
-		ws->last_mono = 0;
-	}
-	if (w->npaths) {
-		size_t at = rec_begin(b, REC_PATHS);
-		gb_varint(b, w->npaths);
-		for (size_t i = 0; i < w->npaths; i++)
-			gb_str(b, w->paths[i]);
-		rec_end(b, at);
-	}
-	w->help_written = 1;
-	put_sample(w, wall_ns, mono_ns, sets, prevs, 1);
 }
 
 /* The bytes a linear log reaches at the least once this session's first
@@ -1237,17 +1498,17 @@ gclog_writer_check(const struct gclog_writer *w, struct err *err)
 		       kib_up(need));
 }
 
-/* A new ring's segments, sized once its first keyframe block (in w->buf)
+/* A new ring's segments, sized once its first keyframe block (key bytes)
  * is known: as many segments (8 down to 2) as leave each room for two
  * keyframes, and never one too small for a keyframe and an eighth more
  * (instances may come). Rewrites the header. 0, or -1 with err naming the
  * smallest --max-size that works for these counters. */
 static int
-ring_layout(struct gclog_writer *w, struct err *err)
+ring_layout(struct gclog_writer *w, uint64_t key, struct err *err)
 {
 	uint64_t room = w->opts.max_size > GCLOG_HEADER_SIZE ? w->opts.max_size - GCLOG_HEADER_SIZE
 							      : 0;
-	uint64_t key = w->buf.len, need = key + key / 8 + 1;
+	uint64_t need = key + key / 8 + 1;
 	uint8_t h[GCLOG_HEADER_SIZE];
 
 	if (room / 2 < need) {
@@ -1274,31 +1535,31 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 		    struct err *err)
 {
 	int key = !w->started || w->since_key >= w->opts.keyframe_every;
+	uint64_t size;
 
+	if (w->stopped)
+		return 1;
 	/* new ids are bound until the next keyframe: keep them well inside
 	 * what a reader takes */
 	for (size_t s = 0; s < w->nsets; s++)
 		key |= w->sets[s].nbound > MAX_INSTANCES / 2;
-	if (w->stopped)
-		return 1;
-	w->buf.len = 0;
-	if (key)
-		put_key_block(w, wall_ns, mono_ns, sets, prevs);
-	else
-		put_sample(w, wall_ns, mono_ns, sets, prevs, 0);
-	if (w->opts.circular && !w->layout_fixed && ring_layout(w, err) < 0) {
+	if (!w->maps)
+		w->maps = xcalloc(w->nsets ? w->nsets : 1, sizeof(*w->maps));
+	plan_read(w, sets, prevs, key);
+	size = size_block(w, wall_ns, mono_ns, sets, key);
+	if (w->opts.circular && !w->layout_fixed && ring_layout(w, size, err) < 0) {
 		w->stopped = 1;
 		return -1;
 	}
 	if (w->opts.circular) {
-		if (w->seg_off == 0 && w->buf.len > w->seg_size) {
-			err_set(err, "%s: one keyframe of these counters takes %zu bytes, more than a "
-				     "segment of the ring (%llu): raise --max-size", w->name, w->buf.len,
-				(unsigned long long)w->seg_size);
+		if (w->seg_off == 0 && size > w->seg_size) {
+			err_set(err, "%s: one keyframe of these counters takes %llu bytes, more than "
+				     "a segment of the ring (%llu): raise --max-size", w->name,
+				(unsigned long long)size, (unsigned long long)w->seg_size);
 			w->stopped = 1;
 			return -1;
 		}
-		if (w->seg_off + w->buf.len > w->seg_size) {
+		if (w->seg_off + size > w->seg_size) {
 			/* the next segment: it is the oldest; clear it, then
 			 * start it with a keyframe block */
 			w->seg = (w->seg + 1) % w->nseg;
@@ -1307,60 +1568,53 @@ gclog_writer_sample(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mon
 			uint64_t at = GCLOG_HEADER_SIZE + (uint64_t)w->seg * w->seg_size;
 			if (zero_range(w, at, w->seg_size, err) < 0)
 				return -1;
-			w->buf.len = 0;
-			put_key_block(w, wall_ns, mono_ns, sets, prevs);
 			key = 1;
-			if (w->buf.len > w->seg_size) {
-				err_set(err, "%s: one keyframe of these counters takes %zu bytes, more "
-					     "than a segment of the ring (%llu): raise --max-size",
-					w->name, w->buf.len, (unsigned long long)w->seg_size);
+			plan_read(w, sets, prevs, key);
+			size = size_block(w, wall_ns, mono_ns, sets, key);
+			if (size > w->seg_size) {
+				err_set(err, "%s: one keyframe of these counters takes %llu bytes, "
+					     "more than a segment of the ring (%llu): raise --max-size",
+					w->name, (unsigned long long)size,
+					(unsigned long long)w->seg_size);
 				w->stopped = 1;
 				return -1;
 			}
 		}
 		uint64_t at = GCLOG_HEADER_SIZE + (uint64_t)w->seg * w->seg_size + w->seg_off;
-		if (write_all(w, w->buf.p, w->buf.len, (off_t)at, err) < 0)
+		if (write_block(w, (off_t)at, size, wall_ns, mono_ns, sets, key, err) < 0)
 			return -1;
-		w->seg_off += w->buf.len;
-		if (at + w->buf.len > w->size)
-			w->size = at + w->buf.len;
+		w->seg_off += size;
+		if (at + size > w->size)
+			w->size = at + size;
 	} else {
 		/* room is kept for the end mark, so a log stopped at --max-size
 		 * still reads as ended cleanly, not as killed */
-		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size &&
+		if (w->opts.max_size && w->size + size + END_MARK_ROOM > w->opts.max_size &&
 		    !w->wrote && w->size <= GCLOG_HEADER_SIZE) {
 			/* not one read fits: an error, never an empty log */
-			uint64_t need = w->size + w->buf.len + END_MARK_ROOM;
-			err_set(err, "%s: the first read of these counters takes %zu bytes, more "
+			uint64_t need = w->size + size + END_MARK_ROOM;
+			err_set(err, "%s: the first read of these counters takes %llu bytes, more "
 				     "than --max-size %llu leaves: give at least %lluK", w->name,
-				w->buf.len, (unsigned long long)w->opts.max_size, kib_up(need));
+				(unsigned long long)size, (unsigned long long)w->opts.max_size,
+				kib_up(need));
 			w->stopped = 1;
 			return -1;
 		}
-		if (w->opts.max_size && w->size + w->buf.len + END_MARK_ROOM > w->opts.max_size) {
+		if (w->opts.max_size && w->size + size + END_MARK_ROOM > w->opts.max_size) {
 			err_set(err, "%s reached --max-size (%llu bytes): recording stopped", w->name,
 				(unsigned long long)w->opts.max_size);
 			w->stopped = 1;
 			w->full = 1;
 			return 1;
 		}
-		if (write_all(w, w->buf.p, w->buf.len, -1, err) < 0)
+		if (write_block(w, -1, size, wall_ns, mono_ns, sets, key, err) < 0)
 			return -1;
-		w->size += w->buf.len;
+		w->size += size;
 	}
+	commit_read(w, wall_ns, mono_ns, sets, key);
 	w->wrote = 1;
 	w->started = 1;
 	w->since_key = key ? 1 : w->since_key + 1;
-	/* The buffer doubled until a keyframe fit: keep an eighth more than
-	 * the keyframe (the largest block), not up to twice it (8 MiB at 512
-	 * CPUs); the next keyframes fit unless the instances grow. */
-	if (key && w->buf.grew) {
-		if (w->buf.cap > w->buf.len + w->buf.len / 4 + 4096) {
-			w->buf.cap = w->buf.len + w->buf.len / 8 + 4096;
-			w->buf.p = xrealloc(w->buf.p, w->buf.cap);
-		}
-		w->buf.grew = 0;
-	}
 	return 0;
 }
 
@@ -1403,6 +1657,7 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 		return 0;
 	if (w->started && (!w->stopped || w->full)) {
 		/* an end mark: the summary tells a clean end from a kill */
+		w->buf.over = 0;
 		w->buf.len = 0;
 		size_t at = rec_begin(&w->buf, REC_MARK);
 		gb_u8(&w->buf, 1);
@@ -1430,7 +1685,10 @@ gclog_writer_close(struct gclog_writer *w, struct err *err)
 		strpool_free(&w->sets[s].names);
 		free(w->sets[s].keys);
 		free(w->sets[s].counters);
+		if (w->maps)
+			wmap_free(&w->maps[s]);
 	}
+	free(w->maps);
 	free(w->sets);
 	for (size_t i = 0; i < w->npaths; i++)
 		free(w->paths[i]);

@@ -804,6 +804,98 @@ test_prevs(void **unused)
 	}
 }
 
+/* ---- blocks larger than the writer's buffer -------------------------------- */
+
+/* The payload length of the record at d[off]. */
+static uint64_t
+record_payload(const uint8_t *d, size_t len, uint64_t off)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; off + 1 < len && shift < 64; shift += 7) {
+		uint8_t byte = d[++off];
+		v |= (uint64_t)(byte & 0x7f) << shift;
+		if (!(byte & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* 6,000 instances: a keyframe record (~97 KB, its block ~230 KB) and a
+ * sample record (~92 KB) are more than the writer's 64 KiB buffer, so the writer sizes them, then streams
+ * them through it. Linear, stopped by --max-size, and circular, the log
+ * reads back exactly. */
+static void
+test_big_blocks(void **unused)
+{
+	char path[64];
+	struct gen g;
+	struct readout *ro = malloc(sizeof(*ro));
+	struct err err;
+	char why[256];
+	size_t len;
+
+	(void)unused;
+	gen_init(&g, 6000);
+	uint8_t *d = gen_log_prevs(10, 6000, 4, PREV_RIGHT, &len);
+	struct gclog_reader *r = gclog_reader_open_mem(d, len, "big.gcl", &err);
+	assert_non_null(r);
+	if (read_gen(r, &g, ro, why, sizeof(why)) < 0)
+		fail_msg("linear: %s", why);
+	assert_int_equal(ro->n, 10);
+	assert_int_equal(gclog_reader_ndamage(r), 0);
+	for (size_t i = 0; i < 10; i++) {
+		assert_int_equal(ro->idx[i], (int)i);
+		assert_int_equal(d[ro->off[i]], i % 4 == 0 ? REC_KEYFRAME : REC_SAMPLE);
+		assert_true(record_payload(d, len, ro->off[i]) > 64 * 1024);
+	}
+	gclog_reader_close(r);
+	free(d);
+
+	/* --max-size a little short of the whole: the last read stops it */
+	size_t full;
+	free(gen_log_prevs(10, 6000, 4, PREV_RIGHT, &full));
+	int fd = tmp_file(path, sizeof(path));
+	struct gclog_writer_opts o = { .max_size = full - 1000, .keyframe_every = 4 };
+	struct gclog_writer *w = gen_writer(fd, path, &o, 800);
+	for (unsigned i = 0; i < 10; i++) {
+		gen_sample(&g, i);
+		assert_int_equal(gclog_writer_sample(w, g.wall, g.mono, g.sets, g.prevs, &err),
+				 i < 9 ? 0 : 1);
+	}
+	assert_int_equal(gclog_writer_close(w, &err), 0);
+	close(fd);
+	r = gclog_reader_open(path, &err);
+	assert_non_null(r);
+	if (read_gen(r, &g, ro, why, sizeof(why)) < 0)
+		fail_msg("--max-size: %s", why);
+	assert_int_equal(ro->n, 9);
+	assert_int_equal(gclog_reader_ndamage(r), 0);
+	gclog_reader_close(r);
+	unlink(path);
+
+	/* a ring of 8 segments of 700 KiB: a keyframe and a few samples
+	 * each; 60 samples wrap it */
+	fd = tmp_file(path, sizeof(path));
+	struct gclog_writer_opts c = { .max_size = 32 + 8 * 700 * 1024, .circular = 1 };
+	w = gen_writer(fd, path, &c, 900);
+	gen_write(w, &g, 0, 60);
+	assert_int_equal(gclog_writer_close(w, &err), 0);
+	close(fd);
+	r = gclog_reader_open(path, &err);
+	assert_non_null(r);
+	if (read_gen(r, &g, ro, why, sizeof(why)) < 0)
+		fail_msg("circular: %s", why);
+	assert_true(ro->n > 8 && ro->idx[0] > 0);
+	for (size_t i = 1; i < ro->n; i++)
+		assert_int_equal(ro->idx[i], ro->idx[i - 1] + 1);
+	assert_int_equal(ro->idx[ro->n - 1], 59);
+	assert_int_equal(gclog_reader_ndamage(r), 0);
+	gclog_reader_close(r);
+	unlink(path);
+	gen_free(&g);
+	free(ro);
+}
+
 /* ---- keyframes ------------------------------------------------------------ */
 
 static void
@@ -1835,6 +1927,7 @@ main(void)
 		cmocka_unit_test(test_crc),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_prevs),
+		cmocka_unit_test(test_big_blocks),
 		cmocka_unit_test(test_keyframes),
 		cmocka_unit_test(test_torn_tail),
 		cmocka_unit_test(test_corruption),
