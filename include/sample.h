@@ -18,11 +18,13 @@
  * an instance, not 40. Without raw_set_keep every field is kept and
  * field f is word f.
  *
- * An instance's record is 24 bytes (name, identity, fields read); its
- * words and its in_total flag live in arrays of the set, found by its
- * index, so raw_put, raw_get and the like take the set: a set of 131,072
- * Interrupt instances (512 CPUs) would spend 3 MiB a read on pointers
- * otherwise.
+ * An instance's record is 16 bytes (name, identity); the fields it read
+ * (raw_present), its words and its in_total flag live in arrays of the
+ * read, found by its index, so raw_put, raw_get and the like take the set.
+ * The records are a list the engine's two reads of a set share while they
+ * are equal (raw_set_pair): a read that lists the same instances as the
+ * other writes none, and a set of 131,072 Interrupt instances (512 CPUs)
+ * keeps one list of them, not two.
  */
 #ifndef GETCOUNTER_SAMPLE_H
 #define GETCOUNTER_SAMPLE_H
@@ -39,7 +41,13 @@
 struct raw_instance {
 	const char *name;  /* in the set's names; "0", "vda", "eth0" */
 	uint64_t identity; /* a changed identity under the same name is a RESET */
-	uint64_t present;  /* bit f: field f was read this time (and is kept) */
+};
+
+/* Instance records, past the instances of the reads using them too: a
+ * slot keeps its name for the next read (the same name needs no lookup). */
+struct raw_list {
+	struct raw_instance *inst;
+	size_t cap;
 };
 
 struct raw_set {
@@ -47,9 +55,13 @@ struct raw_set {
 	uint64_t mono_ns; /* monotonic time taken right after this set's read */
 	int valid;        /* the read succeeded */
 	size_t ninstances;
-	size_t cap;
-	struct raw_instance *inst;
+	size_t cap;       /* of values, present and in_total, in instances */
+	struct raw_instance *inst; /* list->inst: the instances' records */
+	struct raw_list *list;     /* &own, or the sibling's own while they are equal */
+	struct raw_list own;
+	struct raw_set *sibling;   /* the other read of a pair (raw_set_pair) */
 	uint64_t *values; /* nslots words (at least one) per instance slot */
+	uint64_t *present; /* per instance slot: bit f, field f was read (and is kept) */
 	uint8_t *in_total; /* per instance slot: counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
 	uint8_t *slot;    /* field -> word; NULL when every field is kept */
@@ -78,6 +90,12 @@ void raw_set_keep(struct raw_set *rs, uint64_t mask);
 /* Keep instance names in names (borrowed: it must outlive rs) instead of a
  * string set of rs's own. Forgets the instances. */
 void raw_set_share_names(struct raw_set *rs, struct strset *names);
+/* Make a and b (one set's two reads, taken in turn) keep their names in
+ * names (as raw_set_share_names) and share their instance records while
+ * they list the same instances: a read that differs from the other at
+ * instance i takes a list of its own from there. Forgets the instances.
+ * Neither may move in memory after; free both with raw_set_free. */
+void raw_set_pair(struct raw_set *a, struct raw_set *b, struct strset *names);
 /* When the names of sets[0] (and those of sets[1..n) that share them) hold
  * more than twice the instances the sets have now (and 64 more), keep only
  * those: the instances' names move, and the slots past each set's
@@ -121,7 +139,21 @@ raw_put(struct raw_set *rs, struct raw_instance *ri, unsigned f, uint64_t v)
 	if (s == RAW_SLOT_NONE)
 		return;
 	raw_values(rs, ri)[s] = v;
-	ri->present |= (uint64_t)1 << f;
+	rs->present[ri - rs->inst] |= (uint64_t)1 << f;
+}
+
+/* The fields instance ri of rs read: bit f for field f. */
+static inline uint64_t
+raw_present(const struct raw_set *rs, const struct raw_instance *ri)
+{
+	return rs->present[ri - rs->inst];
+}
+
+/* Set them (fields not kept must not be in mask). */
+static inline void
+raw_set_present(struct raw_set *rs, const struct raw_instance *ri, uint64_t mask)
+{
+	rs->present[ri - rs->inst] = mask;
 }
 
 /* The value of field f of instance ri of rs; f must be present. */

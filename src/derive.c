@@ -57,8 +57,8 @@ wrap_bound(const struct field_desc *fd, const struct raw_set *prs,
 		double inflight = 0;
 		if (set->inflight_field) {
 			unsigned f = set->inflight_field - 1u;
-			uint64_t a = (prev->present & bit(f)) ? raw_get(prs, prev, f) : 0;
-			uint64_t b = (cur->present & bit(f)) ? raw_get(crs, cur, f) : 0;
+			uint64_t a = (raw_present(prs, prev) & bit(f)) ? raw_get(prs, prev, f) : 0;
+			uint64_t b = (raw_present(crs, cur) & bit(f)) ? raw_get(crs, cur, f) : 0;
 			inflight = (double)(a > b ? a : b);
 		}
 		return dt * 1000.0 * (1.0 + inflight);
@@ -68,7 +68,7 @@ wrap_bound(const struct field_desc *fd, const struct raw_set *prs,
 	case FB_IF_BYTES:
 		if (set->speed_field) {
 			unsigned f = set->speed_field - 1u;
-			uint64_t speed = (cur->present & bit(f)) ? raw_get(crs, cur, f) : 0;
+			uint64_t speed = (raw_present(crs, cur) & bit(f)) ? raw_get(crs, cur, f) : 0;
 			if (speed > 0 && speed < 0xFFFFFFFFu)
 				return (double)speed * 1e6 / 8.0 * dt * 1.1;
 		}
@@ -113,7 +113,7 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	      const struct derive_env *env, struct field_deltas *out)
 {
 	const struct counter_set *set = crs->set;
-	uint64_t both = prev->present & cur->present;
+	uint64_t both = raw_present(prs, prev) & raw_present(crs, cur);
 	uint64_t t_prev = 0, t_cur = 0;
 	int have_cpu = 0, reset = 0;
 
@@ -182,7 +182,7 @@ ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
 	const uint64_t *cv = r->crs->values + i * r->cnw, *pv = r->prs->values + j * r->pnw;
 
 	out->d = words;
-	out->present = prev->present & cur->present;
+	out->present = raw_present(r->prs, prev) & raw_present(r->crs, cur);
 	out->status = r->ds->status[i];
 	out->wrapped = 0;
 	if (out->status == ST_RESET)
@@ -272,7 +272,7 @@ instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct
 	} else {
 		vals = raw_values(rs, cur);
 		slot = rs->slot;
-		present = cur->present;
+		present = raw_present(rs, cur);
 	}
 	out->n_terms = term_sum(c->num, vals, slot, present, &out->n);
 	out->b_terms = has_den(c) ? term_sum(c->den, vals, slot, present, &out->b) : 0;
@@ -283,7 +283,7 @@ instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct
 		       (counter_fields(c) & deltas->wrapped) != 0;
 	if (c->mul) {
 		unsigned f = c->mul - 1u;
-		if (!(cur->present & bit(f)))
+		if (!(raw_present(rs, cur) & bit(f)))
 			return -1;
 		mul = (double)raw_get(rs, cur, f);
 	}
@@ -358,13 +358,13 @@ apply(const struct raw_set *rs, const struct counter_desc *c, double n, double b
 		int full = 0;
 		if (cur && rs->set->speed_field) {
 			unsigned f = rs->set->speed_field - 1u;
-			uint64_t speed = (cur->present & bit(f)) ? raw_get(rs, cur, f) : 0;
+			uint64_t speed = (raw_present(rs, cur) & bit(f)) ? raw_get(rs, cur, f) : 0;
 			if (speed > 0 && speed < 0xFFFFFFFFu)
 				bw = (double)speed * 1e6;
 		}
 		if (cur && rs->set->duplex_field) {
 			unsigned f = rs->set->duplex_field - 1u;
-			full = (cur->present & bit(f)) && raw_get(rs, cur, f) == 1;
+			full = (raw_present(rs, cur) & bit(f)) && raw_get(rs, cur, f) == 1;
 		}
 		if (bw <= 0) {
 			r.status = ST_UNSUPPORTED;
@@ -408,8 +408,8 @@ derive_value(const struct raw_set *rs, const struct counter_desc *c,
 	int two = counter_type_needs_two(c->type);
 
 	/* A counter the source cannot supply is UNSUPPORTED whatever else. */
-	if (!num_present(c, cur->present) ||
-	    (c->mul && !(cur->present & bit(c->mul - 1u))))
+	if (!num_present(c, raw_present(rs, cur)) ||
+	    (c->mul && !(raw_present(rs, cur) & bit(c->mul - 1u))))
 		return r;
 	if (!two) {
 		if (instance_nb(rs, c, cur, NULL, &nb) < 0 || unsupported(c, &nb))
@@ -465,7 +465,7 @@ total_add(struct total_acc *a, const struct raw_set *rs, const struct counter_de
 		a->first_pair = pair;
 	a->any_new |= pair == ST_NEW;
 	a->any_first |= pair == ST_FIRST;
-	if (!num_present(c, cur->present))
+	if (!num_present(c, raw_present(rs, cur)))
 		return;
 	a->supplied++;
 	if (two) {

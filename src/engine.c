@@ -424,7 +424,7 @@ warn_fast_links(const struct engine *e)
 		unsigned f = cs->speed_field - 1u;
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			const struct raw_instance *ri = &rs->inst[i];
-			uint64_t speed = (ri->present & ((uint64_t)1 << f)) ? raw_get(rs, ri, f) : 0;
+			uint64_t speed = (raw_present(rs, ri) & ((uint64_t)1 << f)) ? raw_get(rs, ri, f) : 0;
 			if (speed == 0 || speed >= 0xFFFFFFFFu)
 				continue;
 			double secs = 2147483648.0 / ((double)speed * 1e6 / 8.0);
@@ -906,7 +906,7 @@ static void
 mask_present(struct raw_set *rs, uint64_t needed)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		rs->inst[i].present &= needed;
+		rs->present[i] &= needed;
 }
 
 /* Read every set once; read_index selects the root of a series. 0, 1 at
@@ -1800,9 +1800,9 @@ engine_setup_sets(struct engine *e, struct err *err)
 		/* store only what a counter derives from (a log records that) */
 		raw_set_keep(&es->a, es->ctx.needed);
 		raw_set_keep(&es->b, es->ctx.needed);
-		/* both reads' names stored once */
-		raw_set_share_names(&es->a, &es->names);
-		raw_set_share_names(&es->b, &es->names);
+		/* both reads' names stored once, and their instance
+		 * records while the list stays the same */
+		raw_set_pair(&es->a, &es->b, &es->names);
 		es->cur = &es->a;
 		es->prev = &es->b;
 		if (e->replay) {

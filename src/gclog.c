@@ -1075,7 +1075,7 @@ wmap_ref(const struct wmap *m, const struct raw_set *rs, size_t i, uint64_t fiel
 {
 	uint32_t j = m->same ? (uint32_t)i : m->refidx ? m->refidx[i] : NO_REF;
 
-	if (j != NO_REF && (rs->inst[i].present & fields & ~m->ref->inst[j].present))
+	if (j != NO_REF && (rs->present[i] & fields & ~m->ref->present[j]))
 		return NO_REF;
 	return j;
 }
@@ -1287,8 +1287,8 @@ put_read(struct gclog_writer *w, int64_t wall_ns, const uint64_t *mono_ns,
 			const struct raw_instance *ri = &rs->inst[i];
 			uint32_t j = ref ? wmap_ref(m, rs, i, ws->fields) : NO_REF;
 			const struct raw_instance *rj = j == NO_REF ? NULL : &ref->inst[j];
-			uint64_t present = ri->present & ws->fields, changed = 0, bit = 1;
-			gb_varint(b, present ^ (rj ? rj->present & ws->fields : 0));
+			uint64_t present = raw_present(rs, ri) & ws->fields, changed = 0, bit = 1;
+			gb_varint(b, present ^ (rj ? raw_present(ref, rj) & ws->fields : 0));
 			/* which present fields moved: bit k for the k-th present one */
 			for (uint64_t p = present; p; p &= p - 1, bit <<= 1) {
 				unsigned f = (unsigned)__builtin_ctzll(p);
@@ -2298,7 +2298,7 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 			struct raw_instance *out = raw_set_add(&rs->rs, ri->name, strlen(ri->name),
 							       ri->identity);
 			raw_set_in_total(&rs->rs, out, ri->in_total);
-			out->present = present;
+			raw_set_present(&rs->rs, out, present);
 			memcpy(raw_values(&rs->rs, out), ri->values, nf * sizeof(uint64_t));
 			rs->keys[i] = ri->key;
 		}

@@ -29,19 +29,52 @@ void
 raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 {
 	memset(rs, 0, sizeof(*rs));
+	rs->list = &rs->own;
 	rs->set = cs;
 	rs->keep = all_fields(cs);
 	rs->nslots = cs->nfields;
 }
 
+/* Stop sharing a list with the sibling: each keeps a list of its own
+ * (the sibling takes a copy of its instances when it used rs's). */
+static void
+unpair(struct raw_set *rs)
+{
+	struct raw_set *sib = rs->sibling;
+
+	if (!sib)
+		return;
+	if (sib->list == &rs->own) {
+		xgrow((void **)&sib->own.inst, &sib->own.cap, sib->ninstances,
+		      sizeof(*sib->own.inst));
+		if (sib->ninstances)
+			memcpy(sib->own.inst, rs->own.inst, sib->ninstances * sizeof(*sib->own.inst));
+		sib->list = &sib->own;
+		sib->inst = sib->own.inst;
+	}
+	if (rs->list == &sib->own) {
+		xgrow((void **)&rs->own.inst, &rs->own.cap, rs->ninstances, sizeof(*rs->own.inst));
+		if (rs->ninstances)
+			memcpy(rs->own.inst, sib->own.inst, rs->ninstances * sizeof(*rs->own.inst));
+	}
+	rs->list = &rs->own;
+	rs->inst = rs->own.inst;
+	sib->sibling = NULL;
+	rs->sibling = NULL;
+}
+
 static void
 free_instances(struct raw_set *rs)
 {
+	unpair(rs);
 	free(rs->values);
+	free(rs->present);
 	free(rs->in_total);
-	free(rs->inst);
-	rs->inst = NULL;
-	rs->values = NULL;
+	free(rs->own.inst);
+	rs->own.inst = rs->inst = NULL;
+	rs->own.cap = 0;
+	rs->list = &rs->own;
+	rs->values = rs->present = NULL;
 	rs->in_total = NULL;
 	rs->cap = rs->ninstances = 0;
 }
@@ -76,6 +109,15 @@ raw_set_share_names(struct raw_set *rs, struct strset *names)
 }
 
 void
+raw_set_pair(struct raw_set *a, struct raw_set *b, struct strset *names)
+{
+	raw_set_share_names(a, names);
+	raw_set_share_names(b, names);
+	a->sibling = b;
+	b->sibling = a;
+}
+
+void
 raw_set_keep(struct raw_set *rs, uint64_t mask)
 {
 	const struct counter_set *cs = rs->set;
@@ -97,6 +139,18 @@ raw_set_keep(struct raw_set *rs, uint64_t mask)
 	rs->nslots = n;
 }
 
+/* The instances of sets[0..n) that use list l: the most any of them has. */
+static size_t
+list_used(struct raw_set *const *sets, size_t n, const struct raw_list *l)
+{
+	size_t used = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (sets[k]->list == l && sets[k]->ninstances > used)
+			used = sets[k]->ninstances;
+	return used;
+}
+
 void
 raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 {
@@ -107,14 +161,19 @@ raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 		live += sets[k]->names == names ? sets[k]->ninstances : 0;
 	if (!names || names->n <= 2 * live + 64)
 		return;
-	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; sets[k]->names == names && i < sets[k]->cap; i++) {
-			struct raw_instance *ri = &sets[k]->inst[i];
-			if (i < sets[k]->ninstances)
+	/* every list of these sets (a pair's two), each once: the names of
+	 * instances in use move, the slots past them forget theirs */
+	for (size_t k = 0; k < n; k++) {
+		struct raw_list *l = &sets[k]->own;
+		size_t used = list_used(sets, n, l);
+		for (size_t i = 0; sets[k]->names == names && i < l->cap; i++) {
+			struct raw_instance *ri = &l->inst[i];
+			if (i < used)
 				strset_add(&fresh, ri->name, &ri->name);
 			else
 				ri->name = NULL;
 		}
+	}
 	strset_free(names);
 	*names = fresh;
 }
@@ -126,50 +185,122 @@ raw_set_begin(struct raw_set *rs)
 		raw_sets_compact_names(&rs, 1);
 	rs->ninstances = 0;
 	rs->valid = 0;
+	if (rs->sibling) {
+		/* a read starts on the other read's list: it lists the same
+		 * instances, most of the time (raw_set_add) */
+		rs->list = rs->sibling->list;
+		rs->inst = rs->list->inst;
+	}
 	/* unique in the process: the log writer knows its last read by it */
 	static uint64_t stamps;
 	rs->stamp = __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED);
 }
 
-/* Grow the instance array and the values block to hold one more. */
+/* Grow the read's arrays (values, present, in_total) to hold one more. */
 static void
 raw_set_grow(struct raw_set *rs)
 {
 	size_t old = rs->cap, nw = slot_words(rs);
 
-	xgrow((void **)&rs->inst, &rs->cap, rs->ninstances + 1, sizeof(*rs->inst));
+	rs->cap = old < 8 ? 8 : old * 2;
 	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(uint64_t));
 	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
+	rs->present = xrealloc(rs->present, rs->cap * sizeof(*rs->present));
 	rs->in_total = xrealloc(rs->in_total, rs->cap);
+}
+
+/* Make rs's list hold slot i, keeping rs's (and a sibling's) view of it. */
+static void
+list_room(struct raw_set *rs, size_t i)
+{
+	struct raw_list *l = rs->list;
+
+	if (i < l->cap)
+		return;
+	xgrow((void **)&l->inst, &l->cap, i + 1, sizeof(*l->inst));
+	rs->inst = l->inst;
+	if (rs->sibling && rs->sibling->list == l)
+		rs->sibling->inst = l->inst;
 }
 
 void
 raw_set_trim(struct raw_set *rs)
 {
-	if (!xtrim((void **)&rs->inst, &rs->cap, rs->ninstances, sizeof(*rs->inst)))
-		return;
-	rs->values = xrealloc(rs->values, rs->cap * slot_words(rs) * sizeof(uint64_t));
-	rs->in_total = xrealloc(rs->in_total, rs->cap);
+	size_t n = rs->ninstances ? rs->ninstances : 1;
+
+	if (rs->cap > n + n / 8) {
+		rs->cap = n;
+		rs->values = xrealloc(rs->values, rs->cap * slot_words(rs) * sizeof(uint64_t));
+		rs->present = xrealloc(rs->present, rs->cap * sizeof(*rs->present));
+		rs->in_total = xrealloc(rs->in_total, rs->cap);
+	}
+	/* a list: fitted to the most instances a read using it has */
+	struct raw_list *l = rs->list;
+	size_t used = rs->ninstances;
+	if (rs->sibling && rs->sibling->list == l && rs->sibling->ninstances > used)
+		used = rs->sibling->ninstances;
+	if (xtrim((void **)&l->inst, &l->cap, used, sizeof(*l->inst))) {
+		rs->inst = l->inst;
+		if (rs->sibling && rs->sibling->list == l)
+			rs->sibling->inst = l->inst;
+	}
+	/* the list neither read uses any more */
+	if (rs->sibling && rs->sibling->list == l) {
+		struct raw_list *spare = l == &rs->own ? &rs->sibling->own : &rs->own;
+		free(spare->inst);
+		spare->inst = NULL;
+		spare->cap = 0;
+	}
+}
+
+/* Whether slot ri holds name[0..len). */
+static int
+same_name(const struct raw_instance *ri, const char *name, size_t len)
+{
+	return ri->name && strncmp(ri->name, name, len) == 0 && ri->name[len] == '\0';
 }
 
 struct raw_instance *
 raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {
+	struct raw_set *sib = rs->sibling;
+	size_t i = rs->ninstances;
 	struct raw_instance *ri;
 
 	len = strnlen(name, len); /* a NUL ends a name */
-	if (rs->ninstances == rs->cap)
+	if (i == rs->cap)
 		raw_set_grow(rs);
-	ri = &rs->inst[rs->ninstances++];
-	memset(raw_values(rs, ri), 0, sizeof(uint64_t) * slot_words(rs));
-	if (!ri->name || strncmp(ri->name, name, len) != 0 || ri->name[len] != '\0') {
-		if (!rs->names)
-			rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
-		strset_add_n(rs->names, name, len, &ri->name);
+	if (sib && sib->list == rs->list && i < sib->ninstances) {
+		/* slot i is the other read's too: the same instance is kept,
+		 * another one takes the list rs's sibling does not use, a
+		 * copy up to i */
+		ri = &rs->list->inst[i];
+		if (ri->identity != identity || !same_name(ri, name, len)) {
+			struct raw_list *l = rs->list == &rs->own ? &sib->own : &rs->own;
+			xgrow((void **)&l->inst, &l->cap, i + 1, sizeof(*l->inst));
+			memcpy(l->inst, rs->list->inst, i * sizeof(*l->inst));
+			rs->list = l;
+			rs->inst = l->inst;
+			sib = NULL; /* rs's own list now: written below */
+		}
+	} else {
+		sib = NULL;
 	}
-	ri->identity = identity;
-	ri->present = 0;
-	rs->in_total[ri - rs->inst] = 1;
+	if (!sib) {
+		list_room(rs, i);
+		ri = &rs->inst[i];
+		if (!same_name(ri, name, len)) {
+			if (!rs->names)
+				rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
+			strset_add_n(rs->names, name, len, &ri->name);
+		}
+		ri->identity = identity;
+	}
+	ri = &rs->inst[i];
+	rs->ninstances++;
+	memset(raw_values(rs, ri), 0, sizeof(uint64_t) * slot_words(rs));
+	rs->present[i] = 0;
+	rs->in_total[i] = 1;
 	return ri;
 }
 
@@ -179,21 +310,15 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 	if (dst->set != src->set) {
 		/* another set: its own fields, all kept (the memory is reused
 		 * when the words per instance stay the same) */
-		if (dst->slot || dst->nslots != src->set->nfields)
-			raw_set_free(dst);
-		size_t cap = dst->cap, n = dst->ninstances;
-		struct raw_instance *inst = dst->inst;
-		uint64_t *values = dst->values;
-		uint8_t *in_total = dst->in_total;
-		struct strset *names = dst->names, *own = dst->own_names;
-		raw_set_init(dst, src->set);
-		dst->cap = cap;
-		dst->ninstances = n;
-		dst->inst = inst;
-		dst->values = values;
-		dst->in_total = in_total;
-		dst->names = names;
-		dst->own_names = own;
+		if (dst->slot || dst->nslots != src->set->nfields) {
+			free_instances(dst);
+			free(dst->slot);
+			dst->slot = NULL;
+			drop_names(dst);
+		}
+		dst->set = src->set;
+		dst->keep = all_fields(src->set);
+		dst->nslots = src->set->nfields;
 	}
 	raw_set_begin(dst);
 	int same = dst->keep == src->keep;
@@ -202,9 +327,9 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 		struct raw_instance *d = raw_set_add(dst, s->name, strlen(s->name), s->identity);
 		if (same) {
 			memcpy(raw_values(dst, d), raw_values(src, s), sizeof(uint64_t) * slot_words(src));
-			d->present = s->present;
+			raw_set_present(dst, d, raw_present(src, s));
 		} else {
-			for (uint64_t m = s->present; m; m &= m - 1) {
+			for (uint64_t m = raw_present(src, s); m; m &= m - 1) {
 				unsigned f = (unsigned)__builtin_ctzll(m);
 				raw_put(dst, d, f, raw_get(src, s, f));
 			}

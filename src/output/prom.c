@@ -368,7 +368,7 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 	int has_cpu = 0, fresh = ti->identity != ri->identity;
 
 	for (size_t f = 0; f < cs->nfields; f++)
-		if (cs->fields[f].kind == FK_CPU_TIME && (ri->present >> f & 1)) {
+		if (cs->fields[f].kind == FK_CPU_TIME && (raw_present(rs, ri) >> f & 1)) {
 			sum_t += raw_get(rs, ri, (unsigned)f);
 			has_cpu = 1;
 		}
@@ -386,9 +386,9 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 	ti->mono_ns = rs->mono_ns;
 	for (size_t f = 0; f < cs->nfields; f++) {
 		const struct field_desc *fd = &cs->fields[f];
-		uint64_t v = (ri->present >> f & 1) ? raw_get(rs, ri, (unsigned)f) : 0;
+		uint64_t v = (raw_present(rs, ri) >> f & 1) ? raw_get(rs, ri, (unsigned)f) : 0;
 
-		if (!(ri->present >> f & 1) || !fd->prom.stem || fd->kind == FK_GAUGE) {
+		if (!(raw_present(rs, ri) >> f & 1) || !fd->prom.stem || fd->kind == FK_GAUGE) {
 			out[f] = v;
 			continue;
 		}
@@ -595,7 +595,7 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 			const struct raw_instance *ri = &rs->inst[i];
 			size_t mark = b->len, mf = fd->prom.mul ? fd->prom.mul - 1u : f;
 
-			if (!(ri->present >> f & 1) || !(ri->present >> mf & 1) ||
+			if (!(raw_present(rs, ri) >> f & 1) || !(raw_present(rs, ri) >> mf & 1) ||
 			    (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
 				continue;
 			prom_buf_puts(b, name, len);

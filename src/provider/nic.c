@@ -656,7 +656,7 @@ put_stats(struct raw_set *rs, struct raw_instance *ri, const struct nic_stats *s
 		uint64_t *values = raw_values(rs, ri);
 		for (unsigned f = 0; f < NIC_NSTATS; f++) /* absent: 0 in s and in ri */
 			values[f] = s->v[f];
-		ri->present |= want;
+		raw_set_present(rs, ri, raw_present(rs, ri) | want);
 		return;
 	}
 	for (unsigned f = 0; f < NIC_NSTATS; f++)

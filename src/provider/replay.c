@@ -514,10 +514,10 @@ consume(struct replay *r, struct input *in)
 			if (m->identity && !c->stage.slot && !from->slot) {
 				memcpy(raw_values(&c->stage, ti), raw_values(from, fi),
 				       from->set->nfields * sizeof(uint64_t));
-				ti->present = fi->present;
+				raw_set_present(&c->stage, ti, raw_present(from, fi));
 			} else {
 				for (size_t f = 0; f < from->set->nfields; f++)
-					if ((fi->present >> f & 1) && m->field[f] != 0xff)
+					if ((raw_present(from, fi) >> f & 1) && m->field[f] != 0xff)
 						raw_put(&c->stage, ti, m->field[f], raw_get(from, fi, (unsigned)f));
 			}
 			stage_key(c, i, ss->keys[i]);

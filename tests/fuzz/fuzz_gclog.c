@@ -99,10 +99,10 @@ touch_sample(struct gclog_reader *r)
 			const struct raw_instance *ri = &ss->rs->inst[i];
 			touch_str(ri->name);
 			touch_str(ss->keys[i]);
-			check(set->nfields == 64 || (ri->present >> set->nfields) == 0);
+			check(set->nfields == 64 || (raw_present(ss->rs, ri) >> set->nfields) == 0);
 			sink += ri->identity + (uint64_t)raw_in_total(ss->rs, ri);
 			for (size_t f = 0; f < set->nfields; f++)
-				if (ri->present >> f & 1)
+				if (raw_present(ss->rs, ri) >> f & 1)
 					sink += raw_get(ss->rs, ri, (unsigned)f);
 		}
 	}

@@ -84,11 +84,12 @@ static const struct counter_set set = {
  * (never raw_set_free'd), and a value changed in v is the set's. */
 static void
 one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_instance *ri,
-		 uint64_t *v, uint8_t *in_total)
+		 uint64_t *v, uint64_t *present, uint8_t *in_total)
 {
 	raw_set_init(rs, cs);
 	rs->inst = ri;
 	rs->values = v;
+	rs->present = present;
 	rs->in_total = in_total;
 	rs->ninstances = rs->cap = 1;
 	rs->valid = 1;
@@ -98,6 +99,7 @@ one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_in
 struct inst {
 	uint64_t v[NF];
 	uint8_t in_total;
+	uint64_t present;
 	struct raw_instance ri;
 	struct raw_set rs; /* of ri alone */
 };
@@ -107,8 +109,8 @@ inst_init(struct inst *in, const uint64_t *vals, uint64_t present)
 {
 	memcpy(in->v, vals, sizeof(in->v));
 	memset(&in->ri, 0, sizeof(in->ri));
-	in->ri.present = present;
-	one_instance_set(&in->rs, &set, &in->ri, in->v, &in->in_total);
+	in->present = present;
+	one_instance_set(&in->rs, &set, &in->ri, in->v, &in->present, &in->in_total);
 }
 
 #define ALL (((uint64_t)1 << NF) - 1)
@@ -375,11 +377,12 @@ test_wrap(void **state)
 	ul.nfields = 1;
 	ul.inflight_field = ul.speed_field = ul.duplex_field = 0;
 	uint64_t ua[1] = { 0xFFFFFFF0u }, ub[1] = { 0x10 };
-	struct raw_instance pu = { .present = 1 }, cu = { .present = 1 };
+	struct raw_instance pu = { 0 }, cu = { 0 };
+	uint64_t pp = 1, cp = 1;
 	struct raw_set pus, cus;
 	uint8_t put, cut;
-	one_instance_set(&pus, &ul, &pu, ua, &put);
-	one_instance_set(&cus, &ul, &cu, ub, &cut);
+	one_instance_set(&pus, &ul, &pu, ua, &pp, &put);
+	one_instance_set(&cus, &ul, &cu, ub, &cp, &cut);
 	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_WRAPPED);
 	assert_int_equal(d.d[0], 0x20);

@@ -259,13 +259,13 @@ cmp_set(const struct gclog_set_sample *got, size_t s, const struct raw_set *want
 		       -1;
 	for (size_t i = 0; i < want->ninstances; i++) {
 		const struct raw_instance *g = &got->rs->inst[i], *w = &want->inst[i];
-		uint64_t present = w->present & rec_mask[s];
+		uint64_t present = raw_present(want, w) & rec_mask[s];
 		if (strcmp(g->name, w->name) != 0 || g->identity != w->identity ||
-		    raw_in_total(got->rs, g) != raw_in_total(want, w) || g->present != present)
+		    raw_in_total(got->rs, g) != raw_in_total(want, w) || raw_present(got->rs, g) != present)
 			return snprintf(why, n,
 					"set %zu inst %zu: %s/%llu/%d/%llx, want %s/%llu/%d/%llx",
 					s, i, g->name, (unsigned long long)g->identity,
-					raw_in_total(got->rs, g), (unsigned long long)g->present,
+					raw_in_total(got->rs, g), (unsigned long long)raw_present(got->rs, g),
 					w->name, (unsigned long long)w->identity, raw_in_total(want, w),
 					(unsigned long long)present),
 			       -1;

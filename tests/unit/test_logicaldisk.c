@@ -626,7 +626,7 @@ test_needed(void **state)
 	ri = find(&s.rs[1], "/");
 	assert_non_null(ri);
 	/* f_frsize, f_blocks, f_bfree, f_bavail: fields 17 .. 20 */
-	assert_int_equal(ri->present, (uint64_t)0xF << 17);
+	assert_int_equal(raw_present(&s.rs[1], ri), (uint64_t)0xF << 17);
 	check_at(&s, 1, "/", "% Free Space", ST_OK, 25);
 	check_at(&s, 1, "/", "Free Megabytes", ST_OK, 976.5625);
 	series_free(&s);
@@ -634,7 +634,7 @@ test_needed(void **state)
 	series_load(&s, "ldisk-basic", 2, counter_fields(counter("Disk Reads/sec")));
 	ri = find(&s.rs[1], "/");
 	assert_non_null(ri);
-	assert_int_equal(ri->present, (uint64_t)1); /* reads */
+	assert_int_equal(raw_present(&s.rs[1], ri), (uint64_t)1); /* reads */
 	check_at(&s, 1, "/", "Disk Reads/sec", ST_OK, 100);
 	check_at(&s, 1, "/", "% Free Space", ST_UNSUPPORTED, 0);
 	series_free(&s);
@@ -674,7 +674,7 @@ test_live(void **state)
 			struct statvfs sv;
 			if (statvfs(ri->name, &sv) != 0)
 				continue;
-			if (!(ri->present & ((uint64_t)1 << blocks)))
+			if (!(raw_present(&rs, ri) & ((uint64_t)1 << blocks)))
 				fail_msg("%s: no f_blocks in round %d", ri->name, round);
 			assert_int_equal(raw_values(&rs, ri)[frsize], sv.f_frsize);
 			assert_int_equal(raw_values(&rs, ri)[blocks], sv.f_blocks);

@@ -752,17 +752,17 @@ test_sysfs_instances(void **unused)
 	/* every field read (but qlen: netlink only); speed and duplex where
 	 * the files say so */
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_QLEN));
+	assert_int_equal(raw_present(&s.rs[0], ri), ALL_FIELDS & ~BIT(F_QLEN));
 	assert_int_equal(raw_values(&s.rs[0], ri)[F_SPEED], 1000);
 	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 1);
 	ri = find_inst(&s.rs[0], "eth1");
 	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0); /* half */
 	ri = find_inst(&s.rs[0], "eth3"); /* speed -1, duplex unknown, no rx_nohandler */
-	assert_int_equal(ri->present, ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER) &
+	assert_int_equal(raw_present(&s.rs[0], ri), ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER) &
 					      ~BIT(F_QLEN) & ~BIT(F_BQL_INFLIGHT));
 	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0);
 	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files, no BQL */
-	assert_int_equal(ri->present, NIC_STATS_MASK);
+	assert_int_equal(raw_present(&s.rs[0], ri), NIC_STATS_MASK);
 	/* t2: eth3 gone, wlan0 new, veth0 recreated with ifindex 9 */
 	assert_int_equal(s.rs[2].ninstances, 7);
 	assert_null(find_inst(&s.rs[2], "eth3"));
@@ -925,29 +925,29 @@ test_sysfs_needed(void **unused)
 	(void)unused;
 	series_load(&s, "nic-sysfs", 2, BIT(F_RX_PACKETS));
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, BIT(F_RX_PACKETS));
+	assert_int_equal(raw_present(&s.rs[0], ri), BIT(F_RX_PACKETS));
 	series_free(&s);
 	/* a byte count: the engine asks for the speed too (its wrap bound),
 	 * and the duplex file is then not read (only % Utilization needs it) */
 	series_load(&s, "nic-sysfs", 2, BIT(F_RX_BYTES) | BIT(F_SPEED));
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, BIT(F_RX_BYTES) | BIT(F_SPEED));
+	assert_int_equal(raw_present(&s.rs[0], ri), BIT(F_RX_BYTES) | BIT(F_SPEED));
 	series_free(&s);
 	series_load(&s, "nic-sysfs", 2, BIT(F_RX_BYTES) | BIT(F_SPEED) | BIT(F_DUPLEX));
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, BIT(F_RX_BYTES) | BIT(F_SPEED) | BIT(F_DUPLEX));
+	assert_int_equal(raw_present(&s.rs[0], ri), BIT(F_RX_BYTES) | BIT(F_SPEED) | BIT(F_DUPLEX));
 	series_free(&s);
 	/* Output Queue Bytes alone: the inflight files, nothing else */
 	series_load(&s, "nic-sysfs", 2, BIT(F_BQL_INFLIGHT));
 	ri = find_inst(&s.rs[0], "eth0");
-	assert_int_equal(ri->present, BIT(F_BQL_INFLIGHT));
+	assert_int_equal(raw_present(&s.rs[0], ri), BIT(F_BQL_INFLIGHT));
 	assert_int_equal(raw_values(&s.rs[0], ri)[F_BQL_INFLIGHT], 5542); /* 1000 + 0 + 3028 + 1514 */
-	assert_int_equal(find_inst(&s.rs[0], "lo")->present, 0);
+	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
 	series_free(&s);
 	/* nothing needed: the instances still, no fields */
 	series_load(&s, "nic-sysfs", 2, 0);
 	assert_int_equal(s.rs[0].ninstances, 7);
-	assert_int_equal(find_inst(&s.rs[0], "eth0")->present, 0);
+	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "eth0")), 0);
 	series_free(&s);
 }
 
@@ -1260,8 +1260,8 @@ test_live_netlink(void **unused)
 		assert_non_null(lo);
 		assert_int_equal(lo->identity, 1);
 		assert_int_equal(raw_in_total(&rs, lo), 0);
-		assert_true((lo->present & NIC_STATS_MASK) != 0);
-		assert_int_equal(lo->present & BIT(F_SPEED), 0); /* EINVAL */
+		assert_true((raw_present(&rs, lo) & NIC_STATS_MASK) != 0);
+		assert_int_equal(raw_present(&rs, lo) & BIT(F_SPEED), 0); /* EINVAL */
 		raw_set_free(&rs);
 	}
 	provider_network_adapter.close(st);
@@ -1299,18 +1299,18 @@ test_live_queues(void **unused)
 			char path[256];
 			int bql;
 
-			if (!(ri->present & BIT(F_QLEN)))
+			if (!(raw_present(&rs, ri) & BIT(F_QLEN)))
 				fail_msg("%s: no Output Queue Length", ri->name);
 			snprintf(path, sizeof(path),
 				 "/sys/class/net/%s/queues/tx-0/byte_queue_limits/inflight",
 				 ri->name);
 			bql = access(path, R_OK) == 0;
-			if (!!(ri->present & BIT(F_BQL_INFLIGHT)) != bql)
+			if (!!(raw_present(&rs, ri) & BIT(F_BQL_INFLIGHT)) != bql)
 				fail_msg("%s: Output Queue Bytes %s, sysfs %s", ri->name,
 					 bql ? "missing" : "present", bql ? "has BQL" : "has none");
 			/* besides those, only the statistics the dump carries (all
 			 * recorded, so a reset in any of them is seen) */
-			assert_int_equal(ri->present & ~(BIT(F_QLEN) | BIT(F_BQL_INFLIGHT) |
+			assert_int_equal(raw_present(&rs, ri) & ~(BIT(F_QLEN) | BIT(F_BQL_INFLIGHT) |
 							  NIC_STATS_MASK),
 					 0);
 		}
@@ -1324,7 +1324,7 @@ test_live_queues(void **unused)
 	st = provider_network_adapter.open(&ctx, &err);
 	read_once(&ctx, st, &rs);
 	for (size_t k = 0; k < rs.ninstances; k++)
-		assert_int_equal(rs.inst[k].present & (BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
+		assert_int_equal(rs.present[k] & (BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
 	raw_set_free(&rs);
 	provider_network_adapter.close(st);
 	procfs_free(fs);
@@ -1368,7 +1368,7 @@ test_netlink_equals_sysfs(void **unused)
 		quiet_seen |= is_quiet;
 		for (unsigned f = 0; f < NIC_NSTATS; f++) {
 			uint64_t m = BIT(f);
-			if (!(ni->present & ai->present & bi->present & m))
+			if (!(raw_present(&n, ni) & raw_present(&a, ai) & raw_present(&b, bi) & m))
 				continue;
 			if (raw_get(&a, ai, f) > raw_get(&n, ni, f) || raw_get(&n, ni, f) > raw_get(&b, bi, f))
 				fail_msg("%s %s: sysfs %llu, netlink %llu, sysfs %llu", ni->name,
@@ -1551,7 +1551,7 @@ test_live_link_changes(void **unused)
 	ri = live_find(&rs, a);
 	assert_non_null(ri);
 	assert_int_equal(ri->identity, if_nametoindex(a));
-	assert_true((ri->present & NIC_STATS_MASK) != 0);
+	assert_true((raw_present(&rs, ri) & NIC_STATS_MASK) != 0);
 	assert_non_null(live_find(&rs, b));
 	id = ri->identity;
 	raw_set_free(&rs);
@@ -1572,12 +1572,12 @@ test_live_link_changes(void **unused)
 		read_once(&ctx, st, &rs);
 		ri = live_find(&rs, c);
 		assert_non_null(ri);
-		if (ri->present & BIT(F_SPEED))
+		if (raw_present(&rs, ri) & BIT(F_SPEED))
 			break;
 		raw_set_free(&rs);
 		usleep(20000);
 	}
-	assert_true(ri->present & BIT(F_SPEED));
+	assert_true(raw_present(&rs, ri) & BIT(F_SPEED));
 	assert_int_equal(raw_values(&rs, ri)[F_SPEED], 10000);
 	raw_set_free(&rs);
 

@@ -297,9 +297,9 @@ test_instances(void **unused)
 	assert_int_equal(find_inst(&s.rs[2], "eth1")->identity, 9); /* recreated */
 	assert_int_equal(find_inst(&s.rs[2], "eth5")->identity, 8);
 	/* eth2 says "unknown" and "unsupported": only the status is there */
-	assert_int_equal(find_inst(&s.rs[0], "eth2")->present, BIT(NP_RUNTIME_STATUS));
+	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "eth2")), BIT(NP_RUNTIME_STATUS));
 	/* eth3 is USB: no power_state */
-	assert_int_equal(find_inst(&s.rs[0], "eth3")->present,
+	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "eth3")),
 			 BIT(NP_RUNTIME_STATUS) | BIT(NP_ACTIVE_TIME) | BIT(NP_SUSPENDED_TIME));
 	series_free(&s);
 }
@@ -377,16 +377,16 @@ test_needed(void **unused)
 	/* Device Power State alone */
 	series_load(&s, "nicpower-basic", 2, BIT(NP_POWER_STATE));
 	for (size_t i = 0; i < s.rs[1].ninstances; i++)
-		assert_int_equal(s.rs[1].inst[i].present & ~BIT(NP_POWER_STATE), 0);
-	assert_int_equal(find_inst(&s.rs[1], "eth1")->present, BIT(NP_POWER_STATE));
+		assert_int_equal(s.rs[1].present[i] & ~BIT(NP_POWER_STATE), 0);
+	assert_int_equal(raw_present(&s.rs[1], find_inst(&s.rs[1], "eth1")), BIT(NP_POWER_STATE));
 	series_free(&s);
 
 	/* the times: runtime_status is read to know "unsupported", but not
 	 * stored when Runtime Status is not wanted */
 	series_load(&s, "nicpower-basic", 2, BIT(NP_SUSPENDED_TIME) | BIT(NP_ACTIVE_TIME));
-	assert_int_equal(find_inst(&s.rs[1], "eth1")->present,
+	assert_int_equal(raw_present(&s.rs[1], find_inst(&s.rs[1], "eth1")),
 			 BIT(NP_SUSPENDED_TIME) | BIT(NP_ACTIVE_TIME));
-	assert_int_equal(find_inst(&s.rs[1], "eth2")->present, 0); /* unsupported */
+	assert_int_equal(raw_present(&s.rs[1], find_inst(&s.rs[1], "eth2")), 0); /* unsupported */
 	CHECK(&s, 1, "eth1", INST, 75, ST_OK);
 	CHECK(&s, 1, "eth2", INST, 0, ST_UNSUPPORTED);
 	series_free(&s);
@@ -395,7 +395,7 @@ test_needed(void **unused)
 	series_load(&s, "nicpower-basic", 1, 0);
 	assert_int_equal(s.rs[0].ninstances, 5);
 	for (size_t i = 0; i < s.rs[0].ninstances; i++)
-		assert_int_equal(s.rs[0].inst[i].present, 0);
+		assert_int_equal(s.rs[0].present[i], 0);
 	series_free(&s);
 }
 
@@ -458,20 +458,20 @@ test_live(void **unused)
 		snprintf(path, sizeof(path), "%s/power_state", dev.dir);
 		if (procfs_read_small(fs, path, text, sizeof(text)) >= 0 &&
 		    nicpower_parse_power_state(text, &v) == 0) {
-			assert_true(ri->present & BIT(NP_POWER_STATE));
+			assert_true(raw_present(&rs, ri) & BIT(NP_POWER_STATE));
 			assert_int_equal(raw_values(&rs, ri)[NP_POWER_STATE], v);
 		} else {
-			assert_false(ri->present & BIT(NP_POWER_STATE));
+			assert_false(raw_present(&rs, ri) & BIT(NP_POWER_STATE));
 		}
 		snprintf(path, sizeof(path), "%s/power/runtime_status", dev.dir);
 		if (procfs_read_small(fs, path, text, sizeof(text)) >= 0 &&
 		    nicpower_parse_runtime_status(text, &v) == 0) {
-			assert_true(ri->present & BIT(NP_RUNTIME_STATUS));
+			assert_true(raw_present(&rs, ri) & BIT(NP_RUNTIME_STATUS));
 			if (v == NP_RT_UNSUPPORTED)
-				assert_false(ri->present & BIT(NP_ACTIVE_TIME));
+				assert_false(raw_present(&rs, ri) & BIT(NP_ACTIVE_TIME));
 		}
 		printf("live %s: device %s, fields 0x%llx\n", ri->name, dev.dir,
-		       (unsigned long long)ri->present);
+		       (unsigned long long)raw_present(&rs, ri));
 	}
 	raw_set_free(&rs);
 	PROV.close(st);

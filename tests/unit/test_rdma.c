@@ -272,7 +272,7 @@ test_instances(void **unused)
 		    find_inst(&s.rs[0], "mlx5_0/2")->identity);
 	/* the cm_id count is never supplied */
 	for (size_t i = 0; i < 4; i++)
-		assert_false(s.rs[1].inst[i].present & BIT(RD_ACTIVE_CONNECTIONS));
+		assert_false(s.rs[1].present[i] & BIT(RD_ACTIVE_CONNECTIONS));
 	series_free(&s);
 }
 
@@ -360,10 +360,10 @@ test_qib_legacy_saturated(void **unused)
 	/* port_xmit_data 4294967000 -> 4294967295: saturated at t1, so no
 	 * rate (not 295 x 4 / 2, a lower bound posing as a rate) */
 	ri = find_inst(&s.rs[0], "qib0/1");
-	assert_true(ri->present & BIT(RD_PORT_XMIT_DATA));
-	assert_false(ri->present & BIT(RD_PORT_XMIT_PACKETS)); /* already saturated */
+	assert_true(raw_present(&s.rs[0], ri) & BIT(RD_PORT_XMIT_DATA));
+	assert_false(raw_present(&s.rs[0], ri) & BIT(RD_PORT_XMIT_PACKETS)); /* already saturated */
 	ri = find_inst(&s.rs[1], "qib0/1");
-	assert_false(ri->present & BIT(RD_PORT_XMIT_DATA));
+	assert_false(raw_present(&s.rs[1], ri) & BIT(RD_PORT_XMIT_DATA));
 	CHECK(&s, 1, "qib0/1", OUT_BYTES, 0, ST_UNSUPPORTED);
 	CHECK(&s, 1, "qib0/1", OUT_FRAMES, 0, ST_UNSUPPORTED);
 	/* t1 -> t2 (4 s): 200000 x 4 / 4 and 400 / 4; xmit_data still
@@ -372,7 +372,7 @@ test_qib_legacy_saturated(void **unused)
 	CHECK(&s, 2, "qib0/1", IN_FRAMES, 100, ST_OK);
 	CHECK(&s, 2, "qib0/1", OUT_BYTES, 0, ST_UNSUPPORTED);
 	CHECK(&s, 2, "qib0/1", OUT_FRAMES, 0, ST_UNSUPPORTED);
-	assert_true(find_inst(&s.rs[2], "qib0/1")->present & BIT(RD_PORT_XMIT_PACKETS));
+	assert_true(raw_present(&s.rs[2], find_inst(&s.rs[2], "qib0/1")) & BIT(RD_PORT_XMIT_PACKETS));
 	series_free(&s);
 }
 
@@ -408,13 +408,13 @@ test_needed(void **unused)
 	(void)unused;
 	series_load(&s, "rdma-basic", 2, BIT(RD_PORT_RCV_DATA));
 	for (size_t i = 0; i < s.rs[1].ninstances; i++)
-		assert_int_equal(s.rs[1].inst[i].present, BIT(RD_PORT_RCV_DATA));
+		assert_int_equal(s.rs[1].present[i], BIT(RD_PORT_RCV_DATA));
 	CHECK(&s, 1, "mlx5_0/1", IN_BYTES, 10000000, ST_OK);
 	series_free(&s);
 
 	series_load(&s, "rdma-basic", 1, BIT(RD_MISSING_MASK));
 	for (size_t i = 0; i < s.rs[0].ninstances; i++)
-		assert_int_equal(s.rs[0].inst[i].present, BIT(RD_MISSING_MASK));
+		assert_int_equal(s.rs[0].present[i], BIT(RD_MISSING_MASK));
 	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "qib0/1"), RD_MISSING_MASK), 33554463);
 	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "mlx5_0/2"), RD_MISSING_MASK), 33554448);
 	series_free(&s);
@@ -936,7 +936,7 @@ test_active_connections(void **unused)
 	expect_request(sv[0], RES_GET, 1, -1);
 	expect_request(sv[0], CM_ID_GET, 2, 1); /* only the two-port device's */
 	ri = find_inst(&rs, "mlx4_0/1");
-	assert_true(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_true(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS));
 	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* the device's count */
 	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
 	ri = find_inst(&rs, "mlx5_0/1");
@@ -946,7 +946,7 @@ test_active_connections(void **unused)
 	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* three on port 2 (of 5) */
 	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
 	ri = find_inst(&rs, "qib0/1");
-	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
+	assert_false(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
 	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 	/* describe: a port with a count has no note, nor bit 4 in its mask's;
 	 * -l -v names the port without one */
@@ -973,8 +973,8 @@ test_active_connections(void **unused)
 	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 0);
 	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx5_0/1"), RD_ACTIVE_CONNECTIONS), 0);
 	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx5_0/2"), RD_ACTIVE_CONNECTIONS), 0);
-	assert_true(find_inst(&rs, "mlx5_0/2")->present & BIT(RD_ACTIVE_CONNECTIONS));
-	assert_false(find_inst(&rs, "qib0/1")->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_true(raw_present(&rs, find_inst(&rs, "mlx5_0/2")) & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_false(raw_present(&rs, find_inst(&rs, "qib0/1")) & BIT(RD_ACTIVE_CONNECTIONS));
 
 	res_dev(&b, 4, 0, "mlx4_0", 2, 0);
 	res_dev(&b, 4, 1, "mlx5_0", 6, 0);
@@ -988,7 +988,7 @@ test_active_connections(void **unused)
 	expect_request(sv[0], CM_ID_GET, 5, 1);
 	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 2);
 	ri = find_inst(&rs, "mlx5_0/1");
-	assert_false(ri->present & BIT(RD_ACTIVE_CONNECTIONS));
+	assert_false(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS));
 	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 
 	/* Read 4: the summary dump itself fails: no port has a count. */
@@ -998,7 +998,7 @@ test_active_connections(void **unused)
 	assert_int_equal(PROV.read(st, &rs, &err), 0);
 	expect_request(sv[0], RES_GET, 6, -1);
 	for (size_t i = 0; i < rs.ninstances; i++) {
-		assert_false(rs.inst[i].present & BIT(RD_ACTIVE_CONNECTIONS));
+		assert_false(rs.present[i] & BIT(RD_ACTIVE_CONNECTIONS));
 		assert_int_equal(raw_values(&rs, &rs.inst[i])[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 	}
 
