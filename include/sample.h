@@ -61,7 +61,9 @@ struct raw_set {
 	struct raw_list own;
 	struct raw_set *sibling;   /* the other read of a pair (raw_set_pair) */
 	uint64_t *values; /* nslots words (at least one) per instance slot */
-	uint64_t *present; /* per instance slot: bit f, field f was read (and is kept) */
+	void *present;    /* per instance slot: bit f, field f was read (and is kept),
+			   * in pw bytes (raw_present_at) */
+	uint8_t pw;       /* 1, 2, 4 or 8: bytes that hold the highest field kept */
 	uint8_t *in_total; /* per instance slot: counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
 	uint8_t *slot;    /* field -> word; NULL when every field is kept */
@@ -129,6 +131,40 @@ raw_values(const struct raw_set *rs, const struct raw_instance *ri)
 	return rs->values + (size_t)(ri - rs->inst) * (rs->nslots ? rs->nslots : 1);
 }
 
+/* The fields instance i of rs read (bit f for field f). */
+static inline uint64_t
+raw_present_at(const struct raw_set *rs, size_t i)
+{
+	switch (rs->pw) {
+	case 1:
+		return ((const uint8_t *)rs->present)[i];
+	case 2:
+		return ((const uint16_t *)rs->present)[i];
+	case 4:
+		return ((const uint32_t *)rs->present)[i];
+	default:
+		return ((const uint64_t *)rs->present)[i];
+	}
+}
+
+static inline void
+raw_set_present_at(struct raw_set *rs, size_t i, uint64_t mask)
+{
+	switch (rs->pw) {
+	case 1:
+		((uint8_t *)rs->present)[i] = (uint8_t)mask;
+		break;
+	case 2:
+		((uint16_t *)rs->present)[i] = (uint16_t)mask;
+		break;
+	case 4:
+		((uint32_t *)rs->present)[i] = (uint32_t)mask;
+		break;
+	default:
+		((uint64_t *)rs->present)[i] = mask;
+	}
+}
+
 /* Record value v for field f of instance ri of rs (marks it present); a
  * field the set does not keep is dropped. */
 static inline void
@@ -139,21 +175,22 @@ raw_put(struct raw_set *rs, struct raw_instance *ri, unsigned f, uint64_t v)
 	if (s == RAW_SLOT_NONE)
 		return;
 	raw_values(rs, ri)[s] = v;
-	rs->present[ri - rs->inst] |= (uint64_t)1 << f;
+	raw_set_present_at(rs, (size_t)(ri - rs->inst),
+			   raw_present_at(rs, (size_t)(ri - rs->inst)) | (uint64_t)1 << f);
 }
 
 /* The fields instance ri of rs read: bit f for field f. */
 static inline uint64_t
 raw_present(const struct raw_set *rs, const struct raw_instance *ri)
 {
-	return rs->present[ri - rs->inst];
+	return raw_present_at(rs, (size_t)(ri - rs->inst));
 }
 
 /* Set them (fields not kept must not be in mask). */
 static inline void
 raw_set_present(struct raw_set *rs, const struct raw_instance *ri, uint64_t mask)
 {
-	rs->present[ri - rs->inst] = mask;
+	raw_set_present_at(rs, (size_t)(ri - rs->inst), mask);
 }
 
 /* The value of field f of instance ri of rs; f must be present. */

@@ -906,7 +906,7 @@ static void
 mask_present(struct raw_set *rs, uint64_t needed)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		rs->present[i] &= needed;
+		raw_set_present_at(rs, i, raw_present_at(rs, i) & needed);
 }
 
 /* Read every set once; read_index selects the root of a series. 0, 1 at

@@ -1075,7 +1075,7 @@ wmap_ref(const struct wmap *m, const struct raw_set *rs, size_t i, uint64_t fiel
 {
 	uint32_t j = m->same ? (uint32_t)i : m->refidx ? m->refidx[i] : NO_REF;
 
-	if (j != NO_REF && (rs->present[i] & fields & ~m->ref->present[j]))
+	if (j != NO_REF && (raw_present_at(rs, i) & fields & ~raw_present_at(m->ref, j)))
 		return NO_REF;
 	return j;
 }

@@ -18,6 +18,15 @@ all_fields(const struct counter_set *cs)
 	return cs->nfields >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cs->nfields) - 1u;
 }
 
+/* The bytes a mask of the fields in keep takes: 1, 2, 4 or 8 (an
+ * Interrupt instance's fields read cost a byte, not eight). */
+static uint8_t
+present_width(uint64_t keep)
+{
+	unsigned bits = keep ? 64u - (unsigned)__builtin_clzll(keep) : 1u;
+	return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+}
+
 /* Words of values per instance slot. */
 static size_t
 slot_words(const struct raw_set *rs)
@@ -32,6 +41,7 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 	rs->list = &rs->own;
 	rs->set = cs;
 	rs->keep = all_fields(cs);
+	rs->pw = present_width(rs->keep);
 	rs->nslots = cs->nfields;
 }
 
@@ -74,7 +84,8 @@ free_instances(struct raw_set *rs)
 	rs->own.inst = rs->inst = NULL;
 	rs->own.cap = 0;
 	rs->list = &rs->own;
-	rs->values = rs->present = NULL;
+	rs->values = NULL;
+	rs->present = NULL;
 	rs->in_total = NULL;
 	rs->cap = rs->ninstances = 0;
 }
@@ -128,6 +139,7 @@ raw_set_keep(struct raw_set *rs, uint64_t mask)
 	free(rs->slot);
 	rs->slot = NULL;
 	rs->keep = mask;
+	rs->pw = present_width(mask);
 	rs->nslots = cs->nfields;
 	if (mask == all_fields(cs))
 		return;
@@ -205,7 +217,7 @@ raw_set_grow(struct raw_set *rs)
 	rs->cap = old < 8 ? 8 : old * 2;
 	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(uint64_t));
 	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
-	rs->present = xrealloc(rs->present, rs->cap * sizeof(*rs->present));
+	rs->present = xrealloc(rs->present, rs->cap * rs->pw);
 	rs->in_total = xrealloc(rs->in_total, rs->cap);
 }
 
@@ -231,7 +243,7 @@ raw_set_trim(struct raw_set *rs)
 	if (rs->cap > n + n / 8) {
 		rs->cap = n;
 		rs->values = xrealloc(rs->values, rs->cap * slot_words(rs) * sizeof(uint64_t));
-		rs->present = xrealloc(rs->present, rs->cap * sizeof(*rs->present));
+		rs->present = xrealloc(rs->present, rs->cap * rs->pw);
 		rs->in_total = xrealloc(rs->in_total, rs->cap);
 	}
 	/* a list: fitted to the most instances a read using it has */
@@ -299,7 +311,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	ri = &rs->inst[i];
 	rs->ninstances++;
 	memset(raw_values(rs, ri), 0, sizeof(uint64_t) * slot_words(rs));
-	rs->present[i] = 0;
+	raw_set_present_at(rs, i, 0);
 	rs->in_total[i] = 1;
 	return ri;
 }
@@ -310,7 +322,8 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 	if (dst->set != src->set) {
 		/* another set: its own fields, all kept (the memory is reused
 		 * when the words per instance stay the same) */
-		if (dst->slot || dst->nslots != src->set->nfields) {
+		if (dst->slot || dst->nslots != src->set->nfields ||
+		    dst->pw != present_width(all_fields(src->set))) {
 			free_instances(dst);
 			free(dst->slot);
 			dst->slot = NULL;
@@ -318,6 +331,7 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 		}
 		dst->set = src->set;
 		dst->keep = all_fields(src->set);
+		dst->pw = present_width(dst->keep);
 		dst->nslots = src->set->nfields;
 	}
 	raw_set_begin(dst);

@@ -250,7 +250,7 @@ test_basic_instances(void **unused)
 		assert_string_equal(s.rs[i].inst[0].name, "0");
 		assert_string_equal(s.rs[i].inst[1].name, "1");
 		assert_int_equal(s.rs[i].inst[1].identity, 1); /* the cpu number */
-		assert_int_equal(s.rs[i].present[0], 0x3ff); /* all 10 fields */
+		assert_int_equal(raw_present_at(&s.rs[i], 0), 0x3ff); /* all 10 fields */
 		assert_true(s.rs[i].in_total[0]);
 	}
 	assert_int_equal(raw_values(&s.rs[1], &s.rs[1].inst[1])[PCPU_GUEST], 340);
@@ -422,7 +422,7 @@ test_old4(void **unused)
 	(void)unused;
 	series_load(&s, &provider_processor, "cpu-old4", 2, ~(uint64_t)0);
 	assert_int_equal(s.rs[1].ninstances, 2);
-	assert_int_equal(s.rs[1].present[0], 0xf); /* user nice system idle */
+	assert_int_equal(raw_present_at(&s.rs[1], 0), 0xf); /* user nice system idle */
 	CHECK_ALL(&s, 1, "0", cpu0);
 	CHECK_ALL(&s, 1, "1", cpu1);
 	CHECK_ALL(&s, 1, NULL, total);
@@ -480,7 +480,7 @@ test_old7(void **unused)
 	(void)unused;
 	series_load(&s, &provider_processor, "cpu-old7", 2, ~(uint64_t)0);
 	assert_int_equal(s.rs[1].ninstances, 1);
-	assert_int_equal(s.rs[1].present[0], 0x7f);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), 0x7f);
 	CHECK_ALL(&s, 1, "0", cpu0);
 	check_all(&s, 1, NULL, cpu0, 8); /* _Total of one CPU is that CPU */
 	series_free(&s);
@@ -719,7 +719,7 @@ test_freq_cstates_t1(void **unused)
 	series_load(&s, &provider_processor, "cpufreq-basic", 3, ~(uint64_t)0);
 	assert_int_equal(s.rs[0].ninstances, 2);
 	/* every field: 10 of /proc/stat, 2 of cpufreq, 4 deep states x 2 */
-	assert_int_equal(s.rs[0].present[0],
+	assert_int_equal(raw_present_at(&s.rs[0], 0),
 			 0x3ff | FIELD_BIT("scaling_cur_freq") | FIELD_BIT("cpuinfo_max_freq") |
 				 FIELD_BIT("c1_time") | FIELD_BIT("c2_time") |
 				 FIELD_BIT("c3_time") | FIELD_BIT("c4_time") |
@@ -860,18 +860,18 @@ test_only_needed(void **unused)
 	series_load(&s, &provider_processor, "cpufreq-basic", 2, c1);
 	assert_int_equal(s.rs[0].ninstances, 2);
 	assert_string_equal(s.rs[0].inst[1].name, "1");
-	assert_int_equal(s.rs[0].present[0], c1);
-	assert_int_equal(s.rs[1].present[1], c1);
+	assert_int_equal(raw_present_at(&s.rs[0], 0), c1);
+	assert_int_equal(raw_present_at(&s.rs[1], 1), c1);
 	CHECK_ALL(&s, 1, "0", cpu0);
 	series_free(&s);
 
 	series_load(&s, &provider_processor, "cpufreq-basic", 1, freq);
-	assert_int_equal(s.rs[0].present[0], freq); /* not even cpuinfo_max_freq */
+	assert_int_equal(raw_present_at(&s.rs[0], 0), freq); /* not even cpuinfo_max_freq */
 	series_free(&s);
 
 	/* /proc/stat alone when only times are asked for */
 	series_load(&s, &provider_processor, "cpufreq-basic", 1, 0x3ff);
-	assert_int_equal(s.rs[0].present[0], 0x3ff);
+	assert_int_equal(raw_present_at(&s.rs[0], 0), 0x3ff);
 	series_free(&s);
 }
 

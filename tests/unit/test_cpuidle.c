@@ -378,7 +378,7 @@ test_idle_state_needed(void **unused)
 	series_load(&s, &provider_processor_idle_state, "cpufreq-basic", 2, 1u << 1);
 	assert_int_equal(s.rs[1].ninstances, 10);
 	for (size_t k = 0; k < 10; k++)
-		assert_int_equal(s.rs[1].present[k], 1u << 1);
+		assert_int_equal(raw_present_at(&s.rs[1], k), 1u << 1);
 	assert_int_equal(series_value(&s, 1, "% Time in State", "0/C6").status, ST_UNSUPPORTED);
 	assert_true(fabs(series_value(&s, 1, "Transitions/sec", "0/C6").v - 20) < 1e-9); /* 40 / 2 */
 	series_free(&s);

@@ -90,6 +90,7 @@ one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_in
 	rs->inst = ri;
 	rs->values = v;
 	rs->present = present;
+	rs->pw = sizeof(*present);
 	rs->in_total = in_total;
 	rs->ninstances = rs->cap = 1;
 	rs->valid = 1;

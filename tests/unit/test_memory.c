@@ -230,11 +230,11 @@ test_needed(void **unused)
 
 	(void)unused;
 	series_load(&s, &provider_memory, "sysmem-basic", 2, faults);
-	assert_int_equal(s.rs[1].present[0], faults); /* nothing from meminfo */
+	assert_int_equal(raw_present_at(&s.rs[1], 0), faults); /* nothing from meminfo */
 	series_free(&s);
 
 	series_load(&s, &provider_memory, "sysmem-basic", 2, avail | commit);
-	assert_int_equal(s.rs[1].present[0], avail | commit); /* nothing from vmstat */
+	assert_int_equal(raw_present_at(&s.rs[1], 0), avail | commit); /* nothing from vmstat */
 	static const struct want t1[] = {
 		OKV("Available MBytes", 3808.59375),  /* 3900000 / 1024 */
 		OKV("% Committed Bytes In Use", 75),  /* 100 x 4572861 / 6097148 */
@@ -245,7 +245,7 @@ test_needed(void **unused)
 
 	series_load(&s, &provider_memory, "sysmem-basic", 2, 0);
 	assert_int_equal(s.rs[1].ninstances, 1);
-	assert_int_equal(s.rs[1].present[0], 0);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), 0);
 	series_free(&s);
 }
 

@@ -548,7 +548,7 @@ test_slots_named_first(void **unused)
 	assert_int_equal(count_prefix(&rs, "a32/"), 0);
 	assert_int_equal(count_prefix(&rs, "zz/"), 0);
 	for (size_t i = 0; i < rs.ninstances; i++)
-		assert_int_equal(rs.present[i], 0); /* UNSUPPORTED: nothing loaded */
+		assert_int_equal(raw_present_at(&rs, i), 0); /* UNSUPPORTED: nothing loaded */
 
 	add_if(root, "zz", 42);
 	raw_set_begin(&rs);

@@ -1324,7 +1324,7 @@ test_live_queues(void **unused)
 	st = provider_network_adapter.open(&ctx, &err);
 	read_once(&ctx, st, &rs);
 	for (size_t k = 0; k < rs.ninstances; k++)
-		assert_int_equal(rs.present[k] & (BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
+		assert_int_equal(raw_present_at(&rs, k) & (BIT(F_QLEN) | BIT(F_BQL_INFLIGHT)), 0);
 	raw_set_free(&rs);
 	provider_network_adapter.close(st);
 	procfs_free(fs);

@@ -199,7 +199,7 @@ test_instances(void **unused)
 		assert_int_equal(s.rs[r].ninstances, sizeof(want) / sizeof(want[0]));
 		for (size_t i = 0; i < s.rs[r].ninstances; i++) {
 			assert_string_equal(s.rs[r].inst[i].name, want[i]);
-			assert_int_equal(s.rs[r].present[i], 0); /* no raw field */
+			assert_int_equal(raw_present_at(&s.rs[r], i), 0); /* no raw field */
 		}
 	}
 	/* identity: the ifindex (eth0 2, eth10 4) */

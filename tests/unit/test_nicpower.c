@@ -377,7 +377,7 @@ test_needed(void **unused)
 	/* Device Power State alone */
 	series_load(&s, "nicpower-basic", 2, BIT(NP_POWER_STATE));
 	for (size_t i = 0; i < s.rs[1].ninstances; i++)
-		assert_int_equal(s.rs[1].present[i] & ~BIT(NP_POWER_STATE), 0);
+		assert_int_equal(raw_present_at(&s.rs[1], i) & ~BIT(NP_POWER_STATE), 0);
 	assert_int_equal(raw_present(&s.rs[1], find_inst(&s.rs[1], "eth1")), BIT(NP_POWER_STATE));
 	series_free(&s);
 
@@ -395,7 +395,7 @@ test_needed(void **unused)
 	series_load(&s, "nicpower-basic", 1, 0);
 	assert_int_equal(s.rs[0].ninstances, 5);
 	for (size_t i = 0; i < s.rs[0].ninstances; i++)
-		assert_int_equal(s.rs[0].present[i], 0);
+		assert_int_equal(raw_present_at(&s.rs[0], i), 0);
 	series_free(&s);
 }
 

@@ -147,9 +147,9 @@ test_basic(void **unused)
 		for (size_t k = 0; k < 4; k++)
 			assert_string_equal(s.rs[i].inst[k].name, names[k]);
 	}
-	assert_int_equal(s.rs[0].present[0], SOME_BIT);      /* cpu: some only */
-	assert_int_equal(s.rs[0].present[1], SOME_BIT | FULL_BIT);
-	assert_int_equal(s.rs[0].present[3], FULL_BIT);      /* irq: full only */
+	assert_int_equal(raw_present_at(&s.rs[0], 0), SOME_BIT);      /* cpu: some only */
+	assert_int_equal(raw_present_at(&s.rs[0], 1), SOME_BIT | FULL_BIT);
+	assert_int_equal(raw_present_at(&s.rs[0], 3), FULL_BIT);      /* irq: full only */
 	assert_int_equal(series_value(&s, 0, "% Some Stall Time", "cpu").status, ST_FIRST);
 	CHECK_ALL(&s, 1, "cpu", cpu);
 	CHECK_ALL(&s, 1, "memory", memory);
@@ -215,16 +215,16 @@ test_needed(void **unused)
 	(void)unused;
 	series_load(&s, &provider_pressure, "pressure-basic", 2, FULL_BIT);
 	assert_int_equal(s.rs[1].ninstances, 4);
-	assert_int_equal(s.rs[1].present[0], 0);        /* cpu */
-	assert_int_equal(s.rs[1].present[1], FULL_BIT); /* memory */
+	assert_int_equal(raw_present_at(&s.rs[1], 0), 0);        /* cpu */
+	assert_int_equal(raw_present_at(&s.rs[1], 1), FULL_BIT); /* memory */
 	assert_int_equal(series_value(&s, 1, "% Full Stall Time", "cpu").status, ST_UNSUPPORTED);
 	assert_true(fabs(series_value(&s, 1, "% Full Stall Time", "io").v - 30) < 1e-9);
 	series_free(&s);
 
 	series_load(&s, &provider_pressure, "pressure-basic", 2, SOME_BIT);
 	assert_int_equal(s.rs[1].ninstances, 4);
-	assert_int_equal(s.rs[1].present[3], 0);        /* irq */
-	assert_int_equal(s.rs[1].present[2], SOME_BIT); /* io */
+	assert_int_equal(raw_present_at(&s.rs[1], 3), 0);        /* irq */
+	assert_int_equal(raw_present_at(&s.rs[1], 2), SOME_BIT); /* io */
 	assert_int_equal(series_value(&s, 1, "% Some Stall Time", "irq").status, ST_UNSUPPORTED);
 	series_free(&s);
 }

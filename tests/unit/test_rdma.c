@@ -272,7 +272,7 @@ test_instances(void **unused)
 		    find_inst(&s.rs[0], "mlx5_0/2")->identity);
 	/* the cm_id count is never supplied */
 	for (size_t i = 0; i < 4; i++)
-		assert_false(s.rs[1].present[i] & BIT(RD_ACTIVE_CONNECTIONS));
+		assert_false(raw_present_at(&s.rs[1], i) & BIT(RD_ACTIVE_CONNECTIONS));
 	series_free(&s);
 }
 
@@ -408,13 +408,13 @@ test_needed(void **unused)
 	(void)unused;
 	series_load(&s, "rdma-basic", 2, BIT(RD_PORT_RCV_DATA));
 	for (size_t i = 0; i < s.rs[1].ninstances; i++)
-		assert_int_equal(s.rs[1].present[i], BIT(RD_PORT_RCV_DATA));
+		assert_int_equal(raw_present_at(&s.rs[1], i), BIT(RD_PORT_RCV_DATA));
 	CHECK(&s, 1, "mlx5_0/1", IN_BYTES, 10000000, ST_OK);
 	series_free(&s);
 
 	series_load(&s, "rdma-basic", 1, BIT(RD_MISSING_MASK));
 	for (size_t i = 0; i < s.rs[0].ninstances; i++)
-		assert_int_equal(s.rs[0].present[i], BIT(RD_MISSING_MASK));
+		assert_int_equal(raw_present_at(&s.rs[0], i), BIT(RD_MISSING_MASK));
 	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "qib0/1"), RD_MISSING_MASK), 33554463);
 	assert_int_equal(raw_get(&s.rs[0], find_inst(&s.rs[0], "mlx5_0/2"), RD_MISSING_MASK), 33554448);
 	series_free(&s);
@@ -998,7 +998,7 @@ test_active_connections(void **unused)
 	assert_int_equal(PROV.read(st, &rs, &err), 0);
 	expect_request(sv[0], RES_GET, 6, -1);
 	for (size_t i = 0; i < rs.ninstances; i++) {
-		assert_false(rs.present[i] & BIT(RD_ACTIVE_CONNECTIONS));
+		assert_false(raw_present_at(&rs, i) & BIT(RD_ACTIVE_CONNECTIONS));
 		assert_int_equal(raw_values(&rs, &rs.inst[i])[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
 	}
 

@@ -160,13 +160,13 @@ test_copy(void **state)
 	raw_set_copy(&kept, &full);
 	assert_int_equal(kept.ninstances, 2);
 	assert_int_equal(kept.mono_ns, 42);
-	assert_int_equal(kept.present[1], BIT(F_B) | BIT(F_D));
+	assert_int_equal(raw_present_at(&kept, 1), BIT(F_B) | BIT(F_D));
 	assert_int_equal(raw_get(&kept, &kept.inst[1], F_B), 12); /* 2 + 10 */
 	assert_int_equal(raw_get(&kept, &kept.inst[1], F_D), 32); /* 2 + 30 */
 	assert_string_equal(kept.inst[1].name, "two");
 
 	raw_set_copy(&back, &kept); /* back keeps all, gets b and d */
-	assert_int_equal(back.present[0], BIT(F_B) | BIT(F_D));
+	assert_int_equal(raw_present_at(&back, 0), BIT(F_B) | BIT(F_D));
 	assert_int_equal(raw_get(&back, &back.inst[0], F_B), 11);
 	assert_int_equal(raw_get(&back, &back.inst[0], F_D), 31);
 
@@ -341,6 +341,50 @@ test_pair(void **state)
 	strset_free(&names);
 }
 
+/* The fields an instance read take as many bytes as the highest field
+ * kept needs (1, 2, 4 or 8); each width keeps every bit, and a copy to a
+ * set that keeps fewer fields keeps those. */
+static void
+test_present_width(void **state)
+{
+	(void)state;
+	static struct field_desc wide[64];
+	static const unsigned nf[] = { 3, 8, 9, 16, 17, 32, 33, 64 };
+	static const uint8_t want_pw[] = { 1, 1, 2, 2, 4, 4, 8, 8 };
+
+	for (unsigned f = 0; f < 64; f++)
+		wide[f] = (struct field_desc){ "w", FW_64, FK_COUNTER, FB_NONE, NO_PROM };
+	for (size_t k = 0; k < sizeof(nf) / sizeof(nf[0]); k++) {
+		struct counter_set cs = { .name = "Wide", .fields = wide, .nfields = nf[k] };
+		struct raw_set rs, low;
+		raw_set_init(&rs, &cs);
+		assert_int_equal(rs.pw, want_pw[k]);
+		raw_set_init(&low, &cs);
+		raw_set_keep(&low, 1); /* field 0 alone: a byte */
+		assert_int_equal(low.pw, 1);
+		for (unsigned i = 0; i < 40; i++) {
+			char name[16];
+			snprintf(name, sizeof(name), "i%u", i);
+			struct raw_instance *ri = raw_set_add(&rs, name, strlen(name), i);
+			/* the highest field, the lowest, and one between */
+			raw_put(&rs, ri, nf[k] - 1, 1000 + i);
+			if (i % 2)
+				raw_put(&rs, ri, 0, i);
+			raw_put(&rs, ri, (nf[k] - 1) / 2, 7);
+		}
+		raw_set_copy(&low, &rs);
+		for (unsigned i = 0; i < 40; i++) {
+			uint64_t want = (uint64_t)1 << (nf[k] - 1) | (uint64_t)1 << ((nf[k] - 1) / 2) |
+					(i % 2 ? 1u : 0u);
+			assert_true(raw_present_at(&rs, i) == want);
+			assert_true(raw_get(&rs, &rs.inst[i], nf[k] - 1) == 1000 + i);
+			assert_true(raw_present_at(&low, i) == (want & 1));
+		}
+		raw_set_free(&rs);
+		raw_set_free(&low);
+	}
+}
+
 /* A NUL inside a name ends it, in a string set and in a raw set. */
 static void
 test_names_nul(void **state)
@@ -370,6 +414,7 @@ main(void)
 		cmocka_unit_test(test_names_churn),
 		cmocka_unit_test(test_names_nul),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_present_width),
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_derive_kept),
 		cmocka_unit_test(test_copy),

@@ -460,11 +460,11 @@ test_needed(void **unused)
 	series_load(&s, PROV, "softnet-v510", 1, packets);
 	assert_names(&s.rs[0], "0 1 3");
 	for (size_t k = 0; k < s.rs[0].ninstances; k++)
-		assert_int_equal(s.rs[0].present[k] & ind, 0);
+		assert_int_equal(raw_present_at(&s.rs[0], k) & ind, 0);
 	series_free(&s);
 
 	series_load(&s, PROV, "softnet-v510", 1, ind);
-	assert_true(s.rs[0].present[0] & ind);
+	assert_true(raw_present_at(&s.rs[0], 0) & ind);
 	series_free(&s);
 
 	series_load(&s, PROV, "irq-basic", 1, ~(uint64_t)0);

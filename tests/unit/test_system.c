@@ -256,16 +256,16 @@ test_needed(void **unused)
 	series_load(&s, &provider_system, "sysmem-basic", 2, threads);
 	assert_int_equal(s.rs[1].ninstances, 1);
 	/* the whole of /proc/loadavg, nothing from /proc/stat or uptime */
-	assert_int_equal(s.rs[1].present[0], loadavg);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), loadavg);
 	series_free(&s);
 
 	series_load(&s, &provider_system, "sysmem-basic", 2, ctxt);
-	assert_int_equal(s.rs[1].present[0], ctxt);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), ctxt);
 	series_free(&s);
 
 	series_load(&s, &provider_system, "sysmem-basic", 2, 0);
 	assert_int_equal(s.rs[1].ninstances, 1);
-	assert_int_equal(s.rs[1].present[0], 0);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), 0);
 	series_free(&s);
 
 	/* cpu-basic has no proc/loadavg */

@@ -1040,7 +1040,7 @@ test_nosnmp6(void **unused)
 
 		series_load(&s, v6[k], "tcpip-nosnmp6", 2, ALL);
 		for (size_t i = 0; i < 2; i++) {
-			assert_int_equal(s.rs[i].present[0], 0);
+			assert_int_equal(raw_present_at(&s.rs[i], 0), 0);
 			for (size_t c = 0; c < set->ncounters; c++) {
 				struct want w = { set->counters[c].name, 0, ST_UNSUPPORTED };
 				check(&s, i, &w);
@@ -1154,21 +1154,21 @@ test_needed(void **unused)
 
 	(void)unused;
 	series_load(&s, &provider_tcp, "tcpip-basic", 2, sent | timeouts);
-	assert_int_equal(s.rs[1].present[0], sent | timeouts);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), sent | timeouts);
 	CHECK_SOME(&s, 1, t1);
 	series_free(&s);
 
 	series_load(&s, &provider_tcp, "tcpip-basic", 2, est);
-	assert_int_equal(s.rs[1].present[0], est); /* nothing from netstat */
+	assert_int_equal(raw_present_at(&s.rs[1], 0), est); /* nothing from netstat */
 	series_free(&s);
 
 	series_load(&s, &provider_ipv6, "tcpip-basic", 2, fwd);
-	assert_int_equal(s.rs[1].present[0], fwd);
+	assert_int_equal(raw_present_at(&s.rs[1], 0), fwd);
 	series_free(&s);
 
 	for (size_t k = 0; k < ARRAY_SIZE(all_providers); k++) {
 		series_load(&s, all_providers[k], "tcpip-basic", 2, 0);
-		assert_int_equal(s.rs[1].present[0], 0);
+		assert_int_equal(raw_present_at(&s.rs[1], 0), 0);
 		series_free(&s);
 	}
 }
@@ -1205,9 +1205,9 @@ test_live(void **unused)
 			raw_set_begin(&rs[i]);
 			assert_int_equal(p->read(st, &rs[i], &err), 0);
 			assert_int_equal(rs[i].ninstances, 1);
-			if (rs[i].present[0] != (((uint64_t)1 << p->set->nfields) - 1))
+			if (raw_present_at(&rs[i], 0) != (((uint64_t)1 << p->set->nfields) - 1))
 				fail_msg("%s: live fields found %#llx", p->set->name,
-					 (unsigned long long)rs[i].present[0]);
+					 (unsigned long long)raw_present_at(&rs[i], 0));
 		}
 		for (size_t f = 0; f < p->set->nfields; f++)
 			if (p->set->fields[f].kind == FK_COUNTER)
