@@ -33,7 +33,7 @@ struct frame_columns {
 	/* column -> counter number << 33 | (instance number + 1, 0 for none) */
 	const struct idmap *ids;
 	const struct frame_counter *counters; /* counter number -> set, counter */
-	const char *const *names;             /* instance number -> name */
+	const struct strset *names;           /* instance number - 1 -> name (strset_str) */
 };
 
 /* Rows row .. row + n - 1 of a frame, whose columns are col .. col + n - 1:
@@ -87,7 +87,7 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 
 	tmp->set = fc->set;
 	tmp->counter = fc->counter;
-	tmp->instance = inst ? f->cols->names[inst - 1] : NULL;
+	tmp->instance = inst ? strset_str(f->cols->names, (uint32_t)(inst - 1)) : NULL;
 	tmp->column = col;
 	tmp->status = f->status[i];
 	tmp->value = f->value[i];

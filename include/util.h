@@ -34,16 +34,36 @@ int xtrim(void **p, size_t *cap, size_t n, size_t elem);
 
 /* A set of strings stored once each, in chunks, so that they never move
  * (callers keep the pointers), numbered 0, 1, ... in order of first
- * appearance. A string costs its bytes and 16 more: no heap block of its
- * own. Zero-initialize; free with strset_free. */
+ * appearance; an id costs 4 bytes (where its string is stored). A set made
+ * with strset_by_place numbers each string by that place instead (ids
+ * that grow but are not dense), so a string costs its bytes and nothing
+ * more once the set has settled (strset_trim). No string has a heap block
+ * of its own. Zero-initialize; free with strset_free. */
 struct strset {
 	char **chunks;       /* every chunk, the last one being filled */
-	size_t nchunks, chunk_used, chunk_size;
-	const char **strs;   /* id -> string */
-	size_t n, strs_cap;
+	uint32_t *chunk_len; /* bytes used in each chunk */
+	size_t nchunks, chunk_size;
+	uint32_t *locs;      /* id -> place (chunk << 16 | offset); none by place */
+	size_t n, locs_cap;  /* strings */
 	uint32_t *slots;     /* open addressing: id + 1, 0 empty */
 	size_t nslots;       /* at least 4/3 of n; 0 after strset_trim */
+	int by_place;        /* ids are places (strset_by_place) */
 };
+
+/* Chunks hold at most 64 KiB, so a place is the chunk's index above 16
+ * bits of offset (a longer string has a chunk of its own, at offset 0). */
+#define STRSET_CHUNK_MAX 65536u
+
+/* Number ss's strings by where they are stored (ss empty). */
+void strset_by_place(struct strset *ss);
+
+/* The string of id. */
+static inline const char *
+strset_str(const struct strset *ss, uint32_t id)
+{
+	uint32_t place = ss->by_place ? id : ss->locs[id];
+	return ss->chunks[place >> 16] + (place & 0xFFFFu);
+}
 
 /* The id of s (added the first time); *stored, when not NULL, is the set's
  * copy of s. */
@@ -51,9 +71,8 @@ uint32_t strset_add(struct strset *ss, const char *s, const char **stored);
 /* The same for s[0..len), which need not end in a NUL. */
 uint32_t strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored);
 void strset_free(struct strset *ss);
-/* Once the set has settled: give back the id array past n and the lookup
- * table (the next add builds it again, in time linear in n). Ids and
- * strings stay. */
+/* Once the set has settled: give back the lookup table (the next add
+ * builds it again, in time linear in n). Ids and strings stay. */
 void strset_trim(struct strset *ss);
 
 /* Strings appended one after another, with no lookup, until

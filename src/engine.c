@@ -1010,7 +1010,7 @@ col_instance(const struct engine *e, uint32_t column)
 {
 	uint64_t inst = idmap_key(&e->cols, column) & (((uint64_t)1 << 33) - 1);
 
-	return inst ? e->names.strs[inst - 1] : NULL;
+	return inst ? strset_str(&e->names, (uint32_t)(inst - 1)) : NULL;
 }
 
 static void
@@ -1524,7 +1524,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	f->host = e->host;
 	e->fcols.ids = &e->cols;
 	e->fcols.counters = e->counters;
-	e->fcols.names = e->names.strs;
+	e->fcols.names = &e->names;
 	f->nrows = e->nrows;
 	f->rows = NULL;
 	f->runs = e->runs;
@@ -1802,6 +1802,7 @@ engine_setup_sets(struct engine *e, struct err *err)
 		raw_set_keep(&es->b, es->ctx.needed);
 		/* both reads' names stored once, and their instance
 		 * records while the list stays the same */
+		strset_by_place(&es->names); /* names, not numbers */
 		raw_set_pair(&es->a, &es->b, &es->names);
 		es->cur = &es->a;
 		es->prev = &es->b;

@@ -122,11 +122,11 @@ static const char *
 pfile_path_fit(const struct pfile *pf, char *buf, size_t n)
 {
 	const struct procfs *fs = pf_fs(pf);
-	const char *leaf = fs->parts.strs[pf->leaf];
+	const char *leaf = strset_str(&fs->parts, pf->leaf);
 
 	if (pf->dir == NO_DIR)
 		return leaf;
-	int len = snprintf(buf, n, "%s/%s", fs->parts.strs[pf->dir], leaf);
+	int len = snprintf(buf, n, "%s/%s", strset_str(&fs->parts, pf->dir), leaf);
 	return len >= 0 && (size_t)len < n ? buf : NULL;
 }
 

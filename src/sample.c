@@ -173,6 +173,7 @@ raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 		live += sets[k]->names == names ? sets[k]->ninstances : 0;
 	if (!names || names->n <= 2 * live + 64)
 		return;
+	fresh.by_place = names->by_place;
 	/* every list of these sets (a pair's two), each once: the names of
 	 * instances in use move, the slots past them forget theirs */
 	for (size_t k = 0; k < n; k++) {
@@ -302,8 +303,10 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 		list_room(rs, i);
 		ri = &rs->inst[i];
 		if (!same_name(ri, name, len)) {
-			if (!rs->names)
+			if (!rs->names) {
 				rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
+				strset_by_place(rs->names); /* names, not numbers */
+			}
 			strset_add_n(rs->names, name, len, &ri->name);
 		}
 		ri->identity = identity;

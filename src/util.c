@@ -124,26 +124,34 @@ str_hash_n(const char *s, size_t len)
 
 /* Copy s[0..len) and a NUL into the current chunk, starting a new one
  * when it does not fit; strings never move. Chunks double from 1 KiB to
- * 64 KiB, so that a set of a few names stays small. */
-static const char *
+ * 64 KiB, so that a set of a few names stays small. The new string's id. */
+static uint32_t
 strset_store(struct strset *ss, const char *s, size_t len)
 {
-	if (!ss->nchunks || ss->chunk_used + len + 1 > ss->chunk_size) {
+	size_t used = ss->nchunks ? ss->chunk_len[ss->nchunks - 1] : 0;
+
+	if (!ss->nchunks || used + len + 1 > ss->chunk_size) {
 		size_t size = ss->nchunks ? ss->chunk_size * 2 : 1024;
-		if (size > 65536)
-			size = 65536;
+		if (size > STRSET_CHUNK_MAX)
+			size = STRSET_CHUNK_MAX;
 		if (size < len + 1)
 			size = len + 1;
+		if (ss->nchunks >= 65536) { /* 4 GiB of names: ids are 32 bits */
+			fprintf(stderr, "getcounter: out of memory (%zu names)\n", ss->n);
+			abort();
+		}
 		ss->chunks = xrealloc(ss->chunks, (ss->nchunks + 1) * sizeof(*ss->chunks));
-		ss->chunks[ss->nchunks++] = xmalloc(size);
+		ss->chunk_len = xrealloc(ss->chunk_len, (ss->nchunks + 1) * sizeof(*ss->chunk_len));
+		ss->chunks[ss->nchunks] = xmalloc(size);
+		ss->chunk_len[ss->nchunks++] = 0;
 		ss->chunk_size = size;
-		ss->chunk_used = 0;
+		used = 0;
 	}
-	char *d = ss->chunks[ss->nchunks - 1] + ss->chunk_used;
+	char *d = ss->chunks[ss->nchunks - 1] + used;
 	memcpy(d, s, len);
 	d[len] = '\0';
-	ss->chunk_used += len + 1;
-	return d;
+	ss->chunk_len[ss->nchunks - 1] = (uint32_t)(used + len + 1);
+	return (uint32_t)((ss->nchunks - 1) << 16 | used);
 }
 
 uint32_t
@@ -186,24 +194,31 @@ slots_next(size_t count, size_t n)
 	return want < count * 2 + 2 ? count * 2 + 2 : want;
 }
 
-static uint64_t
-strset_hash(const struct strset *ss, size_t id)
+void
+strset_by_place(struct strset *ss)
 {
-	return str_hash(ss->strs[id]);
+	ss->by_place = 1;
 }
 
 static void
 strset_rehash(struct strset *ss, size_t n)
 {
+	uint32_t id = 0;
+
 	free(ss->slots);
 	ss->slots = xcalloc(n, sizeof(*ss->slots));
 	ss->nslots = n;
-	for (size_t id = 0; id < ss->n; id++) {
-		size_t i = slot_first(strset_hash(ss, id), n);
-		while (ss->slots[i])
-			i = slot_next(i, n);
-		ss->slots[i] = (uint32_t)id + 1;
-	}
+	/* every string, chunk after chunk: ids in order */
+	for (size_t c = 0; c < ss->nchunks; c++)
+		for (uint32_t off = 0; off < ss->chunk_len[c]; id++) {
+			const char *str = ss->chunks[c] + off;
+			size_t len = strlen(str);
+			size_t i = slot_first(str_hash_n(str, len), n);
+			while (ss->slots[i])
+				i = slot_next(i, n);
+			ss->slots[i] = (ss->by_place ? (uint32_t)(c << 16 | off) : id) + 1;
+			off += (uint32_t)len + 1;
+		}
 }
 
 uint32_t
@@ -217,24 +232,30 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 	for (i = slot_first(str_hash_n(s, len), ss->nslots); ss->slots[i];
 	     i = slot_next(i, ss->nslots)) {
 		uint32_t id = ss->slots[i] - 1;
-		if (strncmp(ss->strs[id], s, len) == 0 && ss->strs[id][len] == '\0') {
+		const char *str = strset_str(ss, id);
+		if (strncmp(str, s, len) == 0 && str[len] == '\0') {
 			if (stored)
-				*stored = ss->strs[id];
+				*stored = str;
 			return id;
 		}
 	}
-	xgrow((void **)&ss->strs, &ss->strs_cap, ss->n + 1, sizeof(*ss->strs));
-	ss->strs[ss->n] = strset_store(ss, s, len);
-	ss->slots[i] = (uint32_t)ss->n + 1;
+	uint32_t place = strset_store(ss, s, len), id = place;
+	if (!ss->by_place) {
+		xgrow((void **)&ss->locs, &ss->locs_cap, ss->n + 1, sizeof(*ss->locs));
+		ss->locs[ss->n] = place;
+		id = (uint32_t)ss->n;
+	}
+	ss->slots[i] = id + 1;
+	ss->n++;
 	if (stored)
-		*stored = ss->strs[ss->n];
-	return (uint32_t)ss->n++;
+		*stored = strset_str(ss, id);
+	return id;
 }
 
 void
 strset_trim(struct strset *ss)
 {
-	xtrim((void **)&ss->strs, &ss->strs_cap, ss->n, sizeof(*ss->strs));
+	xtrim((void **)&ss->locs, &ss->locs_cap, ss->n, sizeof(*ss->locs));
 	free(ss->slots);
 	ss->slots = NULL;
 	ss->nslots = 0;
@@ -246,7 +267,8 @@ strset_free(struct strset *ss)
 	for (size_t k = 0; k < ss->nchunks; k++)
 		free(ss->chunks[k]);
 	free(ss->chunks);
-	free((void *)ss->strs);
+	free(ss->chunk_len);
+	free(ss->locs);
 	free(ss->slots);
 	memset(ss, 0, sizeof(*ss));
 }

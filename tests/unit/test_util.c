@@ -31,31 +31,49 @@ test_strset_ids(void **state)
 	assert_int_equal(strset_add(&ss, "", NULL), 2); /* the empty string is a string */
 	assert_int_equal(strset_add(&ss, "", NULL), 2);
 	assert_int_equal(ss.n, 3);
+	assert_ptr_equal(strset_str(&ss, 0), a);
+	assert_ptr_equal(strset_str(&ss, 1), b);
+	assert_string_equal(strset_str(&ss, 2), "");
 	strset_free(&ss);
 	assert_int_equal(ss.n, 0);
+
+	/* numbered by place: ids grow, each names its string */
+	strset_by_place(&ss);
+	uint32_t ia = strset_add(&ss, "eth0", &a), ib = strset_add(&ss, "eth1", &b);
+	assert_true(ib > ia);
+	assert_int_equal(strset_add(&ss, "eth0", &a2), ia);
+	assert_ptr_equal(a2, a);
+	assert_ptr_equal(strset_str(&ss, ia), a);
+	assert_ptr_equal(strset_str(&ss, ib), b);
+	assert_null(ss.locs); /* no id array */
+	strset_free(&ss);
 }
 
 /* 100,000 strings of about 12 bytes: past 64 KiB chunks and many table
  * growths; every pointer handed out still reads its string. */
 static void
-test_strset_stable(void **state)
+strset_stable(int by_place)
 {
-	(void)state;
 	enum { N = 100000 };
 	struct strset ss = { 0 };
 	static const char *kept[N];
+	static uint32_t ids[N];
 	char buf[32];
 
+	if (by_place)
+		strset_by_place(&ss);
 	for (int i = 0; i < N; i++) {
 		snprintf(buf, sizeof(buf), "veth%d/cpu%d", i, i % 7);
-		assert_int_equal(strset_add(&ss, buf, &kept[i]), (uint32_t)i);
+		ids[i] = strset_add(&ss, buf, &kept[i]);
+		assert_true(by_place ? i == 0 || ids[i] > ids[i - 1] : ids[i] == (uint32_t)i);
+		assert_ptr_equal(strset_str(&ss, ids[i]), kept[i]);
 	}
 	assert_true(ss.nchunks > 1);
 	for (int i = 0; i < N; i += 997) {
 		snprintf(buf, sizeof(buf), "veth%d/cpu%d", i, i % 7);
 		assert_string_equal(kept[i], buf);
 		const char *again;
-		assert_int_equal(strset_add(&ss, buf, &again), (uint32_t)i);
+		assert_int_equal(strset_add(&ss, buf, &again), ids[i]);
 		assert_ptr_equal(again, kept[i]);
 	}
 	/* trimmed (no table until the next add builds it): the same ids and
@@ -65,17 +83,36 @@ test_strset_stable(void **state)
 	for (int i = 0; i < N; i += 991) {
 		const char *again;
 		snprintf(buf, sizeof(buf), "veth%d/cpu%d", i, i % 7);
-		assert_int_equal(strset_add(&ss, buf, &again), (uint32_t)i);
+		assert_int_equal(strset_add(&ss, buf, &again), ids[i]);
 		assert_ptr_equal(again, kept[i]);
 	}
 	/* a string longer than a chunk gets a chunk of its own */
 	static char big[70000];
 	memset(big, 'x', sizeof(big) - 1);
 	const char *bigp;
-	assert_int_equal(strset_add(&ss, big, &bigp), (uint32_t)N);
+	uint32_t idbig = strset_add(&ss, big, &bigp);
+	assert_true(by_place ? idbig > ids[N - 1] && (idbig & 0xFFFF) == 0 : idbig == N);
 	assert_int_equal(strlen(bigp), sizeof(big) - 1);
+	assert_ptr_equal(strset_str(&ss, idbig), bigp);
+	/* the next string goes on after it; both found again after a
+	 * rebuild of the table, which walks the chunks */
+	uint32_t idafter = strset_add(&ss, "after", NULL);
+	assert_true(idafter > idbig);
+	strset_trim(&ss);
+	assert_int_equal(strset_add(&ss, big, NULL), idbig);
+	assert_int_equal(strset_add(&ss, "after", NULL), idafter);
+	assert_string_equal(strset_str(&ss, idafter), "after");
+	assert_int_equal(strset_add(&ss, "veth5/cpu5", NULL), ids[5]);
 	assert_string_equal(kept[N - 1], "veth99999/cpu4"); /* 99999 = 7 x 14285 + 4 */
 	strset_free(&ss);
+}
+
+static void
+test_strset_stable(void **state)
+{
+	(void)state;
+	strset_stable(0);
+	strset_stable(1);
 }
 
 /* A pool's strings stay put until a reset; a reset keeps its memory, so
