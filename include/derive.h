@@ -53,9 +53,12 @@ void derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
  * prev->inst[prev_of[i]], env the pair's. The deltas themselves are formed
  * again from the two reads, for the fields a value needs, when it is
  * derived: a word per field and instance fewer to keep. */
+/* prev_of[i] of a cur instance that has no previous read */
+#define DERIVE_NO_PREV UINT32_MAX
+
 struct delta_store {
 	const struct raw_set *prev, *cur;
-	const uint32_t *prev_of;
+	const uint32_t *prev_of; /* cur index -> prev index; NULL: the same index */
 	const uint8_t *status;
 	struct derive_env env;
 };
@@ -96,8 +99,8 @@ struct value derive_total(const struct raw_set *rs, const struct counter_desc *c
  * With in_total, an instance whose in_total is 0 is left out. */
 struct derive_span {
 	const struct raw_set *rs;
-	const struct delta_store *ds;
-	const uint8_t *pair;
+	const struct delta_store *ds; /* NULL: a snapshot (every pair ST_OK) */
+	int first;        /* no previous read: every pair ST_FIRST */
 	const uint32_t *idx;
 	size_t n;
 	int in_total;

@@ -177,7 +177,7 @@ static inline __attribute__((always_inline)) void
 ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
        struct field_deltas *out)
 {
-	size_t j = r->ds->prev_of[i];
+	size_t j = r->ds->prev_of ? r->ds->prev_of[i] : i;
 	const struct raw_instance *cur = &r->crs->inst[i], *prev = &r->prs->inst[j];
 	const uint64_t *cv = r->crs->values + i * r->cnw, *pv = r->prs->values + j * r->pnw;
 
@@ -556,6 +556,18 @@ derive_total(const struct raw_set *rs, const struct counter_desc *c,
 	return total_end(rs, c, two, &a, env);
 }
 
+/* Instance i's pair status in a span: ST_FIRST without a previous read,
+ * ST_NEW for an instance the previous read did not have, else ST_OK. */
+static inline uint8_t
+span_pair(const struct derive_span *sp, size_t i)
+{
+	if (sp->first)
+		return ST_FIRST;
+	if (sp->ds && sp->ds->prev_of && sp->ds->prev_of[i] == DERIVE_NO_PREV)
+		return ST_NEW;
+	return ST_OK;
+}
+
 struct value
 derive_total_span(const struct counter_desc *c,
 		  const struct derive_span *sp, const struct derive_env *env)
@@ -576,10 +588,11 @@ derive_total_span(const struct counter_desc *c,
 		if (no_total(c))
 			break;
 		struct field_deltas d;
-		int paired = two && sp->ds && sp->pair[i] == ST_OK; /* a one-read type reads none */
+		uint8_t pair = span_pair(sp, i);
+		int paired = two && sp->ds && pair == ST_OK; /* a one-read type reads none */
 		if (paired)
 			ds_get(&r, i, need, words, &d);
-		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, sp->pair[i], env);
+		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, pair, env);
 	}
 	if (no_total(c))
 		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };

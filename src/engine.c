@@ -37,7 +37,7 @@ struct group {
 };
 
 /* prev_of[i] of an instance that has no previous read */
-#define NO_PREV UINT32_MAX
+#define NO_PREV DERIVE_NO_PREV
 
 /* One requested counter set and its two reads. */
 struct eset {
@@ -57,11 +57,13 @@ struct eset {
 			    * on an older one are built again) */
 	int unsettled;   /* the list changed since the arrays were last fitted */
 	double dt;
-	size_t cap;      /* of the per-instance arrays below */
-	uint32_t *prev_of; /* cur index -> prev index, NO_PREV for none */
+	size_t cap;      /* of delta_st */
 	uint8_t *delta_st;    /* per cur instance: derive_deltas' status */
+	int prev_same;   /* the list is prev's: cur instance i is prev's i */
+	uint32_t *prev_of; /* otherwise cur index -> prev index, NO_PREV for none
+			    * (kept while the list is unsettled, freed after) */
+	size_t prev_cap;
 	struct delta_store ds; /* the deltas, as derive forms them */
-	uint8_t *pair;   /* per cur instance: ST_OK, ST_NEW, ST_FIRST */
 	size_t gone_cap, ngone;
 	uint32_t *gone;  /* prev indices absent now */
 	/* group totals (set->group): rebuilt when the list changes */
@@ -455,9 +457,7 @@ eset_grow(struct eset *es, size_t n)
 	if (n <= es->cap)
 		return;
 	es->cap = next_cap(es->cap, n);
-	es->prev_of = xrealloc(es->prev_of, es->cap * sizeof(*es->prev_of));
 	es->delta_st = xrealloc(es->delta_st, es->cap * sizeof(*es->delta_st));
-	es->pair = xrealloc(es->pair, es->cap * sizeof(*es->pair));
 }
 
 static void eset_group(struct eset *es);
@@ -467,13 +467,11 @@ static void eset_group(struct eset *es);
 static void
 eset_trim(struct eset *es)
 {
-	size_t n = es->cur->ninstances, cap = es->cap;
-
-	if (!xtrim((void **)&es->prev_of, &cap, n, sizeof(*es->prev_of)))
-		return;
-	es->cap = cap;
-	es->pair = xrealloc(es->pair, cap * sizeof(*es->pair));
-	es->delta_st = xrealloc(es->delta_st, cap * sizeof(*es->delta_st));
+	/* a settled list is prev's: no instance needs a pairing */
+	free(es->prev_of);
+	es->prev_of = NULL;
+	es->prev_cap = 0;
+	xtrim((void **)&es->delta_st, &es->cap, es->cur->ninstances, sizeof(*es->delta_st));
 }
 static int engine_setup_sets(struct engine *e, struct err *err);
 static int columns_fixed(const struct config *cfg);
@@ -550,17 +548,17 @@ eset_pair(struct eset *es)
 	eset_grow(es, n);
 	es->changed = !es->have_prev || n != m || es->list_moved;
 	es->list_moved = 0;
-	if (!es->changed)
+	if (!es->changed && cur->inst != prev->inst) /* one list shared: the same */
 		for (size_t i = 0; i < n; i++)
-			if (strcmp(cur->inst[i].name, prev->inst[i].name) != 0) {
+			if (cur->inst[i].name != prev->inst[i].name &&
+			    strcmp(cur->inst[i].name, prev->inst[i].name) != 0) {
 				es->changed = 1;
 				break;
 			}
 	es->ngone = 0;
 	es->list_gen += (uint64_t)es->changed;
+	es->prev_same = !es->changed;
 	if (!es->changed) {
-		for (size_t i = 0; i < n; i++)
-			es->prev_of[i] = (uint32_t)i;
 		if (es->unsettled) {
 			/* Settled: a read like the last. The arrays grew by
 			 * doubling (and the names' table was built) while the
@@ -576,6 +574,10 @@ eset_pair(struct eset *es)
 		return;
 	}
 	es->unsettled = 1;
+	if (n > es->prev_cap) {
+		es->prev_cap = next_cap(es->prev_cap, n);
+		es->prev_of = xrealloc(es->prev_of, es->prev_cap * sizeof(*es->prev_of));
+	}
 	eset_group(es);
 	/* Rare: instances came or went. Hash prev names. */
 	size_t hcap = 16;
@@ -747,22 +749,30 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
 	uint64_t words[SET_MAX_FIELDS]; /* deltas formed to learn the status */
 
-	es->ds = (struct delta_store){ prev, cur, es->prev_of, es->delta_st, env };
+	es->ds = (struct delta_store){ prev, cur, es->prev_same ? NULL : es->prev_of, es->delta_st,
+				       env };
+	if (snapshot || !es->have_prev)
+		return;
 	for (size_t i = 0; i < cur->ninstances; i++) {
-		size_t j = es->prev_of[i];
-		if (snapshot) {
-			es->pair[i] = ST_OK;
-		} else if (!es->have_prev) {
-			es->pair[i] = ST_FIRST;
-		} else if (j == NO_PREV) {
-			es->pair[i] = ST_NEW;
-		} else {
+		size_t j = es->prev_same ? i : es->prev_of[i];
+		if (j != NO_PREV) {
 			struct field_deltas d = { .d = words };
-			es->pair[i] = ST_OK;
 			derive_deltas(prev, &prev->inst[j], cur, &cur->inst[i], &env, &d);
 			es->delta_st[i] = d.status;
 		}
 	}
+}
+
+/* Cur instance i's pair status: ST_OK with a previous read (and in a
+ * snapshot), ST_FIRST without any, ST_NEW for an instance prev lacks. */
+static uint8_t
+eset_pair_of(const struct eset *es, size_t i, int snapshot)
+{
+	if (snapshot)
+		return ST_OK;
+	if (!es->have_prev)
+		return ST_FIRST;
+	return es->prev_same || es->prev_of[i] != NO_PREV ? ST_OK : ST_NEW;
 }
 
 static int
@@ -1271,7 +1281,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	 * this machine can supply (never a made-up 0) */
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
-	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, rs->pair,
+	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
 				  it->rows + ref->first, ref->n, 0 };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
@@ -1380,7 +1390,7 @@ static struct value
 group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
 	    int snapshot, const struct derive_env *env)
 {
-	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, es->pair,
+	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, !snapshot && !es->have_prev,
 				  es->members + g->first, g->n, 1 };
 	return derive_total_span(c, &sp, env);
 }
@@ -1468,13 +1478,14 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					struct field_deltas d;
 					uint64_t words[SET_MAX_FIELDS];
 					/* a one-read type reads no delta */
-					int paired = !snapshot && es->pair[i] == ST_OK &&
+					uint8_t pair = eset_pair_of(es, i, snapshot);
+					int paired = !snapshot && pair == ST_OK &&
 						     counter_type_needs_two(it->c->type);
 					if (paired)
 						delta_store_get(&es->ds, i, it->need, words, &d);
 					v = derive_value(es->cur, it->c, &es->cur->inst[i],
-							 paired ? &d : NULL,
-							 (enum value_status)es->pair[i], &env);
+							 paired ? &d : NULL, (enum value_status)pair,
+							 &env);
 					break;
 				}
 				case REF_TOTAL:
@@ -1487,7 +1498,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 					else
 						v = derive_total_span(it->c, &(struct derive_span){
 							es->cur, snapshot ? NULL : &es->ds,
-							es->pair, NULL, es->cur->ninstances, 1 }, &env);
+							!snapshot && !es->have_prev, NULL,
+							es->cur->ninstances, 1 }, &env);
 					break;
 				case REF_GROUP:
 					if (it->rows_es)
@@ -1561,7 +1573,6 @@ engine_free_parts(struct engine *e)
 		free(es->prev_of);
 		free(es->patterns);
 		free(es->delta_st);
-		free(es->pair);
 		free(es->gone);
 		groups_clear(es);
 		free(es->groups);
