@@ -49,6 +49,8 @@ struct eset {
 	struct raw_set a, b;
 	struct raw_set *cur, *prev;
 	struct strset names; /* both reads' instance names (raw_sets_compact_names) */
+	int names_shown; /* a "*" shows every instance: the names are e->names' (the
+			  * columns'), kept once, never compacted */
 	int have_prev;
 	int changed;     /* the instance list differs from the previous read */
 	int list_moved;  /* a merged replay: cur's list differs from the last frame's,
@@ -543,8 +545,10 @@ eset_pair(struct eset *es)
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	size_t n = cur->ninstances, m = es->have_prev ? prev->ninstances : 0;
 
-	/* names of instances gone from both reads are dropped, now and then */
-	raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
+	/* names of instances gone from both reads are dropped, now and then
+	 * (not the columns': they stay) */
+	if (!es->names_shown)
+		raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
 	eset_grow(es, n);
 	es->changed = !es->have_prev || n != m || es->list_moved;
 	es->list_moved = 0;
@@ -568,7 +572,8 @@ eset_pair(struct eset *es)
 			raw_set_trim(cur);
 			raw_set_trim(prev);
 			eset_trim(es);
-			strset_trim(&es->names);
+			if (!es->names_shown)
+				strset_trim(&es->names);
 			es->unsettled = 0;
 		}
 		return;
@@ -1812,9 +1817,13 @@ engine_setup_sets(struct engine *e, struct err *err)
 		raw_set_keep(&es->a, es->ctx.needed);
 		raw_set_keep(&es->b, es->ctx.needed);
 		/* both reads' names stored once, and their instance
-		 * records while the list stays the same */
+		 * records while the list stays the same; a set whose every
+		 * instance is a column keeps its names in the columns' */
+		for (size_t k = 0; k < e->nitems; k++)
+			es->names_shown |= e->items[k].es == es && e->items[k].pattern &&
+					   strcmp(e->items[k].pattern, "*") == 0;
 		strset_by_place(&es->names); /* names, not numbers */
-		raw_set_pair(&es->a, &es->b, &es->names);
+		raw_set_pair(&es->a, &es->b, es->names_shown ? &e->names : &es->names);
 		es->cur = &es->a;
 		es->prev = &es->b;
 		if (e->replay) {
