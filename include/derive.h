@@ -93,10 +93,18 @@ struct value derive_total(const struct raw_set *rs, const struct counter_desc *c
 			  const struct field_deltas *const *deltas, const uint8_t *pair_status,
 			  size_t n, const struct derive_env *env);
 
+/* Indices start, start + stride, ... (n of them): the rows of one CPU in
+ * a list of IRQ rows by CPU are one such run. */
+struct idx_run {
+	uint32_t start, stride, n;
+};
+
 /* Instances of one read taken by index, for a total that copies nothing:
- * rs->inst[i] for i = idx[k], k < n (idx NULL: i = k), paired with its deltas
- * in ds when pair[i] is ST_OK and ds is not NULL (a snapshot passes NULL).
- * With in_total, an instance whose in_total is 0 is left out. */
+ * rs->inst[i] for i = idx[k], k < n (idx NULL: i = k), or for each index of
+ * runs[0 .. n) when runs is not NULL; each paired with its deltas in ds
+ * (NULL in a snapshot) unless it is new (ds->prev_of says so) or there is
+ * no previous read (first). With in_total, an instance whose in_total is 0
+ * is left out. */
 struct derive_span {
 	const struct raw_set *rs;
 	const struct delta_store *ds; /* NULL: a snapshot (every pair ST_OK) */
@@ -104,6 +112,7 @@ struct derive_span {
 	const uint32_t *idx;
 	size_t n;
 	int in_total;
+	const struct idx_run *runs;
 };
 
 /* derive_total over a span. */

@@ -568,31 +568,49 @@ span_pair(const struct derive_span *sp, size_t i)
 	return ST_OK;
 }
 
+/* Add instance i of a span to a; nonzero when the total needs no more. */
+static inline __attribute__((always_inline)) int
+span_add(struct total_acc *a, const struct derive_span *sp, struct ds_reads *r,
+	 const struct counter_desc *c, int two, uint64_t need, uint64_t *words, size_t i,
+	 size_t *n, const struct derive_env *env)
+{
+	if (sp->in_total && !sp->rs->in_total[i])
+		return 0;
+	(*n)++;
+	if (no_total(c))
+		return 1;
+	struct field_deltas d;
+	uint8_t pair = span_pair(sp, i);
+	int paired = two && sp->ds && pair == ST_OK; /* a one-read type reads none */
+	if (paired)
+		ds_get(r, i, need, words, &d);
+	total_add(a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, pair, env);
+	return 0;
+}
+
 struct value
 derive_total_span(const struct counter_desc *c,
 		  const struct derive_span *sp, const struct derive_env *env)
 {
 	struct total_acc a = { 0 };
-	int two = counter_type_needs_two(c->type);
+	int two = counter_type_needs_two(c->type), stop = 0;
 	uint64_t need = counter_fields(c), words[SET_MAX_FIELDS];
 	size_t n = 0;
 
 	struct ds_reads r = { 0 };
 	if (sp->ds)
 		ds_reads_init(&r, sp->ds);
-	for (size_t k = 0; k < sp->n; k++) {
-		size_t i = sp->idx ? sp->idx[k] : k;
-		if (sp->in_total && !sp->rs->in_total[i])
-			continue;
-		n++;
-		if (no_total(c))
-			break;
-		struct field_deltas d;
-		uint8_t pair = span_pair(sp, i);
-		int paired = two && sp->ds && pair == ST_OK; /* a one-read type reads none */
-		if (paired)
-			ds_get(&r, i, need, words, &d);
-		total_add(&a, sp->rs, c, two, &sp->rs->inst[i], paired ? &d : NULL, pair, env);
+	if (sp->runs) {
+		for (size_t q = 0; q < sp->n && !stop; q++) {
+			const struct idx_run *run = &sp->runs[q];
+			for (uint32_t j = 0; j < run->n && !stop; j++)
+				stop = span_add(&a, sp, &r, c, two, need, words,
+						(size_t)run->start + (size_t)j * run->stride, &n, env);
+		}
+	} else {
+		for (size_t k = 0; k < sp->n && !stop; k++)
+			stop = span_add(&a, sp, &r, c, two, need, words, sp->idx ? sp->idx[k] : k,
+					&n, env);
 	}
 	if (no_total(c))
 		return (struct value){ 0, n ? ST_UNSUPPORTED : ST_NO_INSTANCE };

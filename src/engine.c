@@ -96,7 +96,7 @@ struct row_ref {
 	uint8_t kind;     /* enum ref_kind */
 };
 
-/* A rows counter's rows of one ref: item->rows[first .. first + n). */
+/* A rows counter's rows of one ref: the runs item->rows[first .. first + n). */
 struct ref_rows {
 	uint32_t first, n;
 };
@@ -125,8 +125,10 @@ struct item {
 	const struct counter_desc *rows_c;
 	struct ref_rows *ref_rows; /* per ref, rows items only */
 	size_t ref_rows_cap;
-	uint32_t *rows;   /* rows_es cur indices, ref after ref */
-	size_t nrows, rows_cap;
+	struct idx_run *rows; /* rows_es cur indices, ref after ref, in runs
+			       * (a CPU's IRQ rows are one: 256 rows, 12 bytes) */
+	size_t nrows, rows_cap; /* runs */
+	int rows_open;    /* the last run may take the next row (same ref) */
 };
 
 /* A column's --smooth average. */
@@ -1119,15 +1121,27 @@ row_order_find(const struct row_order *o, const char *key)
 	return lo;
 }
 
-/* Append row i to it->rows. */
+/* Append row i to it->rows: to the last run when it goes on in step. */
 static void
 item_add_row(struct item *it, size_t i)
 {
+	struct idx_run *r = it->rows_open ? &it->rows[it->nrows - 1] : NULL;
+
+	if (r && r->n == 1 && i > r->start) {
+		r->stride = (uint32_t)(i - r->start);
+		r->n = 2;
+		return;
+	}
+	if (r && r->n > 1 && i == (size_t)r->start + (size_t)r->n * r->stride) {
+		r->n++;
+		return;
+	}
 	if (it->nrows == it->rows_cap) {
 		it->rows_cap = next_cap(it->rows_cap, it->nrows + 1);
 		it->rows = xrealloc(it->rows, it->rows_cap * sizeof(*it->rows));
 	}
-	it->rows[it->nrows++] = (uint32_t)i;
+	it->rows[it->nrows++] = (struct idx_run){ (uint32_t)i, 1, 1 };
+	it->rows_open = 1;
 }
 
 /* Append to it->rows the rows instance sums: by the provider's rows_match
@@ -1142,6 +1156,7 @@ add_rows_of(struct item *it, const struct row_order *o, const char *instance)
 	const char *key;
 	size_t n = 0;
 
+	it->rows_open = 0; /* runs of one ref's rows only */
 	if (!instance) {
 		for (size_t i = 0; i < rows->ninstances; i++) {
 			const char *child = row_child(rows->inst[i].name);
@@ -1231,39 +1246,41 @@ item_build_rows(const struct engine *e, struct item *it)
 		for (uint32_t k = 0; k < it->refs[u].n; k++, r++) {
 			const struct row_ref *ref = &it->refs[u];
 			struct ref_rows *rr = &it->ref_rows[r];
-			size_t n = 0;
+			size_t r0 = it->nrows; /* its runs start here */
 			if (ref->kind == REF_CUR) {
-				n = add_rows_of(it, &o, col_instance(e, ref->column + k));
-				for (size_t q = it->nrows - n; q < it->nrows; q++) {
-					dup |= seen[it->rows[q]];
-					seen[it->rows[q]] = 1;
-				}
-				ncur += n;
+				ncur += add_rows_of(it, &o, col_instance(e, ref->column + k));
+				for (size_t q = r0; q < it->nrows; q++)
+					for (uint32_t j = 0; j < it->rows[q].n; j++) {
+						size_t row = (size_t)it->rows[q].start +
+							     (size_t)j * it->rows[q].stride;
+						dup |= seen[row];
+						seen[row] = 1;
+					}
 				by_inst[ref->idx + k] =
-					(struct ref_rows){ (uint32_t)(it->nrows - n), (uint32_t)n };
+					(struct ref_rows){ (uint32_t)r0, (uint32_t)(it->nrows - r0) };
 			} else if (ref->kind == REF_TOTAL && !es->prov->rows_match) {
 				/* every row with a CPU child: the instances' own
 				 * rows when they hold each of those once */
 				if (!dup && ncur == o.n && rows_reuse(by_inst, NULL, cur->ninstances, rr))
 					continue;
-				n = add_rows_of(it, &o, NULL);
+				add_rows_of(it, &o, NULL);
 			} else if (ref->kind == REF_TOTAL) {
 				if (all_total && rows_reuse(by_inst, NULL, cur->ninstances, rr))
 					continue;
 				for (size_t i = 0; i < cur->ninstances; i++)
 					if (cur->in_total[i])
-						n += add_rows_of(it, &o, cur->inst[i].name);
+						add_rows_of(it, &o, cur->inst[i].name);
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];
 				if (rows_reuse(by_inst, es->members + g->first, g->n, rr))
 					continue;
 				for (size_t m = 0; m < g->n; m++) {
 					const char *name = cur->inst[es->members[g->first + m]].name;
-					n += add_rows_of(it, &o, name);
+					add_rows_of(it, &o, name);
 				}
 			}
-			rr->n = (uint32_t)n;
-			rr->first = (uint32_t)(it->nrows - n);
+			rr->n = (uint32_t)(it->nrows - r0);
+			rr->first = (uint32_t)r0;
 		}
 	}
 	free(seen);
@@ -1287,7 +1304,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
 	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
-				  it->rows + ref->first, ref->n, 0 };
+				  NULL, ref->n, 0, it->rows + ref->first };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
 
@@ -1396,7 +1413,7 @@ group_value(struct eset *es, const struct counter_desc *c, const struct group *g
 	    int snapshot, const struct derive_env *env)
 {
 	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, !snapshot && !es->have_prev,
-				  es->members + g->first, g->n, 1 };
+				  es->members + g->first, g->n, 1, NULL };
 	return derive_total_span(c, &sp, env);
 }
 
@@ -1504,7 +1521,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						v = derive_total_span(it->c, &(struct derive_span){
 							es->cur, snapshot ? NULL : &es->ds,
 							!snapshot && !es->have_prev, NULL,
-							es->cur->ninstances, 1 }, &env);
+							es->cur->ninstances, 1, NULL }, &env);
 					break;
 				case REF_GROUP:
 					if (it->rows_es)
