@@ -30,7 +30,8 @@
 #include "provider.h"
 #include "replay.h"
 
-/* A group total: its name and its members (cur indices) in members[]. */
+/* A group total: its name and its members: cur indices members[first ..
+ * first + n), or, when the set's members is NULL, first .. first + n. */
 struct group {
 	char *name; /* "NMI/_Total" */
 	uint32_t first, n;
@@ -71,7 +72,8 @@ struct eset {
 	/* group totals (set->group): rebuilt when the list changes */
 	size_t ngroups, groups_cap;
 	struct group *groups;
-	uint32_t *members; /* every group's members (cur indices), group after group */
+	uint32_t *members; /* every group's members (cur indices), group after group;
+			    * NULL when each group is a range of instances */
 	size_t members_cap;
 	struct err read_err;
 	int read_failed_reported;
@@ -747,6 +749,28 @@ eset_group(struct eset *es)
 	xtrim((void **)&es->members, &es->members_cap, nm, sizeof(*es->members));
 	if (es->ngroups) /* groups is NULL when there are none: UBSan */
 		qsort_r(es->groups, es->ngroups, sizeof(*es->groups), group_first_cmp, es);
+	/* Most groups are a range of instances (an IRQ's CPUs, listed
+	 * together): then no member list is kept. */
+	int ranges = 1;
+	for (size_t g = 0; g < es->ngroups && ranges; g++) {
+		const uint32_t *m = es->members + es->groups[g].first;
+		for (uint32_t k = 1; k < es->groups[g].n && ranges; k++)
+			ranges = m[k] == m[0] + k;
+	}
+	if (ranges) {
+		for (size_t g = 0; g < es->ngroups; g++)
+			es->groups[g].first = es->members[es->groups[g].first];
+		free(es->members);
+		es->members = NULL;
+		es->members_cap = 0;
+	}
+}
+
+/* Member m of group g (a cur index). */
+static uint32_t
+group_inst(const struct eset *es, const struct group *g, size_t m)
+{
+	return es->members ? es->members[g->first + m] : g->first + (uint32_t)m;
 }
 
 static void
@@ -1272,12 +1296,11 @@ item_build_rows(const struct engine *e, struct item *it)
 						add_rows_of(it, &o, cur->inst[i].name);
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];
-				if (rows_reuse(by_inst, es->members + g->first, g->n, rr))
+				if (es->members ? rows_reuse(by_inst, es->members + g->first, g->n, rr)
+						: rows_reuse(by_inst + g->first, NULL, g->n, rr))
 					continue;
-				for (size_t m = 0; m < g->n; m++) {
-					const char *name = cur->inst[es->members[g->first + m]].name;
-					add_rows_of(it, &o, name);
-				}
+				for (size_t m = 0; m < g->n; m++)
+					add_rows_of(it, &o, cur->inst[group_inst(es, g, m)].name);
 			}
 			rr->n = (uint32_t)(it->nrows - r0);
 			rr->first = (uint32_t)r0;
@@ -1412,8 +1435,10 @@ static struct value
 group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
 	    int snapshot, const struct derive_env *env)
 {
+	struct idx_run range = { g->first, 1, g->n };
 	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, !snapshot && !es->have_prev,
-				  es->members + g->first, g->n, 1, NULL };
+				  es->members ? es->members + g->first : NULL,
+				  es->members ? g->n : 1, 1, es->members ? NULL : &range };
 	return derive_total_span(c, &sp, env);
 }
 
