@@ -42,6 +42,10 @@ struct provider {
 	 * 0, or -1 with err filled when the set cannot be read at all. */
 	int (*read)(void *state, struct raw_set *out, struct err *err);
 	void (*close)(void *state);
+	/* Optional: after open, the fields this source can supply at all in
+	 * this run (none when it is unavailable: eBPF under --root); the
+	 * engine stores no word for the others. NULL: every field. */
+	uint64_t (*supplied)(void *state);
 	/* Optional: what counter c is on this machine (and instance, which
 	 * may be NULL), after a read: "here C6 + C10". Written to buf (size
 	 * n), appended to the help text by -l -v and -q -v. The length

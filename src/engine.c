@@ -1834,6 +1834,22 @@ donor_set(const struct engine *e, const struct eset *es, const struct provider_r
 
 /* Work out what each set must read, and open its provider (a replay's
  * sets take the replay's state). Returns an exit status. */
+/* Once es's source is open: its reads keep only the words of the fields
+ * it can supply (an eBPF set that is not loaded stores none). */
+static void
+eset_keep_supplied(struct engine *e, struct eset *es)
+{
+	uint64_t keep = es->ctx.needed;
+
+	if (es->prov->supplied && es->state)
+		keep &= es->prov->supplied(es->state);
+	if (keep == es->ctx.needed)
+		return;
+	raw_set_keep(&es->a, keep);
+	raw_set_keep(&es->b, keep);
+	raw_set_pair(&es->a, &es->b, es->names_shown ? &e->names : &es->names);
+}
+
 static int
 engine_setup_sets(struct engine *e, struct err *err)
 {
@@ -1890,6 +1906,7 @@ engine_setup_sets(struct engine *e, struct err *err)
 			/* open already, the same way: taken as it is */
 			es->state = es->adopted->state;
 			es->pctx = es->adopted->pctx;
+			eset_keep_supplied(e, es);
 			continue;
 		}
 		es->pctx = xcalloc(1, sizeof(*es->pctx));
@@ -1907,6 +1924,7 @@ engine_setup_sets(struct engine *e, struct err *err)
 				err_set(err, "%s: %s", es->prov->set->name, msg);
 			return EXIT_RUNTIME;
 		}
+		eset_keep_supplied(e, es);
 		/* a listing (-l, -q) prints no notes; the live screen also
 		 * shows an added set's in its status line (engine_notice) */
 		const char *note = es->prov->notice ? es->prov->notice(es->state) : NULL;

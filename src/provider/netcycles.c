@@ -1221,12 +1221,21 @@ nci_close(void *state)
 	free(st);
 }
 
+/* Nothing without the programs (under --root, or when they cannot load). */
+static uint64_t
+nci_supplied(void *state)
+{
+	const struct nci_state *st = state;
+	return st->loaded ? UINT64_MAX : 0;
+}
+
 const struct provider provider_per_processor_network_activity_cycles = {
 	.set = &set,
 	.open = nci_open,
 	.open_request = nci_open_request,
 	.read = nci_read,
 	.close = nci_close,
+	.supplied = nci_supplied,
 	.describe = nci_describe,
 	.notice = nci_notice,
 };
