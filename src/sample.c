@@ -45,8 +45,21 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 	rs->nslots = cs->nfields;
 }
 
-/* Stop sharing a list with the sibling: each keeps a list of its own
- * (the sibling takes a copy of its instances when it used rs's). */
+/* rs goes back to its own list: a copy of the instances it has. */
+static void
+take_own(struct raw_set *rs)
+{
+	if (rs->list != &rs->own) {
+		xgrow((void **)&rs->own.inst, &rs->own.cap, rs->ninstances, sizeof(*rs->own.inst));
+		if (rs->ninstances)
+			memcpy(rs->own.inst, rs->list->inst, rs->ninstances * sizeof(*rs->own.inst));
+		rs->list = &rs->own;
+	}
+	rs->inst = rs->own.inst;
+}
+
+/* Stop sharing lists with the sibling: each keeps its instances, on a list
+ * of its own. */
 static void
 unpair(struct raw_set *rs)
 {
@@ -54,21 +67,18 @@ unpair(struct raw_set *rs)
 
 	if (!sib)
 		return;
-	if (sib->list == &rs->own) {
-		xgrow((void **)&sib->own.inst, &sib->own.cap, sib->ninstances,
-		      sizeof(*sib->own.inst));
-		if (sib->ninstances)
-			memcpy(sib->own.inst, rs->own.inst, sib->ninstances * sizeof(*sib->own.inst));
+	if (rs->list == &sib->own && sib->list == &rs->own) {
+		/* each on the other's: trade the lists */
+		struct raw_list t = rs->own;
+		rs->own = sib->own;
+		sib->own = t;
+		rs->list = &rs->own;
 		sib->list = &sib->own;
-		sib->inst = sib->own.inst;
 	}
-	if (rs->list == &sib->own) {
-		xgrow((void **)&rs->own.inst, &rs->own.cap, rs->ninstances, sizeof(*rs->own.inst));
-		if (rs->ninstances)
-			memcpy(rs->own.inst, sib->own.inst, rs->ninstances * sizeof(*rs->own.inst));
-	}
-	rs->list = &rs->own;
-	rs->inst = rs->own.inst;
+	/* both on one list: the one whose list it is not copies it */
+	take_own(rs->list == &rs->own ? sib : rs);
+	take_own(rs);
+	take_own(sib);
 	sib->sibling = NULL;
 	rs->sibling = NULL;
 }
@@ -325,7 +335,7 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 	if (dst->set != src->set) {
 		/* another set: its own fields, all kept (the memory is reused
 		 * when the words per instance stay the same) */
-		if (dst->slot || dst->nslots != src->set->nfields ||
+		if (dst->slot || dst->nslots != src->set->nfields || dst->sibling ||
 		    dst->pw != present_width(all_fields(src->set))) {
 			free_instances(dst);
 			free(dst->slot);

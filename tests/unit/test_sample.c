@@ -338,6 +338,29 @@ test_pair(void **state)
 	raw_set_free(&pr[1]);
 	raw_set_free(&ref[0]);
 	raw_set_free(&ref[1]);
+
+	/* each read on the other's list (the second differs at its first
+	 * instance): freeing either leaves the other its instances */
+	for (int which = 0; which < 2; which++) {
+		raw_set_init(&pr[0], &set);
+		raw_set_init(&pr[1], &set);
+		raw_set_pair(&pr[0], &pr[1], &names);
+		raw_set_begin(&pr[0]);
+		put_all(&pr[0], "x0", 1);
+		put_all(&pr[0], "x1", 2);
+		raw_set_begin(&pr[1]);
+		put_all(&pr[1], "y0", 3);
+		assert_true(pr[0].list == &pr[1].own && pr[1].list == &pr[0].own);
+		raw_set_free(&pr[which]);
+		struct raw_set *left = &pr[which ^ 1];
+		assert_null(left->sibling);
+		assert_true(left->list == &left->own);
+		assert_string_equal(left->inst[0].name, which ? "x0" : "y0");
+		assert_true(raw_get(left, &left->inst[0], F_A) == (which ? 1u : 3u));
+		if (which)
+			assert_string_equal(left->inst[1].name, "x1");
+		raw_set_free(left);
+	}
 	strset_free(&names);
 }
 
