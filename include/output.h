@@ -36,11 +36,18 @@ struct frame_columns {
 	const struct strset *names;           /* instance number - 1 -> name (strset_str) */
 };
 
-/* Rows row .. row + n - 1 of a frame, whose columns are col .. col + n - 1:
- * a wildcard's rows are mostly one run. */
+/* Rows row .. row + n - 1 of a frame, whose columns are col .. col + n - 1
+ * and whose values and statuses are value[val ..] and status[val ..]: a
+ * wildcard's rows are mostly one run. With val FRAME_RUN_UNIFORM every row
+ * of the run is 0 with status st, and none is stored (the rows of a set
+ * that can supply nothing cost no 9 bytes each). */
 struct frame_run {
 	uint32_t row, col, n;
+	uint32_t val;
+	uint8_t st;
 };
+
+#define FRAME_RUN_UNIFORM UINT32_MAX
 
 /* The derived values of one interval, stamped with the later read. Its
  * rows are stored one of two ways: as frame_row records (rows; a frame
@@ -56,20 +63,26 @@ struct frame {
 	const struct frame_row *rows;
 	const struct frame_run *runs; /* in row order, covering every row */
 	size_t nruns;
-	const double *value;
-	const uint8_t *status;
+	const double *value;    /* the runs' values (frame_run.val) */
+	const uint8_t *status;  /* and their statuses */
 	const struct frame_columns *cols;
 };
 
 /* The column of row i of a compact frame (rows are mostly read in order:
  * run_find tries the run found last first). */
+static inline const struct frame_run *
+frame_run_of(const struct frame *f, size_t i)
+{
+	static _Thread_local size_t hint;
+	return &f->runs[run_find(f->runs, f->nruns, sizeof(*f->runs),
+				 offsetof(struct frame_run, row), offsetof(struct frame_run, n),
+				 (uint32_t)i, &hint)];
+}
+
 static inline uint32_t
 frame_column(const struct frame *f, size_t i)
 {
-	static _Thread_local size_t hint;
-	const struct frame_run *r =
-		&f->runs[run_find(f->runs, f->nruns, sizeof(*f->runs), offsetof(struct frame_run, row),
-				  offsetof(struct frame_run, n), (uint32_t)i, &hint)];
+	const struct frame_run *r = frame_run_of(f, i);
 	return r->col + (uint32_t)(i - r->row);
 }
 
@@ -80,7 +93,8 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 {
 	if (f->rows)
 		return &f->rows[i];
-	uint32_t col = frame_column(f, i);
+	const struct frame_run *run = frame_run_of(f, i);
+	uint32_t col = run->col + (uint32_t)(i - run->row);
 	uint64_t key = idmap_key(f->cols->ids, col);
 	uint64_t inst = key & (((uint64_t)1 << 33) - 1);
 	const struct frame_counter *fc = &f->cols->counters[key >> 33];
@@ -89,8 +103,13 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 	tmp->counter = fc->counter;
 	tmp->instance = inst ? strset_str(f->cols->names, (uint32_t)(inst - 1)) : NULL;
 	tmp->column = col;
-	tmp->status = f->status[i];
-	tmp->value = f->value[i];
+	if (run->val == FRAME_RUN_UNIFORM) {
+		tmp->status = run->st;
+		tmp->value = 0;
+	} else {
+		tmp->status = f->status[run->val + (i - run->row)];
+		tmp->value = f->value[run->val + (i - run->row)];
+	}
 	return tmp;
 }
 

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio_ext.h>
 #include <sys/stat.h>
@@ -183,9 +184,10 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	/* the frame's rows: value and status (9 bytes a row), and runs of
-	 * their columns */
-	size_t nrows, rows_cap;
+	/* the frame's rows: runs of their columns, and the values and
+	 * statuses (9 bytes a row) of the runs that are not uniform */
+	size_t nrows;
+	size_t nvals, vals_cap;
 	struct frame_run *runs;
 	size_t nruns, runs_cap;
 	double *row_val;
@@ -1341,11 +1343,12 @@ engine_smooth(struct engine *e)
 	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
 	for (size_t k = 0; k < e->nruns; k++)
 		for (uint32_t q = 0; q < e->runs[k].n; q++) {
-			size_t r = e->runs[k].row + q;
+			int uniform = e->runs[k].val == FRAME_RUN_UNIFORM;
+			size_t r = uniform ? 0 : e->runs[k].val + q;
 			uint32_t col = e->runs[k].col + q;
 			struct smooth_cell *s = &e->smooth[col];
 			const struct counter_desc *c = e->counters[idmap_key(&e->cols, col) >> 33].counter;
-			if (!value_exists(c, (enum value_status)e->row_st[r])) {
+			if (uniform || !value_exists(c, (enum value_status)e->row_st[r])) {
 				s->on = 0;
 				continue;
 			}
@@ -1358,21 +1361,54 @@ engine_smooth(struct engine *e)
 }
 
 /* Append the columns of it's rows, which start at frame row row, to the
- * frame's runs (continuing the last run where the columns do). */
+ * frame's runs (continuing the last run where the columns and values do):
+ * their values from val on, or none (FRAME_RUN_UNIFORM: each 0 with
+ * status st). */
 static void
-frame_add_runs(struct engine *e, const struct item *it, size_t row)
+frame_add_runs(struct engine *e, const struct item *it, size_t row, uint32_t val, uint8_t st)
 {
 	for (size_t u = 0; u < it->nruns; u++) {
 		const struct row_ref *ref = &it->refs[u];
 		struct frame_run *last = e->nruns ? &e->runs[e->nruns - 1] : NULL;
-		if (last && last->row + last->n == row && last->col + last->n == ref->column) {
+		if (last && last->row + last->n == row && last->col + last->n == ref->column &&
+		    (val == FRAME_RUN_UNIFORM ? last->val == val && last->st == st
+					      : last->val != FRAME_RUN_UNIFORM &&
+							last->val + last->n == val)) {
 			last->n += ref->n;
 		} else {
 			xgrow((void **)&e->runs, &e->runs_cap, e->nruns + 1, sizeof(*e->runs));
-			e->runs[e->nruns++] = (struct frame_run){ (uint32_t)row, ref->column, ref->n };
+			e->runs[e->nruns++] = (struct frame_run){ (uint32_t)row, ref->column, ref->n,
+								  val, st };
 		}
 		row += ref->n;
+		if (val != FRAME_RUN_UNIFORM)
+			val += ref->n;
 	}
+}
+
+/* Room in the value arrays for n more values than stored. */
+static void
+frame_vals_room(struct engine *e, size_t n)
+{
+	if (e->nvals + n <= e->vals_cap)
+		return;
+	e->vals_cap = next_cap(e->vals_cap, e->nvals + n);
+	e->row_val = xrealloc(e->row_val, e->vals_cap * sizeof(*e->row_val));
+	e->row_st = xrealloc(e->row_st, e->vals_cap * sizeof(*e->row_st));
+}
+
+/* Whether n rows of counter c are one status without a value (and 0, as
+ * such rows are): stored as a uniform run. Rows with values are always
+ * stored, zeros too. */
+static int
+rows_uniform(const struct counter_desc *c, const double *val, const uint8_t *st, size_t n)
+{
+	if (n == 0 || value_exists(c, (enum value_status)st[0]))
+		return 0;
+	for (size_t r = 0; r < n; r++)
+		if (val[r] != 0 || signbit(val[r]) || st[r] != st[0])
+			return 0;
+	return 1;
 }
 
 /* Nonzero when instance name is one of it's: its pattern matches, and a
@@ -1445,15 +1481,13 @@ group_value(struct eset *es, const struct counter_desc *c, const struct group *g
 static void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
-	size_t total = 0, ncols = e->cols.n;
+	size_t ncols = e->cols.n;
 
-	e->nrows = e->nruns = 0;
+	e->nrows = e->nruns = e->nvals = 0;
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
-	/* The refs first (rebuilt where instances changed), so the frame's
-	 * rows, one per ref, are sized exactly: doubling left up to half of
-	 * the largest array the engine holds unused. */
+	/* The refs first (rebuilt where instances changed). */
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
@@ -1464,7 +1498,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				continue;
 			if (!it->built)
 				item_build(e, it);
-			total += it->nrefs;
 			continue;
 		}
 		/* built on an older list of either set (a frame that skipped
@@ -1473,18 +1506,18 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			item_build(e, it);
 		else if (it->rows_es && it->rows_basis != it->rows_es->list_gen)
 			item_build_rows(e, it);
-		total += it->nrefs;
 	}
-	if (e->rows_cap < total || e->rows_cap > total + total / 4) {
-		e->rows_cap = total ? total : 1;
-		e->row_val = xrealloc(e->row_val, e->rows_cap * sizeof(*e->row_val));
-		e->row_st = xrealloc(e->row_st, e->rows_cap * sizeof(*e->row_st));
-	}
+	/* the most the value arrays held at once (an item's rows go in
+	 * before it is known whether they are a uniform run) */
+	size_t vals_need = 0;
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
-		double *val = e->row_val + e->nrows;
-		uint8_t *st = e->row_st + e->nrows;
+		frame_vals_room(e, it->nrefs);
+		if (e->nvals + it->nrefs > vals_need)
+			vals_need = e->nvals + it->nrefs;
+		double *val = e->row_val + e->nvals;
+		uint8_t *st = e->row_st + e->nvals;
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
@@ -1495,11 +1528,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				continue;
 			if (!it->built)
 				item_build(e, it);
-			for (size_t r = 0; r < it->nrefs; r++) {
-				val[r] = 0;
-				st[r] = ST_NO_INSTANCE;
-			}
-			frame_add_runs(e, it, e->nrows);
+			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, ST_NO_INSTANCE);
 			e->nrows += it->nrefs;
 			continue;
 		}
@@ -1564,8 +1593,21 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				st[r] = v.status;
 			}
 		}
-		frame_add_runs(e, it, e->nrows);
+		/* a set that can supply nothing (eBPF under --root): its rows
+		 * are one status, and no value is kept */
+		if (rows_uniform(it->c, val, st, it->nrefs)) {
+			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, st[0]);
+		} else {
+			frame_add_runs(e, it, e->nrows, (uint32_t)e->nvals, 0);
+			e->nvals += it->nrefs;
+		}
 		e->nrows += it->nrefs;
+	}
+	/* the value arrays grew by doubling: fitted to what a frame needs */
+	if (e->vals_cap > vals_need + vals_need / 4) {
+		e->vals_cap = vals_need ? vals_need : 1;
+		e->row_val = xrealloc(e->row_val, e->vals_cap * sizeof(*e->row_val));
+		e->row_st = xrealloc(e->row_st, e->vals_cap * sizeof(*e->row_st));
 	}
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
