@@ -46,6 +46,12 @@ struct pfile *procfs_file(struct procfs *fs, const char *relpath);
  * them then cost a small record each. */
 struct pfile *procfs_attr(struct procfs *fs, const char *relpath);
 
+/* pf's number in its procfs (1, 2, ...): 4 bytes to keep, not a pointer,
+ * for a caller that keeps thousands of files. */
+uint32_t pfile_number(const struct pfile *pf);
+/* The file of a number pfile_number gave. */
+struct pfile *procfs_pfile(struct procfs *fs, uint32_t number);
+
 /* The whole content of pf, NUL-terminated, read at most once per
  * generation; *len gets its length. NULL (err filled, errno kept) when the
  * file is missing or unreadable. The buffer is owned by pf and valid until

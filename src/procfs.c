@@ -6,7 +6,7 @@
  * its buffer to every provider that asks again in the same generation.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
- * a record is 32 bytes in a block aligned to its size whose first slot
+ * a record is 28 bytes in a 4 KiB block aligned to its size whose first slot
  * names the procfs (so a record needs no pointer back to it), a path is
  * two ids (its directory and its last part, each string kept once: 500
  * interfaces' statistics share 27 last parts and each interface's
@@ -47,16 +47,15 @@ struct pfile {
 	uint32_t next;     /* hash chain: the next record's number + 1, 0 for none */
 	uint32_t gen;      /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	uint32_t dir, leaf; /* the path: fs->parts ids of "DIR/LEAF" (dir NO_DIR: "LEAF") */
-	uint32_t buf;      /* its buffer's number + 1 in fs->bufs; 0 for an attribute,
+	uint32_t buf : 31; /* its buffer's number + 1 in fs->bufs; 0 for an attribute,
 			    * which reads into fs->scratch */
+	uint32_t malformed : 1; /* pfile_malformed said so (once a run) */
 	int32_t fd;
 	int16_t open_errno; /* why the last open failed, 0 if it did not */
 	int16_t read_errno; /* errno of this generation's failed read */
-	uint8_t attr;      /* an attribute: shares fs->scratch */
-	uint8_t malformed; /* pfile_malformed said so (once a run) */
 };
 
-_Static_assert(sizeof(struct pfile) == 32, "a pfile record is 32 bytes");
+_Static_assert(sizeof(struct pfile) == 28, "a pfile record is 28 bytes");
 
 /* A file's own buffer (procfs_file). */
 struct pbuf {
@@ -67,6 +66,7 @@ struct pbuf {
 /* What a block's first record slot holds. */
 struct pfile_head {
 	struct procfs *fs;
+	uint32_t index; /* the block's, in fs->blocks */
 };
 
 struct procfs {
@@ -310,6 +310,7 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 		if (!block)
 			abort(); /* as xmalloc does: out of memory */
 		((struct pfile_head *)(void *)block)->fs = fs;
+		((struct pfile_head *)(void *)block)->index = (uint32_t)fs->nblocks;
 		fs->blocks = xrealloc(fs->blocks, (fs->nblocks + 1) * sizeof(*fs->blocks));
 		fs->blocks[fs->nblocks++] = block;
 	}
@@ -318,15 +319,29 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 	pf->fd = -1;
 	pf->dir = dir;
 	pf->leaf = leaf;
-	pf->attr = (uint8_t)attr;
 	if (!attr) {
 		xgrow((void **)&fs->bufs, &fs->bufs_cap, fs->nbufs + 1, sizeof(*fs->bufs));
 		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0 };
-		pf->buf = (uint32_t)fs->nbufs;
+		pf->buf = (uint32_t)fs->nbufs & 0x7FFFFFFFu;
 	}
 	pf->next = fs->buckets[h];
 	fs->buckets[h] = (uint32_t)fs->nrecords;
 	return pf;
+}
+
+uint32_t
+pfile_number(const struct pfile *pf)
+{
+	uintptr_t block = (uintptr_t)pf & ~(uintptr_t)(PFILE_BLOCK_BYTES - 1);
+	size_t slot = (size_t)(pf - (const struct pfile *)block) - 1;
+
+	return (uint32_t)(((const struct pfile_head *)block)->index * PFILE_PER_BLOCK + slot + 1);
+}
+
+struct pfile *
+procfs_pfile(struct procfs *fs, uint32_t number)
+{
+	return pf_at(fs, (size_t)number - 1);
 }
 
 struct pfile *
@@ -421,7 +436,7 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 	char path[PATH_MAX];
 	long n;
 
-	if (pf->gen == gen32(fs) && (!pf->attr || pf->read_errno || fs->scratch_owner == pf)) {
+	if (pf->gen == gen32(fs) && (pf->buf || pf->read_errno || fs->scratch_owner == pf)) {
 		if (pf->read_errno) {
 			errno = pf->read_errno;
 			err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),

@@ -459,8 +459,9 @@ struct nic_state {
 	struct nic_if *ifs; /* live: by ifindex; files: by name (strverscmp) */
 	size_t nifs, cap;
 	/* files: nper attribute files per interface, row i for ifs[i] (moved
-	 * with it), each created when first read; owned by procfs */
-	struct pfile **files;
+	 * with it), each created when first read; owned by procfs, kept by
+	 * number (pfile_number: 4 bytes, 54,000 of them at 2,000 interfaces) */
+	uint32_t *files;
 	size_t nper;
 	uint8_t stat_slot[NIC_NSTATS]; /* a needed statistic's slot in a row */
 	uint64_t reads;
@@ -550,8 +551,8 @@ name_hash(const char *s, size_t n)
 	return h;
 }
 
-/* Files: interface i's row of attribute files. */
-static struct pfile **
+/* Files: interface i's row of attribute files (pfile_number, 0 none). */
+static uint32_t *
 if_files(const struct nic_state *st, size_t i)
 {
 	return st->files + i * st->nper;
@@ -1021,15 +1022,15 @@ lookup_name(struct nic_state *st, const char *name)
 static const char *
 if_read(struct nic_state *st, size_t i, unsigned k, const char *dir, const char *name)
 {
-	struct pfile **slot = &if_files(st, i)[k];
+	uint32_t *slot = &if_files(st, i)[k];
 	size_t len;
 
 	if (!*slot) {
 		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s%s", st->ifs[i].name, dir,
 			 name);
-		*slot = procfs_attr(st->fs, st->path);
+		*slot = pfile_number(procfs_attr(st->fs, st->path));
 	}
-	return pfile_read(*slot, &len, NULL);
+	return pfile_read(procfs_pfile(st->fs, *slot), &len, NULL);
 }
 
 /* Parse the decimal at the start of text (after blanks); 0 or -1. */
