@@ -77,7 +77,7 @@ enum disk_kind {
 
 /* What we know of one name diskstats has listed. */
 struct disk_entry {
-	char name[NAME_MAX_LEN + 1];
+	const char *name; /* in the state's names */
 	unsigned int major, minor;
 	uint8_t kind;          /* enum disk_kind */
 	uint8_t has_diskseq;
@@ -100,6 +100,8 @@ struct disk_state {
 	uint64_t registered; /* read number whose names are all in the table */
 	struct disk_entry *entries;
 	size_t nentries, cap;
+	struct strset names; /* the entries' names (entries are never dropped) */
+	int added;           /* an entry was added in this read */
 	uint32_t *slots; /* open addressing: entry index + 1, 0 empty */
 	size_t nslots;   /* a power of two, at least twice nentries */
 	size_t cursor;   /* the entry expected next: diskstats keeps its order */
@@ -240,8 +242,8 @@ entry_add(struct disk_state *st, const char *name, size_t len)
 	}
 	e = &st->entries[st->nentries];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->name, name, len);
-	e->name[len] = '\0';
+	strset_add_n(&st->names, name, len, &e->name);
+	st->added = 1;
 	slot_insert(st, st->nentries);
 	st->nentries++;
 	return e;
@@ -445,6 +447,7 @@ disk_open(const struct provider_ctx *ctx, struct err *err)
 
 	(void)err;
 	st->fs = ctx->fs;
+	strset_by_place(&st->names);
 	st->diskstats = procfs_file(ctx->fs, "proc/diskstats");
 	/* Every field of the line is parsed anyway, so all are recorded: a
 	 * reset seen in any field resets the whole instance (COUNTERS.md 1),
@@ -506,6 +509,10 @@ disk_read(void *state, struct raw_set *out, struct err *err)
 			if (put & (1u << f))
 				raw_put(out, ri, f, dl.values[f]);
 	}
+	/* entry_find finds names: the names' own table is for adding only */
+	if (st->added)
+		strset_trim(&st->names);
+	st->added = 0;
 	return 0;
 }
 
@@ -517,6 +524,7 @@ disk_close(void *state)
 
 	if (!st)
 		return;
+	strset_free(&st->names);
 	free(st->entries);
 	free(st->slots);
 	free(st);
