@@ -1874,8 +1874,6 @@ donor_set(const struct engine *e, const struct eset *es, const struct provider_r
 	return NULL;
 }
 
-/* Work out what each set must read, and open its provider (a replay's
- * sets take the replay's state). Returns an exit status. */
 /* Once es's source is open: its reads keep only the words of the fields
  * it can supply (an eBPF set that is not loaded stores none). */
 static void
@@ -1892,6 +1890,8 @@ eset_keep_supplied(struct engine *e, struct eset *es)
 	raw_set_pair(&es->a, &es->b, es->names_shown ? &e->names : &es->names);
 }
 
+/* Work out what each set must read, and open its provider (a replay's
+ * sets take the replay's state). Returns an exit status. */
 static int
 engine_setup_sets(struct engine *e, struct err *err)
 {

@@ -322,7 +322,9 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 	if (!attr) {
 		xgrow((void **)&fs->bufs, &fs->bufs_cap, fs->nbufs + 1, sizeof(*fs->bufs));
 		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0 };
-		pf->buf = (uint32_t)fs->nbufs & 0x7FFFFFFFu;
+		if (fs->nbufs > 0x7FFFFFFFu) /* 31 bits; 0 means an attribute */
+			abort();
+		pf->buf = (uint32_t)fs->nbufs;
 	}
 	pf->next = fs->buckets[h];
 	fs->buckets[h] = (uint32_t)fs->nrecords;

@@ -198,12 +198,14 @@ slot_insert(struct disk_state *st, size_t i)
 	st->slots[s] = (uint32_t)(i + 1);
 }
 
-/* The entry named name[0..len), or NULL. */
+/* The entry named name[0..len), or NULL (a NUL ends a name, as it does
+ * where the names are kept). */
 static struct disk_entry *
 entry_find(struct disk_state *st, const char *name, size_t len)
 {
 	struct disk_entry *e;
 
+	len = strnlen(name, len);
 	if (st->cursor < st->nentries) {
 		e = &st->entries[st->cursor];
 		if (strncmp(e->name, name, len) == 0 && e->name[len] == '\0') {
