@@ -13,10 +13,16 @@
  * without end.
  *
  * A set keeps only the fields it is told to (raw_set_keep): an instance
- * stores one word per kept field, found through the set's slot map, so a
- * run that derives two counters of a 40-field set stores two or three words
- * an instance, not 40. Without raw_set_keep every field is kept and
- * field f is word f.
+ * stores a value per kept field (its slot), found through the set's slot
+ * map, so a run that derives two counters of a 40-field set stores two or
+ * three values an instance, not 40. Without raw_set_keep every field is
+ * kept and field f is slot f.
+ *
+ * A slot's values take one 32-bit word each until one of them passes 32
+ * bits; from then on the slot is wide (two words: low, high) in that read
+ * for good (raw_widen). Most counts stay small for a machine's life (an
+ * IRQ's count on one CPU, errors, drops, a gauge), so a 512-CPU Interrupt
+ * set keeps 4 bytes a cell, while a NIC's byte counts take 8.
  *
  * An instance's record is 16 bytes (name, identity); the fields it read
  * (raw_present), its words and its in_total flag live in arrays of the
@@ -60,14 +66,20 @@ struct raw_set {
 	struct raw_list *list;     /* &own, or the sibling's own while they are equal */
 	struct raw_list own;
 	struct raw_set *sibling;   /* the other read of a pair (raw_set_pair) */
-	uint64_t *values; /* nslots words (at least one) per instance slot */
+	uint32_t *values; /* stride words per instance slot: each kept field's
+			   * value in one word, or two when its slot is wide */
+	uint64_t wide;    /* slots whose values take two words (low, high) */
+	uint8_t *woff;    /* per slot, its first word; NULL (slot s is word s)
+			   * while no slot is wide */
+	unsigned stride;  /* words per instance slot: nslots (at least 1) plus
+			   * one per wide slot */
 	void *present;    /* per instance slot: bit f, field f was read (and is kept),
 			   * in pw bytes (raw_present_at) */
 	uint8_t pw;       /* 1, 2, 4 or 8: bytes that hold the highest field kept */
 	uint8_t *in_total; /* per instance slot: counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
 	uint8_t *slot;    /* field -> word; NULL when every field is kept */
-	unsigned nslots;  /* words per instance */
+	unsigned nslots;  /* fields kept */
 	struct strset *names;     /* the instances' names: shared, or own_names */
 	struct strset *own_names; /* allocated at the first name */
 	uint64_t stamp;   /* names this read's content: new at each raw_set_begin,
@@ -124,11 +136,40 @@ raw_slot(const struct raw_set *rs, unsigned f)
 	return rs->slot ? rs->slot[f] : f;
 }
 
-/* The words of instance ri of rs (one per kept field, by raw_slot). */
-static inline uint64_t *
-raw_values(const struct raw_set *rs, const struct raw_instance *ri)
+/* The words of instance slot i of rs (raw_word reads a slot's value). */
+static inline uint32_t *
+raw_words(const struct raw_set *rs, size_t i)
 {
-	return rs->values + (size_t)(ri - rs->inst) * (rs->nslots ? rs->nslots : 1);
+	return rs->values + i * rs->stride;
+}
+
+/* The value of slot s in words w (raw_words of rs). */
+static inline uint64_t
+raw_word(const struct raw_set *rs, const uint32_t *w, unsigned s)
+{
+	if (!rs->wide)
+		return w[s];
+	w += rs->woff[s];
+	return rs->wide >> s & 1 ? (uint64_t)w[0] | (uint64_t)w[1] << 32 : w[0];
+}
+
+/* Make slot s of rs wide (two words a value), keeping every value the
+ * read holds: called by raw_put for a value past 32 bits. */
+void raw_widen(struct raw_set *rs, unsigned s);
+
+/* Store v in slot s of words w (raw_words of rs); the slot must be wide
+ * if v needs it (raw_put sees to it). */
+static inline void
+raw_word_put(const struct raw_set *rs, uint32_t *w, unsigned s, uint64_t v)
+{
+	if (!rs->wide) {
+		w[s] = (uint32_t)v;
+		return;
+	}
+	w += rs->woff[s];
+	w[0] = (uint32_t)v;
+	if (rs->wide >> s & 1)
+		w[1] = (uint32_t)(v >> 32);
 }
 
 /* The fields instance i of rs read (bit f for field f). */
@@ -172,12 +213,18 @@ raw_put(struct raw_set *rs, struct raw_instance *ri, unsigned f, uint64_t v)
 {
 	unsigned s = raw_slot(rs, f);
 
+	size_t i = (size_t)(ri - rs->inst);
+
 	if (s == RAW_SLOT_NONE)
 		return;
-	raw_values(rs, ri)[s] = v;
-	raw_set_present_at(rs, (size_t)(ri - rs->inst),
-			   raw_present_at(rs, (size_t)(ri - rs->inst)) | (uint64_t)1 << f);
+	if (v > UINT32_MAX && !(rs->wide >> s & 1))
+		raw_widen(rs, s);
+	raw_word_put(rs, raw_words(rs, i), s, v);
+	raw_set_present_at(rs, i, raw_present_at(rs, i) | (uint64_t)1 << f);
 }
+
+/* raw_put of v[f] for each field f in mask, at once. */
+void raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t mask);
 
 /* The fields instance ri of rs read: bit f for field f. */
 static inline uint64_t
@@ -197,7 +244,7 @@ raw_set_present(struct raw_set *rs, const struct raw_instance *ri, uint64_t mask
 static inline uint64_t
 raw_get(const struct raw_set *rs, const struct raw_instance *ri, unsigned f)
 {
-	return raw_values(rs, ri)[raw_slot(rs, f)];
+	return raw_word(rs, raw_words(rs, (size_t)(ri - rs->inst)), raw_slot(rs, f));
 }
 
 /* Whether instance ri of rs is counted in _Total. */
@@ -212,6 +259,10 @@ raw_set_in_total(struct raw_set *rs, const struct raw_instance *ri, int on)
 {
 	rs->in_total[ri - rs->inst] = (uint8_t)(on != 0);
 }
+/* Copy the values and fields read of instance s of src into instance d of
+ * dst (the same counter set): the fields dst does not keep are dropped. */
+void raw_copy_values(struct raw_set *dst, struct raw_instance *d, const struct raw_set *src,
+		     const struct raw_instance *s);
 /* Copy src into dst (same counter set), reusing dst's memory; dst keeps
  * what it keeps (the fields src has that dst does not keep are dropped). */
 void raw_set_copy(struct raw_set *dst, const struct raw_set *src);

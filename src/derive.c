@@ -158,7 +158,6 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 struct ds_reads {
 	const struct delta_store *ds;
 	const struct raw_set *crs, *prs;
-	size_t cnw, pnw;
 	const struct field_desc *fields;
 };
 
@@ -168,8 +167,6 @@ ds_reads_init(struct ds_reads *r, const struct delta_store *ds)
 	r->ds = ds;
 	r->crs = ds->cur;
 	r->prs = ds->prev;
-	r->cnw = r->crs->nslots ? r->crs->nslots : 1;
-	r->pnw = r->prs->nslots ? r->prs->nslots : 1;
 	r->fields = r->crs->set->fields;
 }
 
@@ -179,7 +176,7 @@ ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
 {
 	size_t j = r->ds->prev_of ? r->ds->prev_of[i] : i;
 	const struct raw_instance *cur = &r->crs->inst[i], *prev = &r->prs->inst[j];
-	const uint64_t *cv = r->crs->values + i * r->cnw, *pv = r->prs->values + j * r->pnw;
+	const uint32_t *cv = raw_words(r->crs, i), *pv = raw_words(r->prs, j);
 
 	out->d = words;
 	out->present = raw_present(r->prs, prev) & raw_present(r->crs, cur);
@@ -190,7 +187,7 @@ ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
 	for (uint64_t m = out->present & need; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
 		unsigned cs = raw_slot(r->crs, f);
-		uint64_t a = pv[raw_slot(r->prs, f)], b = cv[cs];
+		uint64_t a = raw_word(r->prs, pv, raw_slot(r->prs, f)), b = raw_word(r->crs, cv, cs);
 		int wrapped = 0, reset = 0;
 		if (b >= a && r->fields[f].kind != FK_GAUGE) { /* the usual case */
 			words[cs] = b - a;
@@ -213,18 +210,20 @@ delta_store_get(const struct delta_store *ds, size_t i, uint64_t need, uint64_t 
 	ds_get(&r, i, need, words, out);
 }
 
-/* Sum the signed terms over vals (only fields in present); returns how many
- * terms were present. Field f is vals[slot[f]] (vals[f] without a map). */
+/* Sum the signed terms (only fields in present); returns how many terms
+ * were present. Field f is deltas[raw_slot(rs, f)], or with no deltas the
+ * value in rs's words w. */
 static inline __attribute__((always_inline)) int
-term_sum(const struct term *t, const uint64_t *vals, const uint8_t *slot, uint64_t present,
-	 double *sum)
+term_sum(const struct term *t, const uint64_t *deltas, const struct raw_set *rs,
+	 const uint32_t *w, uint64_t present, double *sum)
 {
 	int n = 0;
 	*sum = 0;
 	for (int i = 0; i < COUNTER_MAX_TERMS && t[i].sign; i++) {
 		if (!(present & bit(t[i].field)))
 			continue;
-		double v = (double)vals[slot ? slot[t[i].field] : t[i].field];
+		unsigned s = raw_slot(rs, t[i].field);
+		double v = (double)(deltas ? deltas[s] : raw_word(rs, w, s));
 		*sum += t[i].sign > 0 ? v : -v;
 		n++;
 	}
@@ -260,22 +259,19 @@ static inline __attribute__((always_inline)) int
 instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct raw_instance *cur,
 	    const struct field_deltas *deltas, struct nb *out)
 {
-	const uint64_t *vals;
-	const uint8_t *slot;
+	const uint64_t *d = NULL;
+	const uint32_t *w = raw_words(rs, (size_t)(cur - rs->inst));
 	uint64_t present;
 	double mul = 1;
 
 	if (counter_type_needs_two(c->type)) {
-		vals = deltas->d;
-		slot = rs->slot;
+		d = deltas->d;
 		present = deltas->present;
 	} else {
-		vals = raw_values(rs, cur);
-		slot = rs->slot;
 		present = raw_present(rs, cur);
 	}
-	out->n_terms = term_sum(c->num, vals, slot, present, &out->n);
-	out->b_terms = has_den(c) ? term_sum(c->den, vals, slot, present, &out->b) : 0;
+	out->n_terms = term_sum(c->num, d, rs, w, present, &out->n);
+	out->b_terms = has_den(c) ? term_sum(c->den, d, rs, w, present, &out->b) : 0;
 	if (!has_den(c))
 		out->b = 0;
 	/* a wrap is rare: the counter's field mask only when one happened */

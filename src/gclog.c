@@ -2298,8 +2298,7 @@ rec_sample(struct gclog_reader *r, struct cur *c, int key, uint64_t offset)
 			struct raw_instance *out = raw_set_add(&rs->rs, ri->name, strlen(ri->name),
 							       ri->identity);
 			raw_set_in_total(&rs->rs, out, ri->in_total);
-			raw_set_present(&rs->rs, out, present);
-			memcpy(raw_values(&rs->rs, out), ri->values, nf * sizeof(uint64_t));
+			raw_put_all(&rs->rs, out, ri->values, present);
 			rs->keys[i] = ri->key;
 		}
 		r->ss[k].set = id;

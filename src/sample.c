@@ -1,9 +1,10 @@
 /*
  * sample.c - raw sample storage, reused from read to read so that a steady
  * state allocates nothing. The values of a set's instances live in one
- * block, nslots words per instance slot (one per kept field), so an
- * instance costs no heap block of its own: instance slot i's values are at
- * values + i * nslots, and the block grows with the instance array, as
+ * block of 32-bit words, stride words per instance slot (one per kept
+ * field, two for a field whose values passed 32 bits), so an instance
+ * costs no heap block of its own: instance slot i's words are at
+ * values + i * stride, and the block grows with the instance array, as
  * does the in_total array.
  */
 #include <stdlib.h>
@@ -27,9 +28,9 @@ present_width(uint64_t keep)
 	return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
 }
 
-/* Words of values per instance slot. */
-static size_t
-slot_words(const struct raw_set *rs)
+/* Words per instance slot while no slot is wide. */
+static unsigned
+narrow_stride(const struct raw_set *rs)
 {
 	return rs->nslots ? rs->nslots : 1;
 }
@@ -43,6 +44,7 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 	rs->keep = all_fields(cs);
 	rs->pw = present_width(rs->keep);
 	rs->nslots = cs->nfields;
+	rs->stride = narrow_stride(rs);
 }
 
 /* rs goes back to its own list: a copy of the instances it has. */
@@ -90,7 +92,11 @@ free_instances(struct raw_set *rs)
 	free(rs->values);
 	free(rs->present);
 	free(rs->in_total);
+	free(rs->woff);
 	free(rs->own.inst);
+	rs->woff = NULL;
+	rs->wide = 0;
+	rs->stride = narrow_stride(rs);
 	rs->own.inst = rs->inst = NULL;
 	rs->own.cap = 0;
 	rs->list = &rs->own;
@@ -151,14 +157,15 @@ raw_set_keep(struct raw_set *rs, uint64_t mask)
 	rs->keep = mask;
 	rs->pw = present_width(mask);
 	rs->nslots = cs->nfields;
-	if (mask == all_fields(cs))
-		return;
-	rs->slot = xmalloc(SET_MAX_FIELDS);
-	memset(rs->slot, RAW_SLOT_NONE, SET_MAX_FIELDS);
-	for (unsigned f = 0; f < cs->nfields; f++)
-		if (mask >> f & 1)
-			rs->slot[f] = (uint8_t)n++;
-	rs->nslots = n;
+	if (mask != all_fields(cs)) {
+		rs->slot = xmalloc(SET_MAX_FIELDS);
+		memset(rs->slot, RAW_SLOT_NONE, SET_MAX_FIELDS);
+		for (unsigned f = 0; f < cs->nfields; f++)
+			if (mask >> f & 1)
+				rs->slot[f] = (uint8_t)n++;
+		rs->nslots = n;
+	}
+	rs->stride = narrow_stride(rs);
 }
 
 /* The instances of sets[0..n) that use list l: the most any of them has. */
@@ -223,11 +230,11 @@ raw_set_begin(struct raw_set *rs)
 static void
 raw_set_grow(struct raw_set *rs)
 {
-	size_t old = rs->cap, nw = slot_words(rs);
+	size_t old = rs->cap, nw = rs->stride;
 
 	rs->cap = old < 8 ? 8 : old * 2;
-	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(uint64_t));
-	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(uint64_t));
+	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(*rs->values));
+	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(*rs->values));
 	rs->present = xrealloc(rs->present, rs->cap * rs->pw);
 	rs->in_total = xrealloc(rs->in_total, rs->cap);
 }
@@ -253,7 +260,7 @@ raw_set_trim(struct raw_set *rs)
 
 	if (rs->cap > n + n / 8) {
 		rs->cap = n;
-		rs->values = xrealloc(rs->values, rs->cap * slot_words(rs) * sizeof(uint64_t));
+		rs->values = xrealloc(rs->values, rs->cap * rs->stride * sizeof(*rs->values));
 		rs->present = xrealloc(rs->present, rs->cap * rs->pw);
 		rs->in_total = xrealloc(rs->in_total, rs->cap);
 	}
@@ -323,10 +330,75 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	}
 	ri = &rs->inst[i];
 	rs->ninstances++;
-	memset(raw_values(rs, ri), 0, sizeof(uint64_t) * slot_words(rs));
+	memset(raw_words(rs, i), 0, sizeof(*rs->values) * rs->stride);
 	raw_set_present_at(rs, i, 0);
 	rs->in_total[i] = 1;
 	return ri;
+}
+
+void
+raw_widen(struct raw_set *rs, unsigned s)
+{
+	unsigned old = rs->stride, nw = old + 1;
+
+	if (rs->wide >> s & 1)
+		return;
+	if (!rs->woff) {
+		rs->woff = xmalloc(SET_MAX_FIELDS);
+		for (unsigned k = 0; k < SET_MAX_FIELDS; k++)
+			rs->woff[k] = (uint8_t)k;
+	}
+	/* the high word goes right after the slot's low word: every
+	 * instance's words move up, the last instance first */
+	unsigned at = rs->woff[s] + 1u;
+	if (rs->cap) {
+		rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(*rs->values));
+		for (size_t i = rs->ninstances; i-- > 0;) {
+			uint32_t *from = rs->values + i * old, *to = rs->values + i * nw;
+			memmove(to + at + 1, from + at, (old - at) * sizeof(*to));
+			to[at] = 0;
+			memmove(to, from, at * sizeof(*to));
+		}
+	}
+	for (unsigned k = 0; k < SET_MAX_FIELDS; k++)
+		if (rs->woff[k] >= at)
+			rs->woff[k]++;
+	rs->wide |= (uint64_t)1 << s;
+	rs->stride = nw;
+}
+
+void
+raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t mask)
+{
+	size_t i = (size_t)(ri - rs->inst);
+	uint64_t put = 0;
+
+	for (uint64_t m = mask & rs->keep; m; m &= m - 1) {
+		unsigned f = (unsigned)__builtin_ctzll(m), s = raw_slot(rs, f);
+		if (v[f] > UINT32_MAX && !(rs->wide >> s & 1))
+			raw_widen(rs, s);
+		raw_word_put(rs, raw_words(rs, i), s, v[f]);
+		put |= (uint64_t)1 << f;
+	}
+	raw_set_present_at(rs, i, raw_present_at(rs, i) | put);
+}
+
+void
+raw_copy_values(struct raw_set *dst, struct raw_instance *d, const struct raw_set *src,
+		const struct raw_instance *s)
+{
+	size_t i = (size_t)(s - src->inst);
+
+	if (dst->keep == src->keep && dst->wide == src->wide) {
+		memcpy(raw_words(dst, (size_t)(d - dst->inst)), raw_words(src, i),
+		       sizeof(*src->values) * src->stride);
+		raw_set_present(dst, d, raw_present_at(src, i));
+		return;
+	}
+	for (uint64_t m = raw_present_at(src, i) & dst->keep; m; m &= m - 1) {
+		unsigned f = (unsigned)__builtin_ctzll(m);
+		raw_put(dst, d, f, raw_get(src, s, f));
+	}
 }
 
 void
@@ -346,21 +418,14 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 		dst->keep = all_fields(src->set);
 		dst->pw = present_width(dst->keep);
 		dst->nslots = src->set->nfields;
+		if (!dst->wide) /* a fresh layout (a kept one has nslots) */
+			dst->stride = narrow_stride(dst);
 	}
 	raw_set_begin(dst);
-	int same = dst->keep == src->keep;
 	for (size_t i = 0; i < src->ninstances; i++) {
 		const struct raw_instance *s = &src->inst[i];
 		struct raw_instance *d = raw_set_add(dst, s->name, strlen(s->name), s->identity);
-		if (same) {
-			memcpy(raw_values(dst, d), raw_values(src, s), sizeof(uint64_t) * slot_words(src));
-			raw_set_present(dst, d, raw_present(src, s));
-		} else {
-			for (uint64_t m = raw_present(src, s); m; m &= m - 1) {
-				unsigned f = (unsigned)__builtin_ctzll(m);
-				raw_put(dst, d, f, raw_get(src, s, f));
-			}
-		}
+		raw_copy_values(dst, d, src, s);
 		raw_set_in_total(dst, d, raw_in_total(src, s));
 	}
 	dst->mono_ns = src->mono_ns;

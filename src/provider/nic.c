@@ -653,16 +653,7 @@ put_stats(struct raw_set *rs, struct raw_instance *ri, const struct nic_stats *s
 
 	if (!want)
 		return;
-	if (want == s->present && !rs->slot) {
-		uint64_t *values = raw_values(rs, ri);
-		for (unsigned f = 0; f < NIC_NSTATS; f++) /* absent: 0 in s and in ri */
-			values[f] = s->v[f];
-		raw_set_present(rs, ri, raw_present(rs, ri) | want);
-		return;
-	}
-	for (unsigned f = 0; f < NIC_NSTATS; f++)
-		if (want & BIT(f))
-			raw_put(rs, ri, f, s->v[f]);
+	raw_put_all(rs, ri, s->v, want);
 }
 
 /* Put speed (when known) and duplex (when readable) into ri. */

@@ -511,10 +511,8 @@ consume(struct replay *r, struct input *in)
 			struct raw_instance *ti = raw_set_add(&c->stage, fi->name, strlen(fi->name),
 							      fi->identity);
 			raw_set_in_total(&c->stage, ti, raw_in_total(from, fi));
-			if (m->identity && !c->stage.slot && !from->slot) {
-				memcpy(raw_values(&c->stage, ti), raw_values(from, fi),
-				       from->set->nfields * sizeof(uint64_t));
-				raw_set_present(&c->stage, ti, raw_present(from, fi));
+			if (m->identity) {
+				raw_copy_values(&c->stage, ti, from, fi);
 			} else {
 				for (size_t f = 0; f < from->set->nfields; f++)
 					if ((raw_present(from, fi) >> f & 1) && m->field[f] != 0xff)

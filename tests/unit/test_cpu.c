@@ -253,7 +253,7 @@ test_basic_instances(void **unused)
 		assert_int_equal(raw_present_at(&s.rs[i], 0), 0x3ff); /* all 10 fields */
 		assert_true(s.rs[i].in_total[0]);
 	}
-	assert_int_equal(raw_values(&s.rs[1], &s.rs[1].inst[1])[PCPU_GUEST], 340);
+	assert_int_equal(raw_get(&s.rs[1], &s.rs[1].inst[1], PCPU_GUEST), 340);
 	/* The first read: two-sample counters have no value yet. */
 	struct value v = series_value(&s, 0, "% Processor Time", "0");
 	assert_int_equal(v.status, ST_FIRST);

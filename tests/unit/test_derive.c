@@ -80,15 +80,24 @@ static const struct counter_set set = {
 	.duplex_field = FIELD_REF(F_DUPLEX),
 };
 
-/* A set of one instance ri over cs whose words are v: nothing on the heap
- * (never raw_set_free'd), and a value changed in v is the set's. */
+/* Slot s's low word is word 2s: every slot wide. */
+static uint8_t wide_woff[SET_MAX_FIELDS];
+
+/* A set of one instance ri over cs whose words are w (two a field, every
+ * slot wide, so that no value moves it): nothing on the heap (never
+ * raw_set_free'd); set_value changes a value. */
 static void
 one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_instance *ri,
-		 uint64_t *v, uint64_t *present, uint8_t *in_total)
+		 uint32_t *w, uint64_t *present, uint8_t *in_total)
 {
 	raw_set_init(rs, cs);
+	for (unsigned s = 0; s < SET_MAX_FIELDS; s++)
+		wide_woff[s] = (uint8_t)(2 * s);
 	rs->inst = ri;
-	rs->values = v;
+	rs->values = w;
+	rs->wide = cs->nfields >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cs->nfields) - 1u;
+	rs->woff = wide_woff;
+	rs->stride = 2 * cs->nfields;
 	rs->present = present;
 	rs->pw = sizeof(*present);
 	rs->in_total = in_total;
@@ -97,8 +106,15 @@ one_instance_set(struct raw_set *rs, const struct counter_set *cs, struct raw_in
 	*in_total = 1;
 }
 
+/* Field f of the one instance of rs is v (marked present). */
+static void
+set_value(struct raw_set *rs, unsigned f, uint64_t v)
+{
+	raw_put(rs, &rs->inst[0], f, v);
+}
+
 struct inst {
-	uint64_t v[NF];
+	uint32_t w[2 * NF];
 	uint8_t in_total;
 	uint64_t present;
 	struct raw_instance ri;
@@ -108,10 +124,11 @@ struct inst {
 static void
 inst_init(struct inst *in, const uint64_t *vals, uint64_t present)
 {
-	memcpy(in->v, vals, sizeof(in->v));
 	memset(&in->ri, 0, sizeof(in->ri));
+	one_instance_set(&in->rs, &set, &in->ri, in->w, &in->present, &in->in_total);
+	for (unsigned f = 0; f < NF; f++)
+		set_value(&in->rs, f, vals[f]);
 	in->present = present;
-	one_instance_set(&in->rs, &set, &in->ri, in->v, &in->present, &in->in_total);
 }
 
 #define ALL (((uint64_t)1 << NF) - 1)
@@ -377,13 +394,15 @@ test_wrap(void **state)
 	ul.fields = ulf;
 	ul.nfields = 1;
 	ul.inflight_field = ul.speed_field = ul.duplex_field = 0;
-	uint64_t ua[1] = { 0xFFFFFFF0u }, ub[1] = { 0x10 };
+	uint32_t ua[2], ub[2];
 	struct raw_instance pu = { 0 }, cu = { 0 };
 	uint64_t pp = 1, cp = 1;
 	struct raw_set pus, cus;
 	uint8_t put, cut;
 	one_instance_set(&pus, &ul, &pu, ua, &pp, &put);
 	one_instance_set(&cus, &ul, &cu, ub, &cp, &cut);
+	set_value(&pus, 0, 0xFFFFFFF0u);
+	set_value(&cus, 0, 0x10);
 	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_WRAPPED);
 	assert_int_equal(d.d[0], 0x20);
@@ -392,7 +411,7 @@ test_wrap(void **state)
 	/* a changed identity is a RESET, never a wrap */
 	pu.identity = 1;
 	cu.identity = 2;
-	ub[0] = 0xFFFFFFF8u;
+	set_value(&cus, 0, 0xFFFFFFF8u);
 	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_RESET);
 }

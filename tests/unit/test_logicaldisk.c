@@ -676,9 +676,9 @@ test_live(void **state)
 				continue;
 			if (!(raw_present(&rs, ri) & ((uint64_t)1 << blocks)))
 				fail_msg("%s: no f_blocks in round %d", ri->name, round);
-			assert_int_equal(raw_values(&rs, ri)[frsize], sv.f_frsize);
-			assert_int_equal(raw_values(&rs, ri)[blocks], sv.f_blocks);
-			assert_int_equal(raw_values(&rs, ri)[files], sv.f_files);
+			assert_int_equal(raw_get(&rs, ri, frsize), sv.f_frsize);
+			assert_int_equal(raw_get(&rs, ri, blocks), sv.f_blocks);
+			assert_int_equal(raw_get(&rs, ri, files), sv.f_files);
 		}
 	}
 	provider_logicaldisk.close(st);

@@ -753,14 +753,14 @@ test_sysfs_instances(void **unused)
 	 * the files say so */
 	ri = find_inst(&s.rs[0], "eth0");
 	assert_int_equal(raw_present(&s.rs[0], ri), ALL_FIELDS & ~BIT(F_QLEN));
-	assert_int_equal(raw_values(&s.rs[0], ri)[F_SPEED], 1000);
-	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 1);
+	assert_int_equal(raw_get(&s.rs[0], ri, F_SPEED), 1000);
+	assert_int_equal(raw_get(&s.rs[0], ri, F_DUPLEX), 1);
 	ri = find_inst(&s.rs[0], "eth1");
-	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0); /* half */
+	assert_int_equal(raw_get(&s.rs[0], ri, F_DUPLEX), 0); /* half */
 	ri = find_inst(&s.rs[0], "eth3"); /* speed -1, duplex unknown, no rx_nohandler */
 	assert_int_equal(raw_present(&s.rs[0], ri), ALL_FIELDS & ~BIT(F_SPEED) & ~BIT(F_RX_NOHANDLER) &
 					      ~BIT(F_QLEN) & ~BIT(F_BQL_INFLIGHT));
-	assert_int_equal(raw_values(&s.rs[0], ri)[F_DUPLEX], 0);
+	assert_int_equal(raw_get(&s.rs[0], ri, F_DUPLEX), 0);
 	ri = find_inst(&s.rs[0], "lo"); /* no speed, no duplex files, no BQL */
 	assert_int_equal(raw_present(&s.rs[0], ri), NIC_STATS_MASK);
 	/* t2: eth3 gone, wlan0 new, veth0 recreated with ifindex 9 */
@@ -941,7 +941,7 @@ test_sysfs_needed(void **unused)
 	series_load(&s, "nic-sysfs", 2, BIT(F_BQL_INFLIGHT));
 	ri = find_inst(&s.rs[0], "eth0");
 	assert_int_equal(raw_present(&s.rs[0], ri), BIT(F_BQL_INFLIGHT));
-	assert_int_equal(raw_values(&s.rs[0], ri)[F_BQL_INFLIGHT], 5542); /* 1000 + 0 + 3028 + 1514 */
+	assert_int_equal(raw_get(&s.rs[0], ri, F_BQL_INFLIGHT), 5542); /* 1000 + 0 + 3028 + 1514 */
 	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
 	series_free(&s);
 	/* nothing needed: the instances still, no fields */
@@ -1578,7 +1578,7 @@ test_live_link_changes(void **unused)
 		usleep(20000);
 	}
 	assert_true(raw_present(&rs, ri) & BIT(F_SPEED));
-	assert_int_equal(raw_values(&rs, ri)[F_SPEED], 10000);
+	assert_int_equal(raw_get(&rs, ri, F_SPEED), 10000);
 	raw_set_free(&rs);
 
 	/* the pair goes */

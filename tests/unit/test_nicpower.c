@@ -459,7 +459,7 @@ test_live(void **unused)
 		if (procfs_read_small(fs, path, text, sizeof(text)) >= 0 &&
 		    nicpower_parse_power_state(text, &v) == 0) {
 			assert_true(raw_present(&rs, ri) & BIT(NP_POWER_STATE));
-			assert_int_equal(raw_values(&rs, ri)[NP_POWER_STATE], v);
+			assert_int_equal(raw_get(&rs, ri, NP_POWER_STATE), v);
 		} else {
 			assert_false(raw_present(&rs, ri) & BIT(NP_POWER_STATE));
 		}

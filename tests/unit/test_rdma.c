@@ -937,17 +937,17 @@ test_active_connections(void **unused)
 	expect_request(sv[0], CM_ID_GET, 2, 1); /* only the two-port device's */
 	ri = find_inst(&rs, "mlx4_0/1");
 	assert_true(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS));
-	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* the device's count */
-	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_get(&rs, ri, RD_ACTIVE_CONNECTIONS), 3); /* the device's count */
+	assert_int_equal(raw_get(&rs, ri, RD_MISSING_MASK) & M_ACTIVE, 0);
 	ri = find_inst(&rs, "mlx5_0/1");
-	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 1); /* one entry on port 1 */
-	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_get(&rs, ri, RD_ACTIVE_CONNECTIONS), 1); /* one entry on port 1 */
+	assert_int_equal(raw_get(&rs, ri, RD_MISSING_MASK) & M_ACTIVE, 0);
 	ri = find_inst(&rs, "mlx5_0/2");
-	assert_int_equal(raw_values(&rs, ri)[RD_ACTIVE_CONNECTIONS], 3); /* three on port 2 (of 5) */
-	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, 0);
+	assert_int_equal(raw_get(&rs, ri, RD_ACTIVE_CONNECTIONS), 3); /* three on port 2 (of 5) */
+	assert_int_equal(raw_get(&rs, ri, RD_MISSING_MASK) & M_ACTIVE, 0);
 	ri = find_inst(&rs, "qib0/1");
 	assert_false(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS)); /* no cm_id entry */
-	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	assert_int_equal(raw_get(&rs, ri, RD_MISSING_MASK) & M_ACTIVE, M_ACTIVE);
 	/* describe: a port with a count has no note, nor bit 4 in its mask's;
 	 * -l -v names the port without one */
 	assert_int_equal(PROV.describe(st, counter(ACTIVE), "mlx4_0/1", note, sizeof(note)), 0);
@@ -989,7 +989,7 @@ test_active_connections(void **unused)
 	assert_int_equal(raw_get(&rs, find_inst(&rs, "mlx4_0/1"), RD_ACTIVE_CONNECTIONS), 2);
 	ri = find_inst(&rs, "mlx5_0/1");
 	assert_false(raw_present(&rs, ri) & BIT(RD_ACTIVE_CONNECTIONS));
-	assert_int_equal(raw_values(&rs, ri)[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+	assert_int_equal(raw_get(&rs, ri, RD_MISSING_MASK) & M_ACTIVE, M_ACTIVE);
 
 	/* Read 4: the summary dump itself fails: no port has a count. */
 	msg_status(&b, NLMSG_ERROR, 6, -EPERM);
@@ -999,7 +999,7 @@ test_active_connections(void **unused)
 	expect_request(sv[0], RES_GET, 6, -1);
 	for (size_t i = 0; i < rs.ninstances; i++) {
 		assert_false(raw_present_at(&rs, i) & BIT(RD_ACTIVE_CONNECTIONS));
-		assert_int_equal(raw_values(&rs, &rs.inst[i])[RD_MISSING_MASK] & M_ACTIVE, M_ACTIVE);
+		assert_int_equal(raw_get(&rs, &rs.inst[i], RD_MISSING_MASK) & M_ACTIVE, M_ACTIVE);
 	}
 
 	/* Read 5: more devices than the state has room for (8): it grows and

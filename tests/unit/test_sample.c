@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -82,7 +83,7 @@ test_keep(void **state)
 		assert_int_equal(raw_get(&rs, ri, F_C), (uint64_t)i * 100 + 20); /* base + 10 x 2 */
 		assert_int_equal(raw_get(&rs, ri, F_E), (uint64_t)i * 100 + 40); /* base + 10 x 4 */
 		/* three words an instance, back to back */
-		assert_ptr_equal(raw_values(&rs, ri), rs.values + 3 * i);
+		assert_ptr_equal(raw_words(&rs, i), rs.values + 3 * i);
 	}
 	raw_set_free(&rs);
 }
@@ -430,6 +431,125 @@ test_names_nul(void **state)
 	strset_free(&ss);
 }
 
+/* A value of any size comes back as it was put. The first value past 32
+ * bits makes its slot wide in that read, with every value the read holds
+ * kept, whatever slot it is, whatever the read keeps; copies between
+ * reads of other widths, raw_put_all, growth, trim and a new read after
+ * all keep values exactly. Checked against plain arrays over random
+ * reads. */
+#define W_INST 40
+static uint64_t
+w_value(unsigned *seed)
+{
+	unsigned r = (unsigned)rand_r(seed);
+	switch (r % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return UINT32_MAX;
+	case 2:
+		return (uint64_t)UINT32_MAX + 1u;
+	case 3:
+		return UINT64_MAX - (uint64_t)(r >> 8);
+	case 4:
+		return ((uint64_t)(unsigned)rand_r(seed) << 32) | (unsigned)rand_r(seed);
+	default: /* most counts are small */
+		return r >> 3;
+	}
+}
+
+static void
+assert_values(const struct raw_set *rs, size_t n, uint64_t ref[][NF], const uint64_t *present)
+{
+	assert_int_equal(rs->ninstances, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t want = present[i] & rs->keep;
+		assert_true(raw_present_at(rs, i) == want);
+		for (unsigned f = 0; f < NF; f++)
+			if (want >> f & 1)
+				assert_true(raw_get(rs, &rs->inst[i], f) == ref[i][f]);
+	}
+	/* a slot is wide only when a value needed it, and the words add up */
+	assert_int_equal(rs->stride, (rs->nslots ? rs->nslots : 1) +
+					     (unsigned)__builtin_popcountll(rs->wide));
+}
+
+static void
+test_widen(void **state)
+{
+	(void)state;
+	static const uint64_t keeps[] = { 0x1F, BIT(F_A) | BIT(F_C) | BIT(F_E), BIT(F_E),
+					  BIT(F_B) | BIT(F_D) };
+	static uint64_t ref[W_INST][NF];
+	uint64_t present[W_INST];
+	unsigned seed = 7;
+
+	for (size_t k = 0; k < ARRAY_SIZE(keeps); k++) {
+		struct raw_set rs, copy, narrow;
+		raw_set_init(&rs, &set);
+		raw_set_init(&copy, &set);
+		raw_set_init(&narrow, &set);
+		raw_set_keep(&rs, keeps[k]);
+		raw_set_keep(&narrow, keeps[k]);
+		for (int read = 0; read < 60; read++) {
+			size_t n = (size_t)rand_r(&seed) % W_INST + 1u;
+			raw_set_begin(&rs);
+			for (size_t i = 0; i < n; i++) {
+				char name[16];
+				snprintf(name, sizeof(name), "i%zu", i);
+				struct raw_instance *ri = raw_set_add(&rs, name, strlen(name), i);
+				present[i] = 0;
+				for (unsigned f = 0; f < NF; f++)
+					ref[i][f] = 0;
+				if (i % 3 == 0) { /* at once */
+					uint64_t v[NF], m = (uint64_t)rand_r(&seed) & 0x1F;
+					for (unsigned f = 0; f < NF; f++)
+						v[f] = w_value(&seed);
+					raw_put_all(&rs, ri, v, m);
+					for (unsigned f = 0; f < NF; f++)
+						if (m >> f & 1)
+							ref[i][f] = v[f];
+					present[i] = m & keeps[k]; /* what rs holds */
+					continue;
+				}
+				for (int puts = rand_r(&seed) % 8; puts > 0; puts--) {
+					unsigned f = (unsigned)rand_r(&seed) % NF;
+					ref[i][f] = w_value(&seed);
+					present[i] |= BIT(f);
+					raw_put(&rs, ri, f, ref[i][f]);
+				}
+				present[i] &= keeps[k];
+				/* the earlier instances keep theirs while this one widens */
+				if (i % 7 == 6)
+					assert_values(&rs, i + 1, ref, present);
+			}
+			assert_values(&rs, n, ref, present);
+			if (read % 5 == 4)
+				raw_set_trim(&rs);
+			raw_set_copy(&copy, &rs); /* all kept: gets what rs has */
+			assert_values(&copy, n, ref, present);
+			if (read % 4 == 0) {
+				/* a fresh narrow read copies a wide one, and back */
+				raw_set_keep(&narrow, keeps[k]);
+				raw_set_copy(&narrow, &rs);
+				assert_values(&narrow, n, ref, present);
+				raw_set_copy(&rs, &narrow);
+				assert_values(&rs, n, ref, present);
+			}
+		}
+		/* a new read of small values: zeros where nothing was put */
+		raw_set_begin(&rs);
+		struct raw_instance *ri = raw_set_add(&rs, "z", 1, 0);
+		raw_put(&rs, ri, F_E, 5);
+		for (unsigned f = 0; f < NF; f++)
+			if (keeps[k] >> f & 1)
+				assert_true(raw_get(&rs, ri, f) == (f == F_E ? 5u : 0u));
+		raw_set_free(&rs);
+		raw_set_free(&copy);
+		raw_set_free(&narrow);
+	}
+}
+
 int
 main(void)
 {
@@ -441,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_derive_kept),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_widen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
