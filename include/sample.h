@@ -76,7 +76,7 @@ struct raw_set {
 	void *present;    /* per instance slot: bit f, field f was read (and is kept),
 			   * in pw bytes (raw_present_at) */
 	uint8_t pw;       /* 1, 2, 4 or 8: bytes that hold the highest field kept */
-	uint8_t *in_total; /* per instance slot: counted in _Total */
+	uint8_t *in_total; /* bit i: instance slot i is counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
 	uint8_t *slot;    /* field -> word; NULL when every field is kept */
 	unsigned nslots;  /* fields kept */
@@ -247,17 +247,26 @@ raw_get(const struct raw_set *rs, const struct raw_instance *ri, unsigned f)
 	return raw_word(rs, raw_words(rs, (size_t)(ri - rs->inst)), raw_slot(rs, f));
 }
 
-/* Whether instance ri of rs is counted in _Total. */
+/* Whether instance i of rs is counted in _Total. */
+static inline int
+raw_in_total_at(const struct raw_set *rs, size_t i)
+{
+	return rs->in_total[i >> 3] >> (i & 7) & 1;
+}
+
 static inline int
 raw_in_total(const struct raw_set *rs, const struct raw_instance *ri)
 {
-	return rs->in_total[ri - rs->inst];
+	return raw_in_total_at(rs, (size_t)(ri - rs->inst));
 }
 
 static inline void
 raw_set_in_total(struct raw_set *rs, const struct raw_instance *ri, int on)
 {
-	rs->in_total[ri - rs->inst] = (uint8_t)(on != 0);
+	size_t i = (size_t)(ri - rs->inst);
+	uint8_t b = (uint8_t)(1u << (i & 7));
+
+	rs->in_total[i >> 3] = (uint8_t)(on ? rs->in_total[i >> 3] | b : rs->in_total[i >> 3] & ~b);
 }
 /* Copy the values and fields read of instance s of src into instance d of
  * dst (the same counter set): the fields dst does not keep are dropped. */

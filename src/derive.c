@@ -570,7 +570,7 @@ span_add(struct total_acc *a, const struct derive_span *sp, struct ds_reads *r,
 	 const struct counter_desc *c, int two, uint64_t need, uint64_t *words, size_t i,
 	 size_t *n, const struct derive_env *env)
 {
-	if (sp->in_total && !sp->rs->in_total[i])
+	if (sp->in_total && !raw_in_total_at(sp->rs, i))
 		return 0;
 	(*n)++;
 	if (no_total(c))

@@ -1265,7 +1265,7 @@ item_build_rows(const struct engine *e, struct item *it)
 	by_inst = xmalloc((cur->ninstances ? cur->ninstances : 1) * sizeof(*by_inst));
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		by_inst[i].n = NONE_ROWS;
-		all_total &= cur->in_total[i] != 0;
+		all_total &= raw_in_total_at(cur, i);
 	}
 	seen = xcalloc(it->rows_es->cur->ninstances ? it->rows_es->cur->ninstances : 1, 1);
 	for (size_t u = 0, r = 0; u < it->nruns; u++) {
@@ -1294,7 +1294,7 @@ item_build_rows(const struct engine *e, struct item *it)
 				if (all_total && rows_reuse(by_inst, NULL, cur->ninstances, rr))
 					continue;
 				for (size_t i = 0; i < cur->ninstances; i++)
-					if (cur->in_total[i])
+					if (raw_in_total_at(cur, i))
 						add_rows_of(it, &o, cur->inst[i].name);
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];

@@ -5,7 +5,7 @@
  * field, two for a field whose values passed 32 bits), so an instance
  * costs no heap block of its own: instance slot i's words are at
  * values + i * stride, and the block grows with the instance array, as
- * does the in_total array.
+ * does the in_total bits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +236,7 @@ raw_set_grow(struct raw_set *rs)
 	rs->values = xrealloc(rs->values, rs->cap * nw * sizeof(*rs->values));
 	memset(rs->values + old * nw, 0, (rs->cap - old) * nw * sizeof(*rs->values));
 	rs->present = xrealloc(rs->present, rs->cap * rs->pw);
-	rs->in_total = xrealloc(rs->in_total, rs->cap);
+	rs->in_total = xrealloc(rs->in_total, (rs->cap + 7) / 8);
 }
 
 /* Make rs's list hold slot i, keeping rs's (and a sibling's) view of it. */
@@ -262,7 +262,7 @@ raw_set_trim(struct raw_set *rs)
 		rs->cap = n;
 		rs->values = xrealloc(rs->values, rs->cap * rs->stride * sizeof(*rs->values));
 		rs->present = xrealloc(rs->present, rs->cap * rs->pw);
-		rs->in_total = xrealloc(rs->in_total, rs->cap);
+		rs->in_total = xrealloc(rs->in_total, (rs->cap + 7) / 8);
 	}
 	/* a list: fitted to the most instances a read using it has */
 	struct raw_list *l = rs->list;
@@ -332,7 +332,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	rs->ninstances++;
 	memset(raw_words(rs, i), 0, sizeof(*rs->values) * rs->stride);
 	raw_set_present_at(rs, i, 0);
-	rs->in_total[i] = 1;
+	raw_set_in_total(rs, ri, 1);
 	return ri;
 }
 

@@ -1042,7 +1042,7 @@ seed_sets(struct replay *r, size_t input, const struct gclog_sample *s)
 		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
 		for (size_t i = 0; i < rs->ninstances; i++) {
 			c->seed[i] = xstrdup(rs->inst[i].name);
-			c->seed_total[i] = rs->in_total[i];
+			c->seed_total[i] = (uint8_t)raw_in_total_at(rs, i);
 		}
 		c->nseed = rs->ninstances;
 	}

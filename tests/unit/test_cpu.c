@@ -49,7 +49,7 @@ total_at(const struct series *s, size_t i, const char *name)
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->in_total[k])
+		if (!raw_in_total_at(rs, k))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
@@ -251,7 +251,7 @@ test_basic_instances(void **unused)
 		assert_string_equal(s.rs[i].inst[1].name, "1");
 		assert_int_equal(s.rs[i].inst[1].identity, 1); /* the cpu number */
 		assert_int_equal(raw_present_at(&s.rs[i], 0), 0x3ff); /* all 10 fields */
-		assert_true(s.rs[i].in_total[0]);
+		assert_true(raw_in_total_at(&s.rs[i], 0));
 	}
 	assert_int_equal(raw_get(&s.rs[1], &s.rs[1].inst[1], PCPU_GUEST), 340);
 	/* The first read: two-sample counters have no value yet. */

@@ -50,7 +50,7 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->in_total[k] ||
+		if (!raw_in_total_at(rs, k) ||
 		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
 			continue;
 		cur[n] = &rs->inst[k];

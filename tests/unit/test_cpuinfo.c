@@ -49,7 +49,7 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
 		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
 
-		if (!rs->in_total[k] ||
+		if (!raw_in_total_at(rs, k) ||
 		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
 			continue;
 		cur[n] = &rs->inst[k];
@@ -229,7 +229,7 @@ test_numa(void **unused)
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 			assert_string_equal(s.rs[i].inst[k].name, names[k]);
 			assert_int_equal(s.rs[i].inst[k].identity, k); /* the CPU number */
-			assert_true(s.rs[i].in_total[k]);
+			assert_true(raw_in_total_at(&s.rs[i], k));
 		}
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {

@@ -135,7 +135,7 @@ total_at(struct series *s, size_t i, const char *name)
 
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
-		if (!rs->in_total[k])
+		if (!raw_in_total_at(rs, k))
 			continue;
 		assert_true(n < 16);
 		cur[n] = &rs->inst[k];

@@ -87,7 +87,7 @@ total_at(const struct series *s, size_t i, const char *name)
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		const struct raw_instance *prev = i ? series_find(&s->rs[i - 1], rs->inst[k].name) : NULL;
 
-		if (!rs->in_total[k])
+		if (!raw_in_total_at(rs, k))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
