@@ -6,7 +6,7 @@
  * its buffer to every provider that asks again in the same generation.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
- * a record is 28 bytes in a 4 KiB block aligned to its size whose first slot
+ * a record is 20 bytes in a 4 KiB block aligned to its size whose first slot
  * names the procfs (so a record needs no pointer back to it), a path is
  * two ids (its directory and its last part, each string kept once: 500
  * interfaces' statistics share 27 last parts and each interface's
@@ -43,24 +43,27 @@
 /* The directory-listing buffer (one getdents64 call fills it). */
 #define DENTS_SIZE (32 * 1024)
 
+/* A file's record: its path, descriptor and buffer. What a read
+ * generation knows of the file (its text, or why it could not be read) is
+ * its buffer's; an attribute's text is the scratch buffer's while it is the
+ * last attribute read, and a failed attribute is tried again when asked. */
 struct pfile {
 	uint32_t next;     /* hash chain: the next record's number + 1, 0 for none */
-	uint32_t gen;      /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	uint32_t dir, leaf; /* the path: fs->parts ids of "DIR/LEAF" (dir NO_DIR: "LEAF") */
 	uint32_t buf : 31; /* its buffer's number + 1 in fs->bufs; 0 for an attribute,
 			    * which reads into fs->scratch */
 	uint32_t malformed : 1; /* pfile_malformed said so (once a run) */
 	int32_t fd;
-	int16_t open_errno; /* why the last open failed, 0 if it did not */
-	int16_t read_errno; /* errno of this generation's failed read */
 };
 
-_Static_assert(sizeof(struct pfile) == 28, "a pfile record is 28 bytes");
+_Static_assert(sizeof(struct pfile) == 20, "a pfile record is 20 bytes");
 
 /* A file's own buffer (procfs_file). */
 struct pbuf {
 	char *p;
 	uint32_t cap, len;
+	uint32_t gen;       /* the generation (low 32 bits, never 0) its text is of, 0 none */
+	int32_t read_errno; /* errno of this generation's failed open or read, 0 if none */
 };
 
 /* What a block's first record slot holds. */
@@ -81,6 +84,7 @@ struct procfs {
 	char *scratch;
 	size_t scratch_cap, scratch_len;
 	const struct pfile *scratch_owner;
+	uint32_t scratch_gen; /* the generation of scratch's text */
 	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
 	int listing;      /* a procfs_list is running (dents in use) */
 	/* pfile_malformed's notes not yet taken by procfs_next_note */
@@ -93,6 +97,9 @@ struct procfs {
 	struct pbuf *bufs;     /* the files' own buffers */
 	size_t nbufs, bufs_cap;
 };
+
+_Static_assert(sizeof(struct pfile_head) <= sizeof(struct pfile),
+	       "a block's head fits in its first record's room");
 
 /* The procfs of pf: its block's head. */
 static struct procfs *
@@ -192,9 +199,10 @@ close_files(struct procfs *fs)
 			fs->nopen--;
 		}
 		pf->fd = -1;
-		pf->open_errno = 0;
-		pf->gen = 0;
 	}
+	for (size_t k = 0; k < fs->nbufs; k++)
+		fs->bufs[k].gen = 0;
+	fs->scratch_owner = NULL;
 	if (fs->rootfd >= 0)
 		close(fs->rootfd);
 	fs->rootfd = -1;
@@ -321,7 +329,7 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 	pf->leaf = leaf;
 	if (!attr) {
 		xgrow((void **)&fs->bufs, &fs->bufs_cap, fs->nbufs + 1, sizeof(*fs->bufs));
-		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0 };
+		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0, 0, 0 };
 		if (fs->nbufs > 0x7FFFFFFFu) /* 31 bits; 0 means an attribute */
 			abort();
 		pf->buf = (uint32_t)fs->nbufs;
@@ -358,6 +366,7 @@ procfs_attr(struct procfs *fs, const char *relpath)
 	return pfile_get(fs, relpath, 1);
 }
 
+/* Open pf if it is not open: 0, or -1 with errno set. */
 static int
 pfile_open(struct pfile *pf)
 {
@@ -366,22 +375,19 @@ pfile_open(struct pfile *pf)
 	if (pf->fd >= 0)
 		return 0;
 	if (fs->rootfd < 0) {
-		pf->open_errno = EBADF;
+		errno = EBADF;
 		return -1;
 	}
 	char path[PATH_MAX];
 	const char *p = pfile_path_fit(pf, path, sizeof(path));
 	if (!p) {
-		pf->open_errno = ENAMETOOLONG;
+		errno = ENAMETOOLONG;
 		return -1;
 	}
 	pf->fd = openat(fs->rootfd, p, O_RDONLY | O_CLOEXEC);
-	if (pf->fd < 0) {
-		pf->open_errno = (int16_t)errno;
+	if (pf->fd < 0)
 		return -1;
-	}
 	fs->nopen++;
-	pf->open_errno = 0;
 	return 0;
 }
 
@@ -430,38 +436,48 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
 	}
 }
 
+/* pf could not be read this generation (errno e): say so in err. */
+static const char *
+pfile_failed(struct pfile *pf, struct pbuf *pb, const char *what, int e, struct err *err)
+{
+	char path[PATH_MAX];
+
+	if (pb)
+		pb->read_errno = e;
+	err_set(err, "cannot %s %s: %s", what, pfile_path(pf, path, sizeof(path)), strerror(e));
+	errno = e;
+	return NULL;
+}
+
 const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
 	struct procfs *fs = pf_fs(pf);
 	struct pbuf *pb = pf->buf ? &fs->bufs[pf->buf - 1] : NULL;
-	char path[PATH_MAX];
 	long n;
 
-	if (pf->gen == gen32(fs) && (pf->buf || pf->read_errno || fs->scratch_owner == pf)) {
-		if (pf->read_errno) {
-			errno = pf->read_errno;
-			err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
-				strerror(errno));
-			return NULL;
-		}
-		*len = pb ? pb->len : fs->scratch_len;
-		return pb ? pb->p : fs->scratch;
+	if (pb && pb->gen == gen32(fs)) {
+		if (pb->read_errno)
+			return pfile_failed(pf, pb, "read", pb->read_errno, err);
+		*len = pb->len;
+		return pb->p;
 	}
-	pf->gen = gen32(fs);
-	pf->read_errno = 0;
-	if (pfile_open(pf) < 0) {
-		pf->read_errno = pf->open_errno;
-		errno = pf->read_errno;
-		err_set(err, "cannot open %s: %s", pfile_path(pf, path, sizeof(path)),
-			strerror(errno));
-		return NULL;
+	if (!pb && fs->scratch_owner == pf && fs->scratch_gen == gen32(fs)) {
+		*len = fs->scratch_len;
+		return fs->scratch;
 	}
+	if (pb) {
+		pb->gen = gen32(fs);
+		pb->read_errno = 0;
+	}
+	if (pfile_open(pf) < 0)
+		return pfile_failed(pf, pb, "open", errno, err);
 	if (!pb) {
 		fs->scratch_owner = NULL;
 		n = pfile_pread(pf, &fs->scratch, &fs->scratch_cap, 4096);
 		if (n >= 0) {
 			fs->scratch_owner = pf;
+			fs->scratch_gen = gen32(fs);
 			fs->scratch_len = (size_t)n;
 		}
 	} else {
@@ -481,13 +497,8 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		if (n >= 0)
 			pb->len = (uint32_t)n;
 	}
-	if (n < 0) {
-		pf->read_errno = (int16_t)errno;
-		err_set(err, "cannot read %s: %s", pfile_path(pf, path, sizeof(path)),
-			strerror(pf->read_errno));
-		errno = pf->read_errno;
-		return NULL;
-	}
+	if (n < 0)
+		return pfile_failed(pf, pb, "read", errno, err);
 	pfile_release(pf);
 	*len = (size_t)n;
 	return pb ? pb->p : fs->scratch;
@@ -510,10 +521,8 @@ procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *ar
 	size_t size;
 	int stop = 0;
 
-	if (pfile_open(pf) < 0) {
-		errno = pf->open_errno;
+	if (pfile_open(pf) < 0)
 		return -1;
-	}
 	if (fs->listing) { /* called from fn: a buffer of its own */
 		buf = small;
 		size = sizeof(small);
