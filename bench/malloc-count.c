@@ -1,9 +1,10 @@
 /*
  * malloc-count.c - an LD_PRELOAD allocation counter for the benchmark.
- * It replaces malloc, calloc, realloc and free (glibc allows this: its own
- * calls go through them too) with wrappers that count calls and bytes and
- * track the bytes in use (by malloc_usable_size) and their peak, then call
- * glibc's allocator.
+ * It replaces malloc, calloc, realloc, free and the aligned allocators
+ * (aligned_alloc, memalign, posix_memalign, valloc, pvalloc: glibc serves
+ * them without calling malloc, so a counter of malloc alone misses them)
+ * with wrappers that count calls and bytes and track the bytes in use (by
+ * malloc_usable_size) and their peak, then call glibc's allocator.
  *
  * gcbench finds malloc_count_get() with dlsym and reads the counts before
  * and after its measured steps. Any other program (getcounter itself) gets
@@ -13,7 +14,9 @@
  * Build: cc -O2 -shared -fPIC -o malloc-count.so malloc-count.c
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,6 +25,9 @@ extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
+extern void *__libc_memalign(size_t align, size_t n);
+extern void *__libc_valloc(size_t n);
+extern void *__libc_pvalloc(size_t n);
 
 static unsigned long long calls, bytes;
 static long long live, peak;
@@ -74,6 +80,48 @@ free(void *p)
 	if (p)
 		__atomic_sub_fetch(&live, (long long)malloc_usable_size(p), __ATOMIC_RELAXED);
 	__libc_free(p);
+}
+
+void *
+memalign(size_t align, size_t n)
+{
+	void *p = __libc_memalign(align, n);
+	took(p, n);
+	return p;
+}
+
+void *
+aligned_alloc(size_t align, size_t n)
+{
+	return memalign(align, n);
+}
+
+int
+posix_memalign(void **out, size_t align, size_t n)
+{
+	if (align < sizeof(void *) || (align & (align - 1)) != 0)
+		return EINVAL;
+	void *p = memalign(align, n);
+	if (!p && n)
+		return ENOMEM;
+	*out = p;
+	return 0;
+}
+
+void *
+valloc(size_t n)
+{
+	void *p = __libc_valloc(n);
+	took(p, n);
+	return p;
+}
+
+void *
+pvalloc(size_t n)
+{
+	void *p = __libc_pvalloc(n);
+	took(p, n);
+	return p;
 }
 
 /* out[0] calls, out[1] bytes asked, out[2] bytes in use, out[3] peak in use. */
