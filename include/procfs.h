@@ -89,6 +89,14 @@ int procfs_read_u64(struct procfs *fs, const char *relpath, uint64_t *out);
  * close-on-exec; the caller closes it), or -1. To list a directory, use
  * procfs_list, which allocates nothing (opendir's DIR is a malloc). */
 int procfs_open_dir(struct procfs *fs, const char *relpath);
+/* A read-only descriptor of file relpath in the current root (close-on-
+ * exec; the caller closes it), or -1 (errno set): for a provider that keeps
+ * thousands of attribute files itself, a descriptor each (procfs_fd_take
+ * first), and no record. */
+int procfs_open_file(struct procfs *fs, const char *relpath);
+/* Changes whenever the root in use is opened anew (another root of a
+ * series): descriptors of files in the old one are stale. */
+uint64_t procfs_root_serial(const struct procfs *fs);
 /* A descriptor kept open outside procfs (cpuidle's attributes) counts
  * against the same budget as procfs's own files: take one before keeping
  * it (0, or -1 when the budget is spent: open it per read instead), give

@@ -77,6 +77,7 @@ struct procfs {
 	size_t nroots;
 	size_t current;
 	int rootfd;
+	uint64_t root_serial; /* roots opened so far */
 	uint64_t gen;
 	size_t nopen;     /* pfile descriptors kept open */
 	size_t max_open;  /* past this, a pfile is opened and closed per read */
@@ -288,6 +289,7 @@ procfs_begin_read(struct procfs *fs, size_t index, struct err *err)
 		if (fs->rootfd < 0)
 			return err_set(err, "cannot open root %s: %s", dir, strerror(errno));
 		fs->current = want;
+		fs->root_serial++;
 	}
 	fs->gen++;
 	if (gen32(fs) == 0) /* 0 is a record's "none" */
@@ -620,6 +622,22 @@ procfs_open_dir(struct procfs *fs, const char *relpath)
 	if (fs->rootfd < 0)
 		return -1;
 	return openat(fs->rootfd, relpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int
+procfs_open_file(struct procfs *fs, const char *relpath)
+{
+	if (fs->rootfd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	return openat(fs->rootfd, relpath, O_RDONLY | O_CLOEXEC);
+}
+
+uint64_t
+procfs_root_serial(const struct procfs *fs)
+{
+	return fs->root_serial;
 }
 
 int

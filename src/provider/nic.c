@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -459,10 +460,14 @@ struct nic_state {
 	struct nic_if *ifs; /* live: by ifindex; files: by name (strverscmp) */
 	size_t nifs, cap;
 	/* files: nper attribute files per interface, row i for ifs[i] (moved
-	 * with it), each created when first read; owned by procfs, kept by
-	 * number (pfile_number: 4 bytes, 54,000 of them at 2,000 interfaces) */
+	 * with it), each opened when first read and kept open: its descriptor
+	 * + 1, 0 when not open, FILE_ONCE when opened per read (no descriptor
+	 * left in the budget). 4 bytes a file, no procfs record: 54,000 of
+	 * them at 2,000 interfaces. Descriptors of root files_serial. */
 	uint32_t *files;
 	size_t nper;
+	uint64_t files_serial;
+	char text[64]; /* the last attribute read (if_read) */
 	uint8_t stat_slot[NIC_NSTATS]; /* a needed statistic's slot in a row */
 	uint64_t reads;
 	struct raw_set *out; /* during a read; NULL for discovery */
@@ -551,7 +556,10 @@ name_hash(const char *s, size_t n)
 	return h;
 }
 
-/* Files: interface i's row of attribute files (pfile_number, 0 none). */
+/* A file of a row opened per read, not kept. */
+#define FILE_ONCE UINT32_MAX
+
+/* Files: interface i's row of attribute files (see nic_state.files). */
 static uint32_t *
 if_files(const struct nic_state *st, size_t i)
 {
@@ -581,6 +589,21 @@ insert_if(struct nic_state *st, size_t pos, const char *name, size_t len)
 	return ni;
 }
 
+/* Files: close interface i's row of files. */
+static void
+close_row(struct nic_state *st, size_t i)
+{
+	uint32_t *row = if_files(st, i);
+
+	for (size_t k = 0; k < st->nper; k++) {
+		if (row[k] && row[k] != FILE_ONCE) {
+			close((int)(row[k] - 1));
+			procfs_fd_give(st->fs);
+		}
+		row[k] = 0;
+	}
+}
+
 /* Free what an interface owns. */
 static void
 free_if(struct nic_if *ni)
@@ -597,6 +620,8 @@ prune(struct nic_state *st)
 
 	for (size_t i = 0; i < st->nifs; i++) {
 		if (st->ifs[i].seen != st->reads) {
+			if (st->nper)
+				close_row(st, i);
 			free_if(&st->ifs[i]);
 			continue;
 		}
@@ -755,6 +780,8 @@ find_live(const struct nic_state *st, int ifindex)
 static void
 remove_if(struct nic_state *st, size_t pos)
 {
+	if (st->nper)
+		close_row(st, pos);
 	free_if(&st->ifs[pos]);
 	memmove(&st->ifs[pos], &st->ifs[pos + 1], (st->nifs - pos - 1) * sizeof(*st->ifs));
 	if (st->nper)
@@ -1008,20 +1035,38 @@ lookup_name(struct nic_state *st, const char *name)
 }
 
 /* The text of interface i's attribute dir/name (dir "" or "statistics/";
- * its file in row slot k, made when first needed), or NULL when it cannot
- * be read. The text is valid until the next attribute read (procfs_attr). */
+ * its file in row slot k, opened when first needed and kept open while the
+ * budget allows), or NULL when it cannot be read. The text is valid until
+ * the next if_read. */
 static const char *
 if_read(struct nic_state *st, size_t i, unsigned k, const char *dir, const char *name)
 {
 	uint32_t *slot = &if_files(st, i)[k];
-	size_t len;
+	int fd;
 
-	if (!*slot) {
+	if (*slot == 0 || *slot == FILE_ONCE) {
 		snprintf(st->path, sizeof(st->path), "sys/class/net/%s/%s%s", st->ifs[i].name, dir,
 			 name);
-		*slot = pfile_number(procfs_attr(st->fs, st->path));
+		fd = procfs_open_file(st->fs, st->path);
+		if (fd < 0)
+			return NULL; /* not there (tried again next read) */
+		if (*slot == 0)
+			*slot = procfs_fd_take(st->fs) == 0 ? (uint32_t)fd + 1u : FILE_ONCE;
+	} else {
+		fd = (int)(*slot - 1);
 	}
-	return pfile_read(procfs_pfile(st->fs, *slot), &len, NULL);
+	ssize_t n = pread(fd, st->text, sizeof(st->text) - 1, 0);
+	if (*slot == FILE_ONCE) {
+		close(fd);
+	} else if (n < 0) { /* a vanished file: opened again next time */
+		close(fd);
+		procfs_fd_give(st->fs);
+		*slot = 0;
+	}
+	if (n < 0)
+		return NULL;
+	st->text[n] = '\0';
+	return st->text;
 }
 
 /* Parse the decimal at the start of text (after blanks); 0 or -1. */
@@ -1099,6 +1144,12 @@ static int
 read_sysfs(struct nic_state *st, struct raw_set *out, struct err *err)
 {
 	st->reads++;
+	if (st->files_serial != procfs_root_serial(st->fs)) {
+		/* another root: the files kept open are the old one's */
+		for (size_t i = 0; i < st->nifs; i++)
+			close_row(st, i);
+		st->files_serial = procfs_root_serial(st->fs);
+	}
 	if (procfs_list(st->fs, "sys/class/net", sysfs_entry, st) < 0)
 		return err_set(err, "cannot list %s/sys/class/net", procfs_root(st->fs));
 	prune(st);
@@ -1189,8 +1240,11 @@ nic_close(void *state)
 	if (!st)
 		return;
 	nic_netlink_close(st->nl);
-	for (size_t i = 0; i < st->nifs; i++)
+	for (size_t i = 0; i < st->nifs; i++) {
+		if (st->nper)
+			close_row(st, i);
 		free_if(&st->ifs[i]);
+	}
 	free(st->ifs);
 	free(st->files);
 	free(st);

@@ -30,7 +30,10 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "derive.h"
@@ -724,6 +727,122 @@ test_netlink_parse_qdisc(void **unused)
 	end_msg(&pos, nh);
 	assert_int_equal(nic_netlink_parse_qdisc(buf, pos, 92, collect_qdisc, &seen, &err), -1);
 	assert_non_null(strstr(err.msg, "malformed"));
+}
+
+/* Descriptors this process has open. */
+static int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d) /* no descriptor left: a count no check accepts */
+		return -1000;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3; /* ".", ".." and d's own */
+}
+
+/* Two reads are the same: instances, identities, fields read, values. */
+static int
+same_reads(const struct raw_set *a, const struct raw_set *b)
+{
+	if (a->ninstances != b->ninstances)
+		return 0;
+	for (size_t i = 0; i < a->ninstances; i++) {
+		const struct raw_instance *x = &a->inst[i], *y = &b->inst[i];
+		if (strcmp(x->name, y->name) != 0 || x->identity != y->identity ||
+		    raw_present(a, x) != raw_present(b, y))
+			return 0;
+		for (unsigned f = 0; f < NIC_NFIELDS; f++)
+			if ((raw_present(a, x) >> f & 1) && raw_get(a, x, f) != raw_get(b, y, f))
+				return 0;
+	}
+	return 1;
+}
+
+/* The sysfs form keeps each interface's attribute files open itself (a
+ * descriptor each, no procfs record): reads of one root reuse them, a
+ * root of a series replaces them (never the old root's values), closing
+ * the provider gives every one back, and with no descriptor left in the
+ * budget each file is opened per read, with the same values. */
+static void
+test_sysfs_files_kept(void **unused)
+{
+	(void)unused;
+	struct series ref;
+	const char *roots[] = { "../fixtures/nic-sysfs/t0", "../fixtures/nic-sysfs/t1",
+				"../fixtures/nic-sysfs/t2" };
+	struct err err = { "" };
+
+	struct raw_set want[3];
+	/* eth0's statistics/rx_bytes in t0, t1, t2 */
+	static const uint64_t rx_bytes[3] = { 1000000, 1200000, 1600000 };
+
+	/* the reads of the usual path, kept past its files (closed) */
+	series_load(&ref, "nic-sysfs", 3, ALL_FIELDS);
+	for (size_t i = 0; i < 3; i++) {
+		raw_set_init(&want[i], provider_network_adapter.set);
+		raw_set_copy(&want[i], &ref.rs[i]);
+	}
+	series_free(&ref);
+	for (int starved = 0; starved < 2; starved++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int bad = 0;
+			if (starved) { /* a budget of 20 descriptors: most files per read */
+				struct rlimit rl = { 40, 40 };
+				if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+					_exit(77);
+			}
+			int before = open_fds();
+			struct procfs *fs = procfs_new(roots, 3);
+			struct provider_ctx ctx = { .fs = fs, .needed = ALL_FIELDS };
+			struct raw_set rs;
+			raw_set_init(&rs, provider_network_adapter.set);
+			bad |= procfs_begin_read(fs, 0, &err) != 0;
+			void *state = provider_network_adapter.open(&ctx, &err);
+			bad |= !state;
+			int kept = 0;
+			for (size_t i = 0; !bad && i < 3; i++) {
+				/* each root twice: the second read reuses the files */
+				for (int again = 0; again < 2; again++) {
+					bad |= procfs_begin_read(fs, i, &err) != 0;
+					raw_set_begin(&rs);
+					bad |= provider_network_adapter.read(state, &rs, &err) != 0;
+					bad |= !same_reads(&rs, &want[i]) << 1;
+					/* this root's file, never the last root's */
+					const struct raw_instance *e0 = find_inst(&rs, "eth0");
+					bad |= (!e0 || raw_get(&rs, e0, F_RX_BYTES) != rx_bytes[i]) << 5;
+					if (!again)
+						kept = open_fds();
+					else
+						bad |= (open_fds() != kept) << 2;
+				}
+			}
+			/* kept open unless starved, and never piling up */
+			bad |= (starved ? kept > before + 24 : kept < before + 30) << 3;
+			provider_network_adapter.close(state);
+			procfs_free(fs);
+			bad |= (open_fds() != before) << 4;
+			raw_set_free(&rs);
+			if (getenv("NIC_FD_DEBUG"))
+				fprintf(stderr, "starved=%d before=%d kept=%d after=%d bad=%#x\n",
+					starved, before, kept, open_fds(), bad);
+			_exit(bad);
+		}
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 77)
+			continue; /* cannot lower the limit here */
+		if (WEXITSTATUS(status) != 0)
+			fail_msg("starved=%d: check bits %#x failed", starved, WEXITSTATUS(status));
+	}
+	for (size_t i = 0; i < 3; i++)
+		raw_set_free(&want[i]);
 }
 
 /* Instances, identities and _Total membership of the sysfs series. */
@@ -1630,6 +1749,7 @@ main(void)
 		cmocka_unit_test(test_netlink_parse_events),
 		cmocka_unit_test(test_netlink_parse_qdisc),
 		cmocka_unit_test(test_sysfs_instances),
+		cmocka_unit_test(test_sysfs_files_kept),
 		cmocka_unit_test(test_sysfs_counters),
 		cmocka_unit_test(test_sysfs_wrap_reset_total),
 		cmocka_unit_test(test_sysfs_needed),
