@@ -79,7 +79,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit cli tui asan bench bench-build fuzz-short install uninstall deps run clean format lint fuzz
+.PHONY: all check unit cli tui asan bench bench-build print-ldlibs fuzz-short install uninstall deps run clean format lint fuzz
 
 all: getcounter
 
@@ -134,6 +134,10 @@ fuzz-short:
 	FUZZ_SECONDS=10 FUZZ_TARGETS=fuzz_gclog GETCOUNTER_VERSION=$(VERSION) sh tests/fuzz/run.sh
 
 # The benchmark harness must keep building (it links the library objects).
+# the libraries the objects link with, for bench/run run by hand
+print-ldlibs:
+	@echo $(LDLIBS)
+
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
 	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" BENCH_LIBS="$(LDLIBS)" sh bench/run --build-only
 
