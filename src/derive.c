@@ -126,11 +126,19 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		out->status = ST_RESET;
 		return;
 	}
+	/* the words and maps in locals: a delta stored through out->d could
+	 * alias the sets' fields, which the compiler would load again */
+	const uint32_t *pw = raw_words(prs, (size_t)(prev - prs->inst));
+	const uint32_t *cw = raw_words(crs, (size_t)(cur - crs->inst));
+	const uint8_t *pslot = prs->slot, *cslot = crs->slot;
+	int narrow = !prs->wide && !crs->wide;
 	/* only the fields read both times: a run keeps few of a set's fields */
 	for (uint64_t m = both; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
 		const struct field_desc *fd = &set->fields[f];
-		uint64_t a = raw_get(prs, prev, f), b = raw_get(crs, cur, f);
+		unsigned ps = pslot ? pslot[f] : f, cs = cslot ? cslot[f] : f;
+		uint64_t a = narrow ? pw[ps] : raw_word(prs, pw, ps);
+		uint64_t b = narrow ? cw[cs] : raw_word(crs, cw, cs);
 		int wrapped = 0;
 
 		if (fd->kind == FK_CPU_TIME) {
@@ -138,8 +146,7 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 			t_cur += b;
 			have_cpu = 1;
 		}
-		out->d[raw_slot(crs, f)] =
-			field_delta(fd, a, b, prs, prev, crs, cur, env, &wrapped, &reset);
+		out->d[cs] = field_delta(fd, a, b, prs, prev, crs, cur, env, &wrapped, &reset);
 		if (wrapped)
 			out->wrapped |= bit(f);
 	}
@@ -159,6 +166,8 @@ struct ds_reads {
 	const struct delta_store *ds;
 	const struct raw_set *crs, *prs;
 	const struct field_desc *fields;
+	const uint8_t *cslot, *pslot; /* the reads' slot maps (NULL: slot f is f) */
+	int narrow; /* no slot of either read is wide: slot s is word s */
 };
 
 static inline __attribute__((always_inline)) void
@@ -168,6 +177,11 @@ ds_reads_init(struct ds_reads *r, const struct delta_store *ds)
 	r->crs = ds->cur;
 	r->prs = ds->prev;
 	r->fields = r->crs->set->fields;
+	/* kept in locals: a delta stored through a uint64_t pointer could
+	 * alias the reads' fields, which the compiler would load again */
+	r->cslot = r->crs->slot;
+	r->pslot = r->prs->slot;
+	r->narrow = !r->crs->wide && !r->prs->wide;
 }
 
 static inline __attribute__((always_inline)) void
@@ -186,8 +200,9 @@ ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
 		return; /* derive reads no delta of a RESET */
 	for (uint64_t m = out->present & need; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
-		unsigned cs = raw_slot(r->crs, f);
-		uint64_t a = raw_word(r->prs, pv, raw_slot(r->prs, f)), b = raw_word(r->crs, cv, cs);
+		unsigned cs = r->cslot ? r->cslot[f] : f, ps = r->pslot ? r->pslot[f] : f;
+		uint64_t a = r->narrow ? pv[ps] : raw_word(r->prs, pv, ps);
+		uint64_t b = r->narrow ? cv[cs] : raw_word(r->crs, cv, cs);
 		int wrapped = 0, reset = 0;
 		if (b >= a && r->fields[f].kind != FK_GAUGE) { /* the usual case */
 			words[cs] = b - a;
@@ -217,12 +232,13 @@ static inline __attribute__((always_inline)) int
 term_sum(const struct term *t, const uint64_t *deltas, const struct raw_set *rs,
 	 const uint32_t *w, uint64_t present, double *sum)
 {
+	const uint8_t *slot = rs->slot;
 	int n = 0;
 	*sum = 0;
 	for (int i = 0; i < COUNTER_MAX_TERMS && t[i].sign; i++) {
 		if (!(present & bit(t[i].field)))
 			continue;
-		unsigned s = raw_slot(rs, t[i].field);
+		unsigned s = slot ? slot[t[i].field] : t[i].field;
 		double v = (double)(deltas ? deltas[s] : raw_word(rs, w, s));
 		*sum += t[i].sign > 0 ? v : -v;
 		n++;
@@ -260,7 +276,6 @@ instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct
 	    const struct field_deltas *deltas, struct nb *out)
 {
 	const uint64_t *d = NULL;
-	const uint32_t *w = raw_words(rs, (size_t)(cur - rs->inst));
 	uint64_t present;
 	double mul = 1;
 
@@ -270,8 +285,14 @@ instance_nb(const struct raw_set *rs, const struct counter_desc *c, const struct
 	} else {
 		present = raw_present(rs, cur);
 	}
-	out->n_terms = term_sum(c->num, d, rs, w, present, &out->n);
-	out->b_terms = has_den(c) ? term_sum(c->den, d, rs, w, present, &out->b) : 0;
+	if (d) { /* each call with its source known: no test per term */
+		out->n_terms = term_sum(c->num, d, rs, NULL, present, &out->n);
+		out->b_terms = has_den(c) ? term_sum(c->den, d, rs, NULL, present, &out->b) : 0;
+	} else {
+		const uint32_t *w = raw_words(rs, (size_t)(cur - rs->inst));
+		out->n_terms = term_sum(c->num, NULL, rs, w, present, &out->n);
+		out->b_terms = has_den(c) ? term_sum(c->den, NULL, rs, w, present, &out->b) : 0;
+	}
 	if (!has_den(c))
 		out->b = 0;
 	/* a wrap is rare: the counter's field mask only when one happened */

@@ -373,6 +373,22 @@ raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint
 	size_t i = (size_t)(ri - rs->inst);
 	uint64_t put = 0;
 
+	if (!rs->slot && !rs->wide) {
+		/* every field kept, one word each: field f is word f (a NIC's
+		 * statistics at once, the usual case) */
+		uint32_t *w = raw_words(rs, i);
+		uint64_t big = 0;
+		for (uint64_t m = mask & rs->keep; m; m &= m - 1) {
+			unsigned f = (unsigned)__builtin_ctzll(m);
+			w[f] = (uint32_t)v[f];
+			big |= v[f] >> 32;
+		}
+		if (!big) {
+			raw_set_present_at(rs, i, raw_present_at(rs, i) | (mask & rs->keep));
+			return;
+		}
+		/* a value needs two words: the general way below */
+	}
 	for (uint64_t m = mask & rs->keep; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m), s = raw_slot(rs, f);
 		if (v[f] > UINT32_MAX && !(rs->wide >> s & 1))
