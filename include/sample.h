@@ -212,7 +212,6 @@ static inline void
 raw_put(struct raw_set *rs, struct raw_instance *ri, unsigned f, uint64_t v)
 {
 	unsigned s = raw_slot(rs, f);
-
 	size_t i = (size_t)(ri - rs->inst);
 
 	if (s == RAW_SLOT_NONE)
@@ -268,6 +267,7 @@ raw_set_in_total(struct raw_set *rs, const struct raw_instance *ri, int on)
 
 	rs->in_total[i >> 3] = (uint8_t)(on ? rs->in_total[i >> 3] | b : rs->in_total[i >> 3] & ~b);
 }
+
 /* Copy the values and fields read of instance s of src into instance d of
  * dst (the same counter set): the fields dst does not keep are dropped. */
 void raw_copy_values(struct raw_set *dst, struct raw_instance *d, const struct raw_set *src,
