@@ -119,6 +119,13 @@ struct derive_span {
 struct value derive_total_span(const struct counter_desc *c, const struct derive_span *sp,
 			       const struct derive_env *env);
 
+/* The values of counter c for the sp->n current instances from index from
+ * on (sp->idx and sp->runs unused): each instance's derive_value, with its
+ * deltas of the fields in need formed from sp->ds when it pairs; into
+ * val[k] and st[k]. */
+void derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t need,
+		size_t from, const struct derive_env *env, double *val, uint8_t *st);
+
 /* --smooth C (COUNTERS.md 1): NDIS's load average of one column, avg =
  * (avg x C + x x (128 - C)) / 128, where avg is the last value shown. */
 static inline double

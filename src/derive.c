@@ -415,10 +415,10 @@ unsupported(const struct counter_desc *c, const struct nb *nb)
 	return 0;
 }
 
-struct value
-derive_value(const struct raw_set *rs, const struct counter_desc *c,
-	     const struct raw_instance *cur, const struct field_deltas *deltas,
-	     enum value_status pair_status, const struct derive_env *env)
+static inline __attribute__((always_inline)) struct value
+value_of(const struct raw_set *rs, const struct counter_desc *c, const struct raw_instance *cur,
+	 const struct field_deltas *deltas, enum value_status pair_status,
+	 const struct derive_env *env)
 {
 	struct value r = { 0, ST_UNSUPPORTED };
 	struct nb nb;
@@ -459,6 +459,53 @@ derive_value(const struct raw_set *rs, const struct counter_desc *c,
 	if (r.status == ST_OK && nb.wrapped)
 		r.status = ST_WRAPPED;
 	return r;
+}
+
+struct value
+derive_value(const struct raw_set *rs, const struct counter_desc *c,
+	     const struct raw_instance *cur, const struct field_deltas *deltas,
+	     enum value_status pair_status, const struct derive_env *env)
+{
+	return value_of(rs, c, cur, deltas, pair_status, env);
+}
+
+void
+derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t need,
+	   size_t from, const struct derive_env *env, double *val, uint8_t *st)
+{
+	const struct raw_set *rs = sp->rs;
+	struct value v;
+
+	/* a snapshot or a first read forms no delta; nor does a one-read type */
+	if (!sp->ds || sp->first || !counter_type_needs_two(c->type)) {
+		enum value_status pair = !sp->ds ? ST_OK : sp->first ? ST_FIRST : ST_OK;
+		const uint32_t *prev_of = sp->ds && !sp->first ? sp->ds->prev_of : NULL;
+		for (size_t k = 0; k < sp->n; k++) {
+			size_t i = from + k;
+			enum value_status p = prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : pair;
+			v = value_of(rs, c, &rs->inst[i], NULL, p, env);
+			val[k] = v.v;
+			st[k] = v.status;
+		}
+		return;
+	}
+	const uint32_t *prev_of = sp->ds->prev_of;
+	uint64_t words[SET_MAX_FIELDS];
+	struct field_deltas d;
+	struct ds_reads r;
+
+	ds_reads_init(&r, sp->ds);
+	for (size_t k = 0; k < sp->n; k++) {
+		size_t i = from + k;
+		if (prev_of && prev_of[i] == DERIVE_NO_PREV) {
+			v = value_of(rs, c, &rs->inst[i], NULL, ST_NEW, env);
+		} else {
+			ds_get(&r, i, need, words, &d);
+			v = value_of(rs, c, &rs->inst[i], &d, ST_OK, env);
+		}
+		val[k] = v.v;
+		st[k] = v.status;
+	}
 }
 
 /* The running sums of a total (derive_total, derive_total_span). */

@@ -1533,6 +1533,15 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			continue;
 		}
 		for (size_t u = 0, r = 0; u < it->nruns; u++) {
+			if (it->refs[u].kind == REF_CUR && !it->rows_es) {
+				/* a run of instances: derived together */
+				derive_run(&(struct derive_span){ es->cur, snapshot ? NULL : &es->ds,
+								  !snapshot && !es->have_prev, NULL,
+								  it->refs[u].n, 0, NULL },
+					   it->c, it->need, it->refs[u].idx, &env, val + r, st + r);
+				r += it->refs[u].n;
+				continue;
+			}
 			for (uint32_t q = 0; q < it->refs[u].n; q++, r++) {
 				const struct row_ref *ref = &it->refs[u];
 				uint32_t idx = ref->idx + q;

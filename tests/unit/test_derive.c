@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -514,6 +516,84 @@ test_totals(void **state)
 	raw_set_free(&cs);
 }
 
+/* derive_run gives each instance what derive_value gives it, with the
+ * deltas delta_store_get forms: over instances that pair, NEW ones, a reset
+ * (a new identity), a 32-bit wrap and fields one read lacks; in a paired
+ * read, a first read and a snapshot, for every counter. */
+static void
+test_run(void **state)
+{
+	(void)state;
+	enum { NP = 6, NCUR = 7 };
+	struct raw_set prs, crs;
+	unsigned seed = 7;
+	/* cur i pairs with prev prev_of[i]; cur 2 and 5 are NEW */
+	const uint32_t prev_of[NCUR] = { 1, 0, DERIVE_NO_PREV, 2, 3, DERIVE_NO_PREV, 5 };
+	uint8_t status[NCUR];
+	uint64_t words[SET_MAX_FIELDS];
+	raw_set_init(&prs, &set);
+	raw_set_init(&crs, &set);
+	for (int k = 0; k < NP; k++) {
+		char name[8];
+		snprintf(name, sizeof(name), "p%d", k);
+		struct raw_instance *ri = raw_set_add(&prs, name, strlen(name), (uint64_t)k);
+		for (unsigned f = 0; f < NF; f++)
+			if (f != F_B || k != 4) /* prev 4 lacks b */
+				raw_put(&prs, ri, f, (uint64_t)(rand_r(&seed) % 100000) + 1000000u);
+	}
+	raw_put(&prs, &prs.inst[3], F_C32, 0xFFFFFF00u); /* wraps to cur 4 */
+	raw_put(&prs, &prs.inst[3], F_SPEED, 1000);
+	for (int k = 0; k < NCUR; k++) {
+		char name[8];
+		snprintf(name, sizeof(name), "c%d", k);
+		/* cur 6 has a new identity: a RESET */
+		uint64_t id = prev_of[k] == DERIVE_NO_PREV ? 99 : k == 6 ? 77 : prev_of[k];
+		struct raw_instance *ri = raw_set_add(&crs, name, strlen(name), id);
+		for (unsigned f = 0; f < NF; f++)
+			raw_put(&crs, ri, f, (uint64_t)(rand_r(&seed) % 100000) + 1100000u);
+	}
+	raw_put(&crs, &crs.inst[4], F_C32, 0x10);
+	raw_put(&crs, &crs.inst[4], F_SPEED, 1000);
+	for (int k = 0; k < NCUR; k++) {
+		FIELD_DELTAS_DECLARE(d);
+		if (prev_of[k] == DERIVE_NO_PREV)
+			continue;
+		derive_deltas(&prs, &prs.inst[prev_of[k]], &crs, &crs.inst[k], &env2, &d);
+		status[k] = d.status;
+	}
+	assert_int_equal(status[6], ST_RESET);
+	assert_int_equal(status[4], ST_WRAPPED);
+	struct delta_store ds = { &prs, &crs, prev_of, status, env2 };
+	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
+		for (int c = 0; c < NC; c++) {
+			double val[NCUR];
+			uint8_t st[NCUR];
+			uint64_t need = counter_fields(&counters[c]);
+			/* from 1 on: a run need not start at the first instance */
+			derive_run(&(struct derive_span){ &crs, mode == 2 ? NULL : &ds, mode == 1, NULL,
+							  NCUR - 1, 0, NULL },
+				   &counters[c], need, 1, &env2, val, st);
+			for (int k = 1; k < NCUR; k++) {
+				enum value_status pair = mode == 2   ? ST_OK
+							 : mode == 1 ? ST_FIRST
+							 : prev_of[k] == DERIVE_NO_PREV ? ST_NEW
+											: ST_OK;
+				struct field_deltas d;
+				int two = counter_type_needs_two(counters[c].type);
+				if (mode == 0 && pair == ST_OK && two)
+					delta_store_get(&ds, (size_t)k, need, words, &d);
+				struct value v = derive_value(&crs, &counters[c], &crs.inst[k],
+							      mode == 0 && pair == ST_OK && two ? &d : NULL,
+							      pair, &env2);
+				assert_int_equal(st[k - 1], v.status);
+				assert_memory_equal(&val[k - 1], &v.v, sizeof(v.v));
+			}
+		}
+	}
+	raw_set_free(&prs);
+	raw_set_free(&crs);
+}
+
 static void
 test_status_names(void **state)
 {
@@ -545,6 +625,7 @@ main(void)
 		cmocka_unit_test(test_missing),   cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
+		cmocka_unit_test(test_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
