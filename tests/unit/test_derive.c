@@ -538,7 +538,7 @@ test_run(void **state)
 		snprintf(name, sizeof(name), "p%d", k);
 		struct raw_instance *ri = raw_set_add(&prs, name, strlen(name), (uint64_t)k);
 		for (unsigned f = 0; f < NF; f++)
-			if (f != F_B || k != 4) /* prev 4 lacks b */
+			if (f != F_A || k != 2) /* prev 2 (of cur 3) lacks a */
 				raw_put(&prs, ri, f, (uint64_t)(rand_r(&seed) % 100000) + 1000000u);
 	}
 	raw_put(&prs, &prs.inst[3], F_C32, 0xFFFFFF00u); /* wraps to cur 4 */
@@ -550,7 +550,8 @@ test_run(void **state)
 		uint64_t id = prev_of[k] == DERIVE_NO_PREV ? 99 : k == 6 ? 77 : prev_of[k];
 		struct raw_instance *ri = raw_set_add(&crs, name, strlen(name), id);
 		for (unsigned f = 0; f < NF; f++)
-			raw_put(&crs, ri, f, (uint64_t)(rand_r(&seed) % 100000) + 1100000u);
+			if (f != F_MS || k != 1) /* cur 1 lacks ms */
+				raw_put(&crs, ri, f, (uint64_t)(rand_r(&seed) % 100000) + 1100000u);
 	}
 	raw_put(&crs, &crs.inst[4], F_C32, 0x10);
 	raw_put(&crs, &crs.inst[4], F_SPEED, 1000);
