@@ -516,6 +516,45 @@ test_totals(void **state)
 	raw_set_free(&cs);
 }
 
+/* derive_run over cur instances 1.. of ds's reads against derive_value of
+ * each, in a paired read, a first read and a snapshot, for every counter. */
+static void
+run_matches_value(const struct delta_store *ds)
+{
+	const struct raw_set *crs = ds->cur;
+	const uint32_t *prev_of = ds->prev_of;
+	size_t n = crs->ninstances;
+	uint64_t words[SET_MAX_FIELDS];
+
+	assert_true(n >= 2 && n <= 16);
+	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
+		for (int c = 0; c < NC; c++) {
+			double val[16];
+			uint8_t st[16];
+			uint64_t need = counter_fields(&counters[c]);
+			/* from 1 on: a run need not start at the first instance */
+			derive_run(&(struct derive_span){ crs, mode == 2 ? NULL : ds, mode == 1, NULL,
+							  n - 1, 0, NULL },
+				   &counters[c], need, 1, &env2, val, st);
+			for (size_t k = 1; k < n; k++) {
+				enum value_status pair = mode == 2   ? ST_OK
+							 : mode == 1 ? ST_FIRST
+							 : prev_of[k] == DERIVE_NO_PREV ? ST_NEW
+											: ST_OK;
+				struct field_deltas d;
+				int two = counter_type_needs_two(counters[c].type);
+				if (mode == 0 && pair == ST_OK && two)
+					delta_store_get(ds, k, need, words, &d);
+				struct value v = derive_value(crs, &counters[c], &crs->inst[k],
+							      mode == 0 && pair == ST_OK && two ? &d : NULL,
+							      pair, &env2);
+				assert_int_equal(st[k - 1], v.status);
+				assert_memory_equal(&val[k - 1], &v.v, sizeof(v.v));
+			}
+		}
+	}
+}
+
 /* derive_run gives each instance what derive_value gives it, with the
  * deltas delta_store_get forms: over instances that pair, NEW ones, a reset
  * (a new identity), a 32-bit wrap and fields one read lacks; in a paired
@@ -530,7 +569,6 @@ test_run(void **state)
 	/* cur i pairs with prev prev_of[i]; cur 2 and 5 are NEW */
 	const uint32_t prev_of[NCUR] = { 1, 0, DERIVE_NO_PREV, 2, 3, DERIVE_NO_PREV, 5 };
 	uint8_t status[NCUR];
-	uint64_t words[SET_MAX_FIELDS];
 	raw_set_init(&prs, &set);
 	raw_set_init(&crs, &set);
 	for (int k = 0; k < NP; k++) {
@@ -565,32 +603,13 @@ test_run(void **state)
 	assert_int_equal(status[6], ST_RESET);
 	assert_int_equal(status[4], ST_WRAPPED);
 	struct delta_store ds = { &prs, &crs, prev_of, status, env2 };
-	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
-		for (int c = 0; c < NC; c++) {
-			double val[NCUR];
-			uint8_t st[NCUR];
-			uint64_t need = counter_fields(&counters[c]);
-			/* from 1 on: a run need not start at the first instance */
-			derive_run(&(struct derive_span){ &crs, mode == 2 ? NULL : &ds, mode == 1, NULL,
-							  NCUR - 1, 0, NULL },
-				   &counters[c], need, 1, &env2, val, st);
-			for (int k = 1; k < NCUR; k++) {
-				enum value_status pair = mode == 2   ? ST_OK
-							 : mode == 1 ? ST_FIRST
-							 : prev_of[k] == DERIVE_NO_PREV ? ST_NEW
-											: ST_OK;
-				struct field_deltas d;
-				int two = counter_type_needs_two(counters[c].type);
-				if (mode == 0 && pair == ST_OK && two)
-					delta_store_get(&ds, (size_t)k, need, words, &d);
-				struct value v = derive_value(&crs, &counters[c], &crs.inst[k],
-							      mode == 0 && pair == ST_OK && two ? &d : NULL,
-							      pair, &env2);
-				assert_int_equal(st[k - 1], v.status);
-				assert_memory_equal(&val[k - 1], &v.v, sizeof(v.v));
-			}
-		}
-	}
+	run_matches_value(&ds);
+	/* again with 64-bit values of a: both reads' slots of a wide */
+	raw_put(&prs, &prs.inst[0], F_A, ((uint64_t)1 << 40) + 5);
+	raw_put(&crs, &crs.inst[1], F_A, ((uint64_t)1 << 40) + 1005);
+	raw_put(&crs, &crs.inst[0], F_A, ((uint64_t)1 << 41) + 7);
+	assert_true(prs.wide && crs.wide);
+	run_matches_value(&ds);
 	raw_set_free(&prs);
 	raw_set_free(&crs);
 }
