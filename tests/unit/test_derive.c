@@ -572,7 +572,7 @@ test_run(void **state)
 	raw_set_init(&prs, &set);
 	raw_set_init(&crs, &set);
 	for (int k = 0; k < NP; k++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "p%d", k);
 		struct raw_instance *ri = raw_set_add(&prs, name, strlen(name), (uint64_t)k);
 		for (unsigned f = 0; f < NF; f++)
@@ -582,7 +582,7 @@ test_run(void **state)
 	raw_put(&prs, &prs.inst[3], F_C32, 0xFFFFFF00u); /* wraps to cur 4 */
 	raw_put(&prs, &prs.inst[3], F_SPEED, 1000);
 	for (int k = 0; k < NCUR; k++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "c%d", k);
 		/* cur 6 has a new identity: a RESET */
 		uint64_t id = prev_of[k] == DERIVE_NO_PREV ? 99 : k == 6 ? 77 : prev_of[k];
