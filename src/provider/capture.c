@@ -1215,10 +1215,12 @@ if_drops(struct capture *c, const char *ifname, uint64_t *out)
 	char path[IF_NAMESIZE + 64];
 	uint64_t missed, fifo;
 
-	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_missed_errors", ifname);
+	snprintf(path, sizeof(path), "sys/class/net/%.*s/statistics/rx_missed_errors",
+		 (int)IF_NAMESIZE, ifname);
 	if (!c->fs || procfs_read_u64(c->fs, path, &missed) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "sys/class/net/%s/statistics/rx_fifo_errors", ifname);
+	snprintf(path, sizeof(path), "sys/class/net/%.*s/statistics/rx_fifo_errors",
+		 (int)IF_NAMESIZE, ifname);
 	if (procfs_read_u64(c->fs, path, &fifo) < 0)
 		return -1;
 	*out = missed + fifo;
