@@ -61,7 +61,9 @@ _Static_assert(sizeof(struct pfile) == 20, "a pfile record is 20 bytes");
 /* A file's own buffer (procfs_file). */
 struct pbuf {
 	char *p;
-	uint32_t cap, len;
+	uint32_t cap : 31;
+	uint32_t to_eof : 1; /* a /proc file: read until pread gives 0 (pfile_pread) */
+	uint32_t len;
 	uint32_t gen;       /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	int32_t read_errno; /* errno of this generation's failed open or read, 0 if none */
 };
@@ -331,7 +333,9 @@ pfile_get(struct procfs *fs, const char *relpath, int attr)
 	pf->leaf = leaf;
 	if (!attr) {
 		xgrow((void **)&fs->bufs, &fs->bufs_cap, fs->nbufs + 1, sizeof(*fs->bufs));
-		fs->bufs[fs->nbufs++] = (struct pbuf){ NULL, 0, 0, 0, 0 };
+		fs->bufs[fs->nbufs++] = (struct pbuf){
+			.to_eof = strncmp(relpath, "proc/", 5) == 0,
+		};
 		if (fs->nbufs > 0x7FFFFFFFu) /* 31 bits; 0 means an attribute */
 			abort();
 		pf->buf = (uint32_t)fs->nbufs;
@@ -409,17 +413,28 @@ pfile_release(struct pfile *pf)
 
 /* pread the whole of pf into *buf (capacity *cap, grown as needed);
  * the length, or -1 (errno kept, pf closed: a vanished sysfs file is
- * reopened next time). */
+ * reopened next time).
+ *
+ * A sysfs attribute comes whole in one read, so a read that leaves room
+ * in the buffer has it all. A /proc file made of records (a seq_file:
+ * /proc/interrupts, /proc/diskstats, /proc/net/dev, mountinfo) does not:
+ * one read gives at most the kernel's page-sized buffer of whole records,
+ * so with to_eof the reads go on from where the last ended (which the
+ * kernel continues without formatting the file again) until one gives 0
+ * bytes. A single read would see the first 4 KiB of /proc/diskstats alone
+ * on a machine with 100 disks. */
 static long
-pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
+pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 {
+	size_t len = 0;
+
 	if (*cap < start) {
 		free(*buf);
 		*cap = start;
 		*buf = xmalloc(*cap);
 	}
 	for (;;) {
-		ssize_t n = pread(pf->fd, *buf, *cap - 1, 0);
+		ssize_t n = pread(pf->fd, *buf + len, *cap - 1 - len, (off_t)len);
 		if (n < 0) {
 			int e = errno;
 			close(pf->fd);
@@ -428,13 +443,22 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start)
 			errno = e;
 			return -1;
 		}
-		if ((size_t)n < *cap - 1) {
-			(*buf)[n] = '\0';
-			return (long)n;
+		len += (size_t)n;
+		if (n == 0 || (!to_eof && len < *cap - 1)) {
+			(*buf)[len] = '\0';
+			return (long)len;
 		}
-		*cap *= 2;
-		free(*buf);
-		*buf = xmalloc(*cap);
+		if (len == *cap - 1) {
+			if (*cap > 0x3FFFFFFFu) { /* a buffer keeps its size in 31 bits */
+				close(pf->fd);
+				pf->fd = -1;
+				pf_fs(pf)->nopen--;
+				errno = EFBIG;
+				return -1;
+			}
+			*cap *= 2;
+			*buf = xrealloc(*buf, *cap);
+		}
 	}
 }
 
@@ -476,7 +500,7 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		return pfile_failed(pf, pb, "open", errno, err);
 	if (!pb) {
 		fs->scratch_owner = NULL;
-		n = pfile_pread(pf, &fs->scratch, &fs->scratch_cap, 4096);
+		n = pfile_pread(pf, &fs->scratch, &fs->scratch_cap, 4096, 0);
 		if (n >= 0) {
 			fs->scratch_owner = pf;
 			fs->scratch_gen = gen32(fs);
@@ -486,7 +510,7 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		/* Start small: most sysfs attributes are a few bytes, and a
 		 * tree of thousands of them must not cost 4 KiB each. */
 		size_t cap = pb->cap;
-		n = pfile_pread(pf, &pb->p, &cap, 128);
+		n = pfile_pread(pf, &pb->p, &cap, 128, pb->to_eof);
 		/* The buffer doubled until the file fit: give back what an
 		 * eighth more than the file leaves unused (a megabyte of
 		 * /proc/interrupts at 512 CPUs). A file that grows past it

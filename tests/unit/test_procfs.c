@@ -5,10 +5,13 @@
  * read again when another attribute was read in between; a directory listed
  * without "." and "..", again after an entry came, from inside another
  * listing, and not at all when missing; a root switch closing and reopening
- * everything.
+ * everything; live, a /proc file of records longer than the kernel's page
+ * (mountinfo with 120 mounts, made in a mount namespace of a child) read
+ * whole, though each read gives one page of it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -279,6 +285,72 @@ test_root_switch(void **unused)
 	remove_tree(r0);
 }
 
+/* In a child with a mount namespace of its own holding 120 more tmpfs
+ * mounts: procfs's live read of proc/self/mountinfo against a plain read()
+ * loop. Exit 0 alike, 1 not, 77 when no namespace can be made. */
+static int
+mountinfo_child(const char *dir)
+{
+	static char want[1 << 20];
+	char path[300];
+	struct err err = { "" };
+	size_t n = 0, len = 0;
+	ssize_t got;
+	int fd;
+
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return 77;
+	for (int i = 0; i < 120; i++) {
+		snprintf(path, sizeof(path), "%s/mount-point-%03d", dir, i);
+		if (mkdir(path, 0755) != 0 || mount("gctest", path, "tmpfs", 0, "size=4k") != 0)
+			return 77;
+	}
+	fd = open("/proc/self/mountinfo", O_RDONLY);
+	while (fd >= 0 && (got = read(fd, want + n, sizeof(want) - 1 - n)) > 0)
+		n += (size_t)got;
+	if (fd < 0 || n < 3 * 4096)
+		return 1;
+	close(fd);
+	struct procfs *fs = procfs_new(NULL, 0);
+	if (procfs_begin_read(fs, 0, &err) != 0)
+		return 1;
+	const char *text = pfile_read(procfs_file(fs, "proc/self/mountinfo"), &len, &err);
+	int same = text && len == n && memcmp(text, want, n) == 0;
+	if (!same)
+		fprintf(stderr, "procfs read %zu bytes of mountinfo, read() %zu\n", len, n);
+	procfs_free(fs);
+	return same ? 0 : 1;
+}
+
+/* A /proc file of records (a seq_file) gives a page or so a read: procfs
+ * reads on until the end, live, where one pread would stop after the
+ * first page. */
+static void
+test_proc_file_past_a_page(void **unused)
+{
+	char dir[256], cmd[300];
+	int status = 0;
+	pid_t pid;
+
+	(void)unused;
+	snprintf(dir, sizeof(dir), "/tmp/gc-test-procfs-mnt-%d", (int)getpid());
+	assert_int_equal(mkdir(dir, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(mountinfo_child(dir));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	(void)!system(cmd);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		print_message("skipped: a mount namespace with tmpfs mounts needs root "
+			      "(CAP_SYS_ADMIN)\n");
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int
 main(void)
 {
@@ -287,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_attrs_share_a_buffer),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_root_switch),
+		cmocka_unit_test(test_proc_file_past_a_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
