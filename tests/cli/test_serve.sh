@@ -344,12 +344,18 @@ burst() {
 burst int 16 INT 0.05
 grep -Evx '(200|503) 0|000 7' "$tmp"/int.code.* && fail "a scrape cut short on SIGINT"
 # SIGTERM 20 ms after 6 scrapes (and 0, 10, 30 ms), five rounds: before the
-# fix most accepted scrapes got an empty reply (000 52) in 2 of 3 rounds
-for r in 1 2 3 4 5; do
+# fix most accepted scrapes got an empty reply (000 52) in 2 of 3 rounds.
+# A round on a busy machine may see every scrape come after the signal
+# (all refused, which is right); up to 15 rounds run until one has a scrape
+# answered, so the rounds test scrapes in flight and not only refusals.
+r=0
+while [ $r -lt 15 ]; do
+	r=$((r + 1))
 	burst "term$r" 6 TERM "0.0$(( (r * 3) % 4 ))"
 	grep -Evx '200 0|000 7' "$tmp/term$r".code.* && fail "round $r: a scrape in flight cut by SIGTERM"
+	[ $r -ge 5 ] && cat "$tmp"/term*.code.* | grep -qx '200 0' && break
 done
-cat "$tmp"/term*.code.* | grep -qx '200 0' || fail "no scrape answered in any SIGTERM round"
+cat "$tmp"/term*.code.* | grep -qx '200 0' || fail "no scrape answered in any of $r SIGTERM rounds"
 
 # --- --serve-max-requests 1 under load: some 503 (up to 3 bursts of 32) -------------
 start one --serve 0 --serve-max-requests 1
