@@ -1,7 +1,7 @@
 /*
  * floor.c - the unavoidable work of one sample, timed like gcbench: pread
- * at offset 0 of each file getcounter keeps open (kept open here too, into
- * one reused buffer per file) and, for each "@netlink PROTOCOL HEX" line of
+ * from offset 0 of each file getcounter keeps open (kept open here too, into
+ * one reused buffer per file; a /proc file read on to its end) and, for each "@netlink PROTOCOL HEX" line of
  * the list, the same netlink dump request getcounter sent in a steady-state
  * step (RTM_GETSTATS for the Network Adapter statistics, RTM_GETQDISC when
  * Output Queue Length is asked for), on one socket per protocol, receiving
@@ -25,9 +25,34 @@
 
 struct ffile {
 	int fd;
+	int to_eof; /* a /proc file: read on to the end (read_whole) */
 	char *buf;
 	size_t cap;
 };
+
+/* pread fd whole into *buf (capacity *cap, grown): the bytes, or -1. As
+ * getcounter must, a /proc file (to_eof) is read on from where each read
+ * ended until one gives 0 bytes: a seq_file (/proc/interrupts,
+ * /proc/diskstats) gives about a page a read. Any other file is whole once
+ * a read leaves room. */
+static ssize_t
+read_whole(int fd, char **buf, size_t *cap, int to_eof)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n = pread(fd, *buf + len, *cap - len, (off_t)len);
+		if (n < 0)
+			return len ? (ssize_t)len : -1;
+		len += (size_t)n;
+		if (n == 0 || (!to_eof && len < *cap))
+			return (ssize_t)len;
+		if (len == *cap) {
+			*cap *= 2;
+			*buf = realloc(*buf, *cap);
+		}
+	}
+}
 
 /* One netlink dump request to send each step, and its socket. */
 struct nlreq {
@@ -170,10 +195,7 @@ read_per_step(int rootfd, int tokenize)
 			while ((n = syscall(SYS_getdents64, fd, po_buf, po_buf_cap)) > 0)
 				total += (size_t)n;
 		} else {
-			while ((n = pread(fd, po_buf, po_buf_cap, 0)) == (long)po_buf_cap) {
-				po_buf_cap *= 2;
-				po_buf = realloc(po_buf, po_buf_cap);
-			}
+			n = read_whole(fd, &po_buf, &po_buf_cap, strncmp(po[i].rel, "proc/", 5) == 0);
 			if (n > 0) {
 				total += (size_t)n;
 				if (tokenize)
@@ -208,6 +230,7 @@ add_file(int rootfd, const char *relpath)
 		ff = realloc(ff, files_cap * sizeof(*ff));
 	}
 	ff[nfiles].fd = fd;
+	ff[nfiles].to_eof = strncmp(relpath, "proc/", 5) == 0;
 	ff[nfiles].cap = 4096;
 	ff[nfiles].buf = malloc(4096);
 	nfiles++;
@@ -221,11 +244,7 @@ read_files(int tokenize)
 
 	for (size_t i = 0; i < nfiles; i++) {
 		struct ffile *f = &ff[i];
-		ssize_t n;
-		while ((n = pread(f->fd, f->buf, f->cap, 0)) == (ssize_t)f->cap) {
-			f->cap *= 2;
-			f->buf = realloc(f->buf, f->cap);
-		}
+		ssize_t n = read_whole(f->fd, &f->buf, &f->cap, f->to_eof);
 		if (n < 0)
 			continue;
 		total += (size_t)n;
