@@ -260,15 +260,20 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 }
 
 /* Instances and instance-fields of a frame: per set, the distinct
- * instances (not _Total) times the fields its requested counters use. */
+ * instances (not _Total) times the fields its requested counters use
+ * (*all_fields), and times those fields only that some row has a value
+ * from (*inst_fields): a field the run cannot read (an eBPF counter under
+ * --root, a statistic the tree lacks) stores nothing, so counting it
+ * would flatter the bytes per instance-field. */
 static void
-frame_shape(const struct frame *f, long *instances, long *inst_fields, long *values)
+frame_shape(const struct frame *f, long *instances, long *inst_fields, long *all_fields,
+	    long *values)
 {
 	const struct counter_desc *first[64] = { 0 };
-	uint64_t fields[64] = { 0 };
+	uint64_t fields[64] = { 0 }, got[64] = { 0 };
 	long inst[64] = { 0 };
 
-	*instances = *inst_fields = *values = 0;
+	*instances = *inst_fields = *all_fields = *values = 0;
 	for (size_t r = 0; r < f->nrows; r++) {
 		struct frame_row tmp;
 		const struct frame_row *row = frame_row_at(f, r, &tmp);
@@ -277,8 +282,10 @@ frame_shape(const struct frame *f, long *instances, long *inst_fields, long *val
 			s++;
 		if (s >= 64)
 			continue;
-		if (frame_row_has_value(row))
+		if (frame_row_has_value(row)) {
 			(*values)++;
+			got[s] |= counter_fields(row->counter);
+		}
 		fields[s] |= counter_fields(row->counter);
 		if (!first[s])
 			first[s] = row->counter;
@@ -288,7 +295,8 @@ frame_shape(const struct frame *f, long *instances, long *inst_fields, long *val
 	}
 	for (size_t s = 0; s < 64; s++) {
 		*instances += inst[s];
-		*inst_fields += inst[s] * __builtin_popcountll(fields[s]);
+		*inst_fields += inst[s] * __builtin_popcountll(got[s]);
+		*all_fields += inst[s] * __builtin_popcountll(fields[s]);
 	}
 }
 
@@ -447,20 +455,20 @@ main(int argc, char **argv)
 	for (long s = 0; s < steps; s++)
 		sum += t[s];
 	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
-	long instances = 0, inst_fields = 0, values = 0;
+	long instances = 0, inst_fields = 0, all_fields = 0, values = 0;
 	char nfiles_text[32];
 	if (nfiles == -2)
 		snprintf(nfiles_text, sizeof(nfiles_text), "EMFILE");
 	else
 		snprintf(nfiles_text, sizeof(nfiles_text), "%ld", nfiles);
 	if (f)
-		frame_shape(f, &instances, &inst_fields, &values);
+		frame_shape(f, &instances, &inst_fields, &all_fields, &values);
 	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu rows=%zu "
-	       "values=%ld instances=%ld inst_fields=%ld files=%s",
+	       "values=%ld instances=%ld inst_fields=%ld all_fields=%ld files=%s",
 	       steps, (unsigned long long)(sum / (uint64_t)steps),
 	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
 	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), f ? f->nrows : 0, values,
-	       instances, inst_fields, nfiles_text);
+	       instances, inst_fields, all_fields, nfiles_text);
 	if (count)
 		printf(" allocs=%.3f alloc_bytes=%.1f heap_bytes=%lld",
 		       (double)(c1[0] - c0[0]) / (double)steps,
