@@ -19,6 +19,13 @@
 
 #include "provider.h"
 
+/* The file at relpath ("proc/interrupts", "proc/softirqs") of fs, its runs
+ * of blanks read as two spaces at most (pfile_fold_blanks): a cell takes
+ * eleven bytes there, most of them blanks, and every reader of these files
+ * parses them with the functions below, which split on blanks and find an
+ * IRQ's actions after the last gap of two or more. */
+struct pfile *interrupts_file(struct procfs *fs, const char *relpath);
+
 /*
  * The header line at *pp ("   CPU0   CPU3 ..."): the CPU number of each
  * column into cpus[0 .. max), in order. Returns the number of columns, which

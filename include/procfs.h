@@ -46,6 +46,17 @@ struct pfile *procfs_file(struct procfs *fs, const char *relpath);
  * them then cost a small record each. */
 struct pfile *procfs_attr(struct procfs *fs, const char *relpath);
 
+/* Keep pf's text with a blank (space, tab) as one space and each run of
+ * two or more as two spaces, and read it through a window (16 KiB on the
+ * stack), never whole into a buffer of the file's size: for a file of
+ * aligned columns (/proc/interrupts, /proc/softirqs: eleven bytes a cell,
+ * most of them blanks), whose text then takes about a third of the bytes.
+ * A reader that splits on blanks, or tells one blank from a wider gap (the
+ * kernel's two spaces before an IRQ's actions), reads it as before. A
+ * property of the file: every reader of it gets folded text. Not for
+ * attribute files (procfs_attr). */
+void pfile_fold_blanks(struct pfile *pf);
+
 /* pf's number in its procfs (1, 2, ...): 4 bytes to keep, not a pointer,
  * for a caller that keeps thousands of files. */
 uint32_t pfile_number(const struct pfile *pf);

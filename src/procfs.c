@@ -61,8 +61,9 @@ _Static_assert(sizeof(struct pfile) == 20, "a pfile record is 20 bytes");
 /* A file's own buffer (procfs_file). */
 struct pbuf {
 	char *p;
-	uint32_t cap : 31;
+	uint32_t cap : 30;
 	uint32_t to_eof : 1; /* a /proc file: read until pread gives 0 (pfile_pread) */
+	uint32_t fold : 1;   /* runs of blanks kept as one space (pfile_fold_blanks) */
 	uint32_t len;
 	uint32_t gen;       /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	int32_t read_errno; /* errno of this generation's failed open or read, 0 if none */
@@ -449,7 +450,7 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 			return (long)len;
 		}
 		if (len == *cap - 1) {
-			if (*cap > 0x3FFFFFFFu) { /* a buffer keeps its size in 31 bits */
+			if (*cap > 0x1FFFFFFFu) { /* a buffer keeps its size in 30 bits */
 				close(pf->fd);
 				pf->fd = -1;
 				pf_fs(pf)->nopen--;
@@ -460,6 +461,68 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 			*buf = xrealloc(*buf, *cap);
 		}
 	}
+}
+
+/* The window a folded file is read through (pfile_fold_blanks). */
+#define FOLD_WINDOW (16 * 1024)
+
+/* pf read whole (on to its end, as pfile_pread with to_eof) through a
+ * window on the stack into pb->p, a blank kept as one space and a run of
+ * two or more as two; the length, or -1 as pfile_pread. The buffer grows
+ * (doubling) only when the folded text reaches its end, so a file of the
+ * same size allocates nothing. */
+static long
+pfile_pread_folded(struct pfile *pf, struct pbuf *pb, size_t *cap)
+{
+	char win[FOLD_WINDOW];
+	size_t len = 0;
+	off_t off = 0;
+	unsigned blank = 0; /* blanks in a row so far */
+
+	for (;;) {
+		ssize_t n = pread(pf->fd, win, sizeof(win), off);
+		if (n < 0 || (n > 0 && *cap > 0x1FFFFFFFu)) {
+			int e = n < 0 ? errno : EFBIG;
+			close(pf->fd);
+			pf->fd = -1;
+			pf_fs(pf)->nopen--;
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		off += n;
+		for (ssize_t k = 0; k < n; k++) {
+			char c = win[k];
+			if (c == ' ' || c == '\t') {
+				if (blank++ >= 2)
+					continue;
+				c = ' ';
+			} else {
+				blank = 0;
+			}
+			if (len + 1 >= *cap) {
+				*cap = *cap ? *cap * 2 : 4096;
+				pb->p = xrealloc(pb->p, *cap);
+			}
+			pb->p[len++] = c;
+		}
+	}
+	if (!*cap) {
+		*cap = 128;
+		pb->p = xrealloc(pb->p, *cap);
+	}
+	pb->p[len] = '\0';
+	return (long)len;
+}
+
+void
+pfile_fold_blanks(struct pfile *pf)
+{
+	struct procfs *fs = pf_fs(pf);
+
+	if (pf->buf)
+		fs->bufs[pf->buf - 1].fold = 1;
 }
 
 /* pf could not be read this generation (errno e): say so in err. */
@@ -510,7 +573,8 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		/* Start small: most sysfs attributes are a few bytes, and a
 		 * tree of thousands of them must not cost 4 KiB each. */
 		size_t cap = pb->cap;
-		n = pfile_pread(pf, &pb->p, &cap, 128, pb->to_eof);
+		n = pb->fold ? pfile_pread_folded(pf, pb, &cap)
+			     : pfile_pread(pf, &pb->p, &cap, 128, pb->to_eof);
 		/* The buffer doubled until the file fit: give back what an
 		 * eighth more than the file leaves unused (a megabyte of
 		 * /proc/interrupts at 512 CPUs). A file that grows past it

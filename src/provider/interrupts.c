@@ -210,6 +210,15 @@ interrupts_row_next(const char **pp, const char *end, uint64_t *vals, size_t max
 	return 0;
 }
 
+struct pfile *
+interrupts_file(struct procfs *fs, const char *relpath)
+{
+	struct pfile *pf = procfs_file(fs, relpath);
+
+	pfile_fold_blanks(pf);
+	return pf;
+}
+
 /* FNV-1a over [p, p + n), continuing from h. */
 static uint64_t
 fnv1a(uint64_t h, const char *p, size_t n)
@@ -354,7 +363,7 @@ percpu_rows_open(const struct provider_ctx *ctx, const char *relpath)
 	struct percpu_rows *st = xcalloc(1, sizeof(*st));
 
 	if (ctx->needed & ((uint64_t)1 << F_COUNT))
-		st->pf = procfs_file(ctx->fs, relpath);
+		st->pf = interrupts_file(ctx->fs, relpath);
 	return st;
 }
 

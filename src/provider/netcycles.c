@@ -1054,7 +1054,7 @@ nci_open_request(const struct provider_ctx *ctx, const struct provider_request *
 		for (size_t i = 0; i < req->ninstances; i++)
 			st->patterns[st->npatterns++] = xstrdup(req->instances[i]);
 	}
-	st->interrupts = procfs_file(ctx->fs, "proc/interrupts");
+	st->interrupts = interrupts_file(ctx->fs, "proc/interrupts");
 	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
 	if (procfs_is_live(ctx->fs))
 		st->nl = nic_netlink_open(NULL); /* NULL: read sys/class/net */

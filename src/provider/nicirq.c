@@ -330,7 +330,7 @@ nicirq_open(const struct provider_ctx *ctx, struct err *err)
 
 	(void)err;
 	st->fs = ctx->fs;
-	st->pf = procfs_file(ctx->fs, "proc/interrupts");
+	st->pf = interrupts_file(ctx->fs, "proc/interrupts");
 	return st;
 }
 

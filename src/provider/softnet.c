@@ -368,7 +368,7 @@ softnet_open_request(const struct provider_ctx *ctx, const struct provider_reque
 	st->softnet = procfs_file(ctx->fs, "proc/net/softnet_stat");
 	st->online = procfs_file(ctx->fs, "sys/devices/system/cpu/online");
 	if (ctx->needed & (BIT(F_NET_RX) | BIT(F_NET_TX)))
-		st->softirqs = procfs_file(ctx->fs, "proc/softirqs");
+		st->softirqs = interrupts_file(ctx->fs, "proc/softirqs");
 	if ((ctx->needed & BPF_FIELDS) && !(req && req->listing)) {
 		unsigned hooks = 0;
 		if (ctx->needed & (BIT(F_NET_RX_NS) | BIT(F_NET_TX_NS)))

@@ -5,7 +5,7 @@
  * read again when another attribute was read in between; a directory listed
  * without "." and "..", again after an entry came, from inside another
  * listing, and not at all when missing; a root switch closing and reopening
- * everything; live, a /proc file of records longer than the kernel's page
+ * everything; a file read with its blanks folded; live, a /proc file of records longer than the kernel's page
  * (mountinfo with 120 mounts, made in a mount namespace of a child) read
  * whole, though each read gives one page of it.
  */
@@ -285,6 +285,54 @@ test_root_switch(void **unused)
 	remove_tree(r0);
 }
 
+/* A file read with its blanks folded (pfile_fold_blanks): one blank stays
+ * one space, a run of two or more (tabs too) is two, across the 16 KiB
+ * window it is read through; the text is the same at every generation and
+ * the buffer settles (no growth once it fits). */
+static void
+test_fold_blanks(void **unused)
+{
+	char root[256];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	const char *text;
+	size_t len, wlen = 0;
+	/* 3,000 rows of "  NN:          7 \t  0  a b  c      \n" (36 bytes):
+	 * past six windows, with runs of blanks across their edges */
+	static char big[3000 * 40 + 1], want[3000 * 40 + 1];
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	for (int i = 0, k = 0; i < 3000; i++) {
+		k += snprintf(big + k, sizeof(big) - (size_t)k, "  %02d:%*d \t  0  a b  c%*s\n",
+			      i % 100, 11, 7, 6, "");
+		wlen += (size_t)snprintf(want + wlen, sizeof(want) - wlen,
+					 "  %02d:  7  0  a b  c  \n", i % 100);
+	}
+	assert_int_equal(strlen(big), 3000 * 36);
+	put(root, "proc/interrupts", big);
+	struct procfs *fs = procfs_new(roots, 1);
+	struct pfile *pf = procfs_file(fs, "proc/interrupts");
+	pfile_fold_blanks(pf);
+	for (int gen = 0; gen < 3; gen++) {
+		assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+		text = pfile_read(pf, &len, &err);
+		assert_non_null(text);
+		assert_int_equal(len, wlen);
+		assert_string_equal(text, want);
+	}
+	/* a file with no blanks at all, and an empty one */
+	put(root, "proc/interrupts", "x");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_string_equal(pfile_read(pf, &len, &err), "x");
+	put(root, "proc/interrupts", "");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_string_equal(pfile_read(pf, &len, &err), "");
+	assert_int_equal(len, 0);
+	procfs_free(fs);
+	remove_tree(root);
+}
+
 /* In a child with a mount namespace of its own holding 120 more tmpfs
  * mounts: procfs's live read of proc/self/mountinfo against a plain read()
  * loop. Exit 0 alike, 1 not, 77 when no namespace can be made. */
@@ -359,6 +407,7 @@ main(void)
 		cmocka_unit_test(test_attrs_share_a_buffer),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_root_switch),
+		cmocka_unit_test(test_fold_blanks),
 		cmocka_unit_test(test_proc_file_past_a_page),
 	};
 
