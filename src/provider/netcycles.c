@@ -715,20 +715,24 @@ static const struct counter_set set = {
 	.ncounters = ARRAY_SIZE(counters),
 };
 
-/* One interface of our namespace, as the last discovery found it. */
+/* One interface of our namespace, as the last discovery found it: 72
+ * bytes, since a discovery keeps every interface (thousands of containers'
+ * veths) to rank them, though at most NC_MAX_IF are followed. */
 struct nci_if {
-	char name[64];
+	char name[16];      /* IFNAMSIZ: the kernel's names are 15 bytes at most */
 	uint64_t seen;      /* the discovery that last listed it */
-	uint32_t ifindex;
 	uint64_t identity;  /* ifindex, slot and the slot's use count */
-	int rank;           /* NC_RANK_*: how the paths name it */
-	int tracked;        /* among the NC_MAX_IF the programs follow */
-	int slot;           /* -1: none */
-	int irqs_known;     /* sysfs is of our namespace for it (its IRQs hold) */
 	unsigned *irqs;
 	size_t nirqs, irqs_cap;
+	uint32_t ifindex;
 	int from_msi;
+	int8_t rank;        /* NC_RANK_*: how the paths name it */
+	int8_t tracked;     /* among the NC_MAX_IF the programs follow */
+	int8_t slot;        /* -1: none */
+	int8_t irqs_known;  /* sysfs is of our namespace for it (its IRQs hold) */
 };
+
+_Static_assert(NC_MAX_IF <= 127, "a slot number fits nci_if.slot");
 
 struct nci_state {
 	struct procfs *fs;
@@ -856,7 +860,7 @@ nci_take_slot(struct nci_state *st, struct nci_if *ni)
 			continue;
 		st->slot_busy[s] = 1;
 		st->slot_uses[s]++;
-		ni->slot = (int)s;
+		ni->slot = (int8_t)s;
 		netcycles_slot_set(s, ni->ifindex, ni->irqs, ni->nirqs);
 		break;
 	}
@@ -906,7 +910,7 @@ nci_seen(struct nci_state *st, const char *name, size_t len, uint64_t ifindex, i
 		ni->name[len] = '\0';
 		ni->ifindex = (uint32_t)ifindex;
 		ni->slot = -1;
-		ni->rank = netcycles_if_rank(ni->name, (const char *const *)st->patterns,
+		ni->rank = (int8_t)netcycles_if_rank(ni->name, (const char *const *)st->patterns,
 					     st->npatterns, st->cpus, st->ncpus);
 		if (!sysfs_ours) {
 			uint64_t sys_ifindex = 0;
@@ -914,7 +918,7 @@ nci_seen(struct nci_state *st, const char *name, size_t len, uint64_t ifindex, i
 			sysfs_ours = procfs_read_u64(st->fs, path, &sys_ifindex) == 0 &&
 				     sys_ifindex == ifindex;
 		}
-		ni->irqs_known = sysfs_ours;
+		ni->irqs_known = (int8_t)(sysfs_ours != 0);
 		if (sysfs_ours)
 			nci_find_irqs(st, ni);
 	}
