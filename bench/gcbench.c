@@ -259,8 +259,20 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 	return n;
 }
 
+/* Whether name is a total the engine forms, not an instance read:
+ * "_Total", and a group's "24/_Total", "_Total/eth0", "node0,_Total". */
+static int
+is_total(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strcmp(name, "_Total") == 0 || strncmp(name, "_Total/", 7) == 0 ||
+	       (n > 7 && (strcmp(name + n - 7, "/_Total") == 0 ||
+			  strcmp(name + n - 7, ",_Total") == 0));
+}
+
 /* Instances and instance-fields of a frame: per set, the distinct
- * instances (not _Total) times the fields its requested counters use
+ * instances (not totals: is_total) times the fields its requested counters use
  * (*all_fields), and times those fields only that some row has a value
  * from (*inst_fields): a field the run cannot read (an eBPF counter under
  * --root, a statistic the tree lacks) stores nothing, so counting it
@@ -289,8 +301,7 @@ frame_shape(const struct frame *f, long *instances, long *inst_fields, long *all
 		fields[s] |= counter_fields(row->counter);
 		if (!first[s])
 			first[s] = row->counter;
-		if (row->counter == first[s] &&
-		    !(row->instance && strcmp(row->instance, "_Total") == 0))
+		if (row->counter == first[s] && !(row->instance && is_total(row->instance)))
 			inst[s]++;
 	}
 	for (size_t s = 0; s < 64; s++) {
