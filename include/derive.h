@@ -48,6 +48,13 @@ void derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		   const struct raw_set *crs, const struct raw_instance *cur,
 		   const struct derive_env *env, struct field_deltas *out);
 
+/* The status derive_deltas would give the pair (OK, WRAPPED or RESET),
+ * found without forming the deltas in the usual case (every field risen);
+ * words (SET_MAX_FIELDS) is scratch for the others. */
+uint8_t derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
+			   const struct raw_set *crs, const struct raw_instance *cur,
+			   const struct derive_env *env, uint64_t *words);
+
 /* A set's deltas as their owner keeps them, a byte an instance: cur
  * instance i's derive_deltas status in status[i], its previous read
  * prev->inst[prev_of[i]], env the pair's. The deltas themselves are formed

@@ -161,6 +161,41 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 		out->status = ST_WRAPPED;
 }
 
+uint8_t
+derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
+		   const struct raw_set *crs, const struct raw_instance *cur,
+		   const struct derive_env *env, uint64_t *words)
+{
+	/* The usual case: the same identity and every field read both times
+	 * risen, or a gauge (whose delta is 0): nothing wraps or resets, and
+	 * CPU times that all rose cannot fall in sum, so derive_deltas would
+	 * say OK. Anything else asks it. */
+	if (prev->identity == cur->identity) {
+		const struct field_desc *fields = crs->set->fields;
+		const uint32_t *pw = raw_words(prs, (size_t)(prev - prs->inst));
+		const uint32_t *cw = raw_words(crs, (size_t)(cur - crs->inst));
+		const uint8_t *pslot = prs->slot, *cslot = crs->slot;
+		int narrow = !prs->wide && !crs->wide;
+		uint64_t m = raw_present(prs, prev) & raw_present(crs, cur);
+
+		for (; m; m &= m - 1) {
+			unsigned f = (unsigned)__builtin_ctzll(m);
+			if (fields[f].kind == FK_GAUGE)
+				continue;
+			unsigned ps = pslot ? pslot[f] : f, cs = cslot ? cslot[f] : f;
+			uint64_t a = narrow ? pw[ps] : raw_word(prs, pw, ps);
+			uint64_t b = narrow ? cw[cs] : raw_word(crs, cw, cs);
+			if (b < a)
+				break;
+		}
+		if (!m)
+			return ST_OK;
+	}
+	struct field_deltas d = { .d = words };
+	derive_deltas(prs, prev, crs, cur, env, &d);
+	return d.status;
+}
+
 /* A delta store's reads, looked up once for many instances. */
 struct ds_reads {
 	const struct delta_store *ds;
@@ -479,6 +514,132 @@ one_field_rate(const struct counter_desc *c)
 	       !c->clamp100;
 }
 
+/* A sum of fields added (every term's sign +1), no denominator, multiplier
+ * or clamp: "Bytes Total/sec" (rx + tx) as a rate, a count as CT_RAW. */
+static int
+sum_of_fields(const struct counter_desc *c)
+{
+	if (c->num[0].sign <= 0 || has_den(c) || c->mul || c->clamp100)
+		return 0;
+	for (int i = 1; i < COUNTER_MAX_TERMS && c->num[i].sign; i++)
+		if (c->num[i].sign < 0)
+			return 0;
+	return 1;
+}
+
+/* derive_run's paired loop for a rate or delta of a sum_of_fields of
+ * several terms (dt > 0): what value_of gives, the deltas of its fields
+ * alone formed in place. */
+static void
+run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from, size_t n,
+	     const struct derive_env *env, double *val, uint8_t *st)
+{
+	const struct raw_set *crs = r->crs, *prs = r->prs;
+	const uint32_t *prev_of = r->ds->prev_of;
+	const uint8_t *status = r->ds->status;
+	unsigned nt = 0, f[COUNTER_MAX_TERMS], cs[COUNTER_MAX_TERMS], ps[COUNTER_MAX_TERMS];
+	uint64_t num = 0;
+	double scale = c->scale != 0 ? c->scale : 1, dt = env->dt;
+	int rate = c->type != CT_DELTA;
+
+	for (; nt < COUNTER_MAX_TERMS && c->num[nt].sign; nt++) {
+		f[nt] = c->num[nt].field;
+		cs[nt] = r->cslot ? r->cslot[f[nt]] : f[nt];
+		ps[nt] = r->pslot ? r->pslot[f[nt]] : f[nt];
+		num |= bit(f[nt]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k, j = prev_of ? prev_of[i] : i;
+		const struct raw_instance *cur = &crs->inst[i];
+		uint64_t cp = raw_present(crs, cur);
+		struct value v = { 0, ST_UNSUPPORTED };
+
+		if (!(cp & num)) {
+			/* UNSUPPORTED whatever else */
+		} else if (j == DERIVE_NO_PREV) {
+			v.status = ST_NEW;
+		} else if (status[i] == ST_RESET) {
+			v.status = ST_RESET;
+		} else {
+			const struct raw_instance *prev = &prs->inst[j];
+			uint64_t both = raw_present(prs, prev) & cp;
+			const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
+			double sum = 0; /* in term order, as term_sum forms it */
+			int terms = 0, wrapped = 0;
+
+			for (unsigned t = 0; t < nt; t++) {
+				if (!(both & bit(f[t])))
+					continue;
+				const struct field_desc *fd = &r->fields[f[t]];
+				uint64_t a = r->narrow ? pw[ps[t]] : raw_word(prs, pw, ps[t]);
+				uint64_t b = r->narrow ? cw[cs[t]] : raw_word(crs, cw, cs[t]);
+				int w = 0, reset = 0;
+				uint64_t delta = b >= a && fd->kind != FK_GAUGE
+							 ? b - a
+							 : field_delta(fd, a, b, prs, prev, crs, cur,
+								       &r->ds->env, &w, &reset);
+				wrapped |= w;
+				sum += (double)delta;
+				terms++;
+			}
+			if (terms) {
+				v.v = rate ? sum * scale / dt : sum * scale;
+				v.status = wrapped ? ST_WRAPPED : ST_OK;
+				if (!isfinite(v.v)) {
+					v.v = 0;
+					v.status = ST_BAD_TIME;
+				}
+				if (v.v < 0 && rate)
+					v.v = 0;
+			}
+		}
+		val[k] = v.v;
+		st[k] = v.status;
+	}
+}
+
+/* derive_run's loop for a CT_RAW sum_of_fields: the current values' sum,
+ * pair status p for each instance as value_of gives it. */
+static void
+run_sum_raw(const struct raw_set *rs, const struct counter_desc *c, size_t from, size_t n,
+	    const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
+{
+	unsigned nt = 0, f[COUNTER_MAX_TERMS], s[COUNTER_MAX_TERMS];
+	uint64_t num = 0;
+	double scale = c->scale != 0 ? c->scale : 1;
+
+	for (; nt < COUNTER_MAX_TERMS && c->num[nt].sign; nt++) {
+		f[nt] = c->num[nt].field;
+		s[nt] = raw_slot(rs, f[nt]);
+		num |= bit(f[nt]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k;
+		uint64_t present = raw_present_at(rs, i);
+		struct value v = { 0, ST_UNSUPPORTED };
+
+		if (present & num) {
+			const uint32_t *w = raw_words(rs, i);
+			double sum = 0; /* in term order, as term_sum forms it */
+			for (unsigned t = 0; t < nt; t++)
+				if (present & bit(f[t]))
+					sum += (double)raw_word(rs, w, s[t]);
+			v.v = sum * scale;
+			v.status = ST_OK;
+			if (!isfinite(v.v)) {
+				v.v = 0;
+				v.status = ST_BAD_TIME;
+			} else if (prev_of && prev_of[i] == DERIVE_NO_PREV) {
+				v.status = ST_NEW;
+			} else if (pair != ST_OK) {
+				v.status = (uint8_t)pair;
+			}
+		}
+		val[k] = v.v;
+		st[k] = v.status;
+	}
+}
+
 /* derive_run's paired loop for a one_field_rate counter (dt > 0): what
  * value_of gives, with the delta of that field alone formed in place. */
 static void
@@ -542,6 +703,10 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	if (!sp->ds || sp->first || !counter_type_needs_two(c->type)) {
 		enum value_status pair = !sp->ds ? ST_OK : sp->first ? ST_FIRST : ST_OK;
 		const uint32_t *prev_of = sp->ds && !sp->first ? sp->ds->prev_of : NULL;
+		if (c->type == CT_RAW && sum_of_fields(c)) {
+			run_sum_raw(rs, c, from, sp->n, prev_of, pair, val, st);
+			return;
+		}
 		for (size_t k = 0; k < sp->n; k++) {
 			size_t i = from + k;
 			enum value_status p = prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : pair;
@@ -559,6 +724,11 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	ds_reads_init(&r, sp->ds);
 	if (one_field_rate(c) && env->dt > 0) {
 		run_one_field_rate(&r, c, from, sp->n, env, val, st);
+		return;
+	}
+	if ((c->type == CT_RATE || c->type == CT_QUEUELEN || c->type == CT_DELTA) &&
+	    sum_of_fields(c) && env->dt > 0) {
+		run_sum_rate(&r, c, from, sp->n, env, val, st);
 		return;
 	}
 	for (size_t k = 0; k < sp->n; k++) {

@@ -788,11 +788,9 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 		return;
 	for (size_t i = 0; i < cur->ninstances; i++) {
 		size_t j = es->prev_same ? i : es->prev_of[i];
-		if (j != NO_PREV) {
-			struct field_deltas d = { .d = words };
-			derive_deltas(prev, &prev->inst[j], cur, &cur->inst[i], &env, &d);
-			es->delta_st[i] = d.status;
-		}
+		if (j != NO_PREV)
+			es->delta_st[i] = derive_pair_status(prev, &prev->inst[j], cur,
+							     &cur->inst[i], &env, words);
 	}
 }
 

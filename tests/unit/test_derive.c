@@ -38,7 +38,8 @@ static const struct field_desc fields[NF] = {
 };
 
 enum { C_RAW, C_DELTA, C_RATE, C_FRAC, C_SFRAC, C_AVGT, C_AVGB, C_TIMER, C_TINV, C_QLEN,
-       C_ELAPSED, C_UTIL, C_RATE32, C_MEAN_TIMER, C_SFRAC_NOZB, C_DIFF, NC };
+       C_ELAPSED, C_UTIL, C_RATE32, C_MEAN_TIMER, C_SFRAC_NOZB, C_DIFF, C_RAW2, C_RATE2W,
+       C_DELTA2, C_QLEN2, NC };
 
 static const struct counter_desc counters[NC] = {
 	[C_RAW] = { .name = "Raw", .type = CT_RAW, .num = { { F_G, 1 } }, .scale = 2 },
@@ -66,6 +67,13 @@ static const struct counter_desc counters[NC] = {
 	[C_SFRAC_NOZB] = { .name = "SFracNoZero", .type = CT_SAMPLE_FRACTION,
 			   .num = { { F_U, 1 } }, .den = { { F_U, 1 }, { F_I, 1 } } },
 	[C_DIFF] = { .name = "Diff", .type = CT_RAW, .num = { { F_SPEED, 1 }, { F_G, -1 } } },
+	/* sums of fields, which derive_run forms in loops of their own */
+	[C_RAW2] = { .name = "Raw2", .type = CT_RAW, .num = { { F_A, 1 }, { F_B, 1 } },
+		     .scale = 0.5 },
+	[C_RATE2W] = { .name = "Rate2W", .type = CT_RATE, .num = { { F_C32, 1 }, { F_A, 1 } } },
+	[C_DELTA2] = { .name = "Delta2", .type = CT_DELTA, .num = { { F_B, 1 }, { F_MS, 1 } } },
+	[C_QLEN2] = { .name = "QLen2", .type = CT_QUEUELEN, .num = { { F_MS, 1 }, { F_A, 1 } },
+		      .scale = 0.001 },
 };
 
 static const struct counter_set set = {
@@ -599,6 +607,11 @@ test_run(void **state)
 			continue;
 		derive_deltas(&prs, &prs.inst[prev_of[k]], &crs, &crs.inst[k], &env2, &d);
 		status[k] = d.status;
+		/* the status alone, without the deltas in the usual case */
+		uint64_t scratch[SET_MAX_FIELDS];
+		assert_int_equal(derive_pair_status(&prs, &prs.inst[prev_of[k]], &crs,
+						    &crs.inst[k], &env2, scratch),
+				 d.status);
 	}
 	assert_int_equal(status[6], ST_RESET);
 	assert_int_equal(status[4], ST_WRAPPED);
