@@ -172,11 +172,11 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	 * say OK. Anything else asks it. */
 	if (prev->identity == cur->identity) {
 		const struct field_desc *fields = crs->set->fields;
-		const uint32_t *pw = raw_words(prs, (size_t)(prev - prs->inst));
-		const uint32_t *cw = raw_words(crs, (size_t)(cur - crs->inst));
+		size_t j = (size_t)(prev - prs->inst), i = (size_t)(cur - crs->inst);
+		const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
 		const uint8_t *pslot = prs->slot, *cslot = crs->slot;
 		int narrow = !prs->wide && !crs->wide;
-		uint64_t m = raw_present(prs, prev) & raw_present(crs, cur);
+		uint64_t m = raw_present_at(prs, j) & raw_present_at(crs, i);
 
 		for (; m; m &= m - 1) {
 			unsigned f = (unsigned)__builtin_ctzll(m);
@@ -550,8 +550,7 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k, j = prev_of ? prev_of[i] : i;
-		const struct raw_instance *cur = &crs->inst[i];
-		uint64_t cp = raw_present(crs, cur);
+		uint64_t cp = raw_present_at(crs, i);
 		struct value v = { 0, ST_UNSUPPORTED };
 
 		if (!(cp & num)) {
@@ -561,8 +560,7 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 		} else if (status[i] == ST_RESET) {
 			v.status = ST_RESET;
 		} else {
-			const struct raw_instance *prev = &prs->inst[j];
-			uint64_t both = raw_present(prs, prev) & cp;
+			uint64_t both = raw_present_at(prs, j) & cp;
 			const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
 			double sum = 0; /* in term order, as term_sum forms it */
 			int terms = 0, wrapped = 0;
@@ -576,8 +574,9 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 				int w = 0, reset = 0;
 				uint64_t delta = b >= a && fd->kind != FK_GAUGE
 							 ? b - a
-							 : field_delta(fd, a, b, prs, prev, crs, cur,
-								       &r->ds->env, &w, &reset);
+							 : field_delta(fd, a, b, prs, &prs->inst[j],
+								       crs, &crs->inst[i], &r->ds->env,
+								       &w, &reset);
 				wrapped |= w;
 				sum += (double)delta;
 				terms++;
@@ -658,24 +657,23 @@ run_one_field_rate(const struct ds_reads *r, const struct counter_desc *c, size_
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k, j = prev_of ? prev_of[i] : i;
-		const struct raw_instance *cur = &crs->inst[i];
 		struct value v = { 0, ST_UNSUPPORTED };
 
-		if (!(raw_present(crs, cur) & fb)) {
+		if (!(raw_present_at(crs, i) & fb)) {
 			/* UNSUPPORTED whatever else */
 		} else if (j == DERIVE_NO_PREV) {
 			v.status = ST_NEW;
 		} else if (status[i] == ST_RESET) {
 			v.status = ST_RESET;
-		} else if (raw_present(prs, &prs->inst[j]) & fb) {
-			const struct raw_instance *prev = &prs->inst[j];
+		} else if (raw_present_at(prs, j) & fb) {
 			uint64_t a = r->narrow ? raw_words(prs, j)[ps] : raw_word(prs, raw_words(prs, j), ps);
 			uint64_t b = r->narrow ? raw_words(crs, i)[cs] : raw_word(crs, raw_words(crs, i), cs);
 			int wrapped = 0, reset = 0;
 			uint64_t delta = b >= a && fd->kind != FK_GAUGE
 						 ? b - a
-						 : field_delta(fd, a, b, prs, prev, crs, cur, &r->ds->env,
-							       &wrapped, &reset);
+						 : field_delta(fd, a, b, prs, &prs->inst[j], crs,
+							       &crs->inst[i], &r->ds->env, &wrapped,
+							       &reset);
 			double sum = 0;
 			sum += (double)delta; /* as term_sum forms it */
 			v.v = rate ? sum * scale / dt : sum * scale;
