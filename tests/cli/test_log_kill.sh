@@ -34,13 +34,21 @@ frames() {
 start=$(date +%s)
 runs=30
 torn_seen=0
+# The earliest kill: how long this binary takes here to record its first
+# two samples (startup and a keyframe; under ASan or on a busy machine far
+# more than otherwise), and 50 ms more (five samples), so that every run's
+# log holds a sample more than a cut of up to 300 bytes can tear.
+t0=$(date +%s%N)
+"$G" -n 2 -i 0.01 -o "$tmp/calibrate.gcl" "$P1" "$P2" "$P3" "$P4" 2>/dev/null ||
+	fail "a recording of two samples failed"
+least=$((($(date +%s%N) - t0) / 1000000 + 50))
 i=0
 while [ $i -lt $runs ]; do
 	K=$tmp/k$i.gcl
-	ms=$(($(rnd 551) + 50))
+	ms=$(($(rnd 551) + least))
 	"$G" -i 0.01 --continuous -o "$K" "$P1" "$P2" "$P3" "$P4" 2>"$tmp/rec.err" &
 	pid=$!
-	sleep "$(printf '0.%03d' "$ms")"
+	sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
 	pid=""
