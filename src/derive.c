@@ -514,6 +514,23 @@ one_field_rate(const struct counter_desc *c)
 	       !c->clamp100;
 }
 
+/* What value_of and apply make of a rate's or delta's summed deltas (rate:
+ * divided by dt) when dt > 0: WRAPPED where a term wrapped, BAD_TIME where
+ * the value is not finite, a negative rate 0. */
+static inline __attribute__((always_inline)) struct value
+sum_value(double sum, double scale, double dt, int rate, int wrapped)
+{
+	struct value v = { rate ? sum * scale / dt : sum * scale, wrapped ? ST_WRAPPED : ST_OK };
+
+	if (!isfinite(v.v)) {
+		v.v = 0;
+		v.status = ST_BAD_TIME;
+	}
+	if (v.v < 0 && rate)
+		v.v = 0;
+	return v;
+}
+
 /* A sum of fields added (every term's sign +1), no denominator, multiplier
  * or clamp: "Bytes Total/sec" (rx + tx) as a rate, a count as CT_RAW. */
 static int
@@ -581,16 +598,8 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 				sum += (double)delta;
 				terms++;
 			}
-			if (terms) {
-				v.v = rate ? sum * scale / dt : sum * scale;
-				v.status = wrapped ? ST_WRAPPED : ST_OK;
-				if (!isfinite(v.v)) {
-					v.v = 0;
-					v.status = ST_BAD_TIME;
-				}
-				if (v.v < 0 && rate)
-					v.v = 0;
-			}
+			if (terms)
+				v = sum_value(sum, scale, dt, rate, wrapped);
 		}
 		val[k] = v.v;
 		st[k] = v.status;
@@ -676,14 +685,7 @@ run_one_field_rate(const struct ds_reads *r, const struct counter_desc *c, size_
 							       &reset);
 			double sum = 0;
 			sum += (double)delta; /* as term_sum forms it */
-			v.v = rate ? sum * scale / dt : sum * scale;
-			v.status = wrapped ? ST_WRAPPED : ST_OK;
-			if (!isfinite(v.v)) {
-				v.v = 0;
-				v.status = ST_BAD_TIME;
-			}
-			if (v.v < 0 && rate)
-				v.v = 0;
+			v = sum_value(sum, scale, dt, rate, wrapped);
 		}
 		val[k] = v.v;
 		st[k] = v.status;
