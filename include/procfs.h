@@ -1,8 +1,8 @@
 /*
  * procfs.h - root-aware access to /proc and /sys (and fixture trees under
- * --root). Files stay open and are re-read with pread at offset 0 into
- * buffers reused across reads; a file several providers need is read once
- * per read generation.
+ * --root). Files stay open and are re-read with pread from offset 0 (a
+ * /proc file on to its end) into buffers reused across reads; a file
+ * several providers need is read once per read generation.
  *
  * Paths are relative to the root and start with "proc/" or "sys/".
  */

@@ -1,9 +1,10 @@
 /*
  * procfs.c - root-aware file access for providers. Every file is opened
  * relative to a directory descriptor of the root in use ("/" live, a fixture
- * tree under --root), kept open, and re-read with pread at offset 0 into a
- * buffer that only grows. A file read once in a generation is served from
- * its buffer to every provider that asks again in the same generation.
+ * tree under --root), kept open, and re-read with pread from offset 0 (a
+ * /proc file on to its end: pfile_pread) into a buffer fitted to it. A
+ * file read once in a generation is served from its buffer to every
+ * provider that asks again in the same generation.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
  * a record is 20 bytes in a 4 KiB block aligned to its size whose first slot
@@ -63,7 +64,7 @@ struct pbuf {
 	char *p;
 	uint32_t cap : 30;
 	uint32_t to_eof : 1; /* a /proc file: read until pread gives 0 (pfile_pread) */
-	uint32_t fold : 1;   /* runs of blanks kept as one space (pfile_fold_blanks) */
+	uint32_t fold : 1;   /* runs of blanks kept as two spaces at most (pfile_fold_blanks) */
 	uint32_t len;
 	uint32_t gen;       /* the generation (low 32 bits, never 0) its text is of, 0 none */
 	int32_t read_errno; /* errno of this generation's failed open or read, 0 if none */
@@ -412,6 +413,18 @@ pfile_release(struct pfile *pf)
 	}
 }
 
+/* A read of pf failed (errno e): close it, so that a vanished sysfs file
+ * is opened again next time; -1 with errno e. */
+static long
+pfile_read_failed(struct pfile *pf, int e)
+{
+	close(pf->fd);
+	pf->fd = -1;
+	pf_fs(pf)->nopen--;
+	errno = e;
+	return -1;
+}
+
 /* pread the whole of pf into *buf (capacity *cap, grown as needed);
  * the length, or -1 (errno kept, pf closed: a vanished sysfs file is
  * reopened next time).
@@ -436,27 +449,16 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 	}
 	for (;;) {
 		ssize_t n = pread(pf->fd, *buf + len, *cap - 1 - len, (off_t)len);
-		if (n < 0) {
-			int e = errno;
-			close(pf->fd);
-			pf->fd = -1;
-			pf_fs(pf)->nopen--;
-			errno = e;
-			return -1;
-		}
+		if (n < 0)
+			return pfile_read_failed(pf, errno);
 		len += (size_t)n;
 		if (n == 0 || (!to_eof && len < *cap - 1)) {
 			(*buf)[len] = '\0';
 			return (long)len;
 		}
 		if (len == *cap - 1) {
-			if (*cap > 0x1FFFFFFFu) { /* a buffer keeps its size in 30 bits */
-				close(pf->fd);
-				pf->fd = -1;
-				pf_fs(pf)->nopen--;
-				errno = EFBIG;
-				return -1;
-			}
+			if (*cap > 0x1FFFFFFFu) /* a buffer keeps its size in 30 bits */
+				return pfile_read_failed(pf, EFBIG);
 			*cap *= 2;
 			*buf = xrealloc(*buf, *cap);
 		}
@@ -481,14 +483,10 @@ pfile_pread_folded(struct pfile *pf, struct pbuf *pb, size_t *cap)
 
 	for (;;) {
 		ssize_t n = pread(pf->fd, win, sizeof(win), off);
-		if (n < 0 || (n > 0 && *cap > 0x1FFFFFFFu)) {
-			int e = n < 0 ? errno : EFBIG;
-			close(pf->fd);
-			pf->fd = -1;
-			pf_fs(pf)->nopen--;
-			errno = e;
-			return -1;
-		}
+		if (n < 0)
+			return pfile_read_failed(pf, errno);
+		if (n > 0 && *cap > 0x1FFFFFFFu) /* a buffer keeps its size in 30 bits */
+			return pfile_read_failed(pf, EFBIG);
 		if (n == 0)
 			break;
 		off += n;
