@@ -68,7 +68,24 @@ struct delta_store {
 	const uint32_t *prev_of; /* cur index -> prev index; NULL: the same index */
 	const uint8_t *status;
 	struct derive_env env;
+	/* What derive_pairs learns of the whole set (zero: nothing known):
+	 * plain, the reads list the same instances (prev_of NULL), no
+	 * identity changed and no field read both times but a gauge fell, so
+	 * every delta is the later value less the earlier and every status
+	 * ST_OK; both, the fields every instance read both times; all, the
+	 * fields every instance of cur read. A counter whose fields are all
+	 * in them is derived by loops that test nothing per instance. */
+	int plain;
+	uint64_t both, all;
 };
+
+/* Fill ds (prev_of NULL when cur instance i is prev's i) and, when paired
+ * (a previous read, no snapshot), the pair status of each cur instance
+ * that has a previous read into status[i], as derive_pair_status gives it;
+ * then ds->plain, ds->both and ds->all. */
+void derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
+		  const uint32_t *prev_of, uint8_t *status, const struct derive_env *env,
+		  int paired);
 
 /* The field_deltas of cur instance i (which has a previous read), with the
  * deltas of the fields in need formed in words (SET_MAX_FIELDS of them, by

@@ -196,6 +196,116 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	return d.status;
 }
 
+/* Where a field's value lies in an instance's words of one read: its
+ * first word, and whether it takes two (low, high). */
+struct wref {
+	unsigned off;
+	int wide;
+};
+
+static inline struct wref
+wref_of(const struct raw_set *rs, unsigned f)
+{
+	unsigned s = raw_slot(rs, f);
+
+	if (!rs->wide)
+		return (struct wref){ s, 0 };
+	return (struct wref){ rs->woff[s], (int)(rs->wide >> s & 1) };
+}
+
+static inline __attribute__((always_inline)) uint64_t
+wload(const uint32_t *w, struct wref r)
+{
+	return r.wide ? (uint64_t)w[r.off] | (uint64_t)w[r.off + 1] << 32 : w[r.off];
+}
+
+/* Nonzero when some slot s < n with care[s] (all ones, else 0) has
+ * cw[s] < pw[s]: a fall, found four slots at a time. */
+static inline int
+any_fell(const uint32_t *pw, const uint32_t *cw, const uint32_t *care, unsigned n)
+{
+	typedef uint32_t u32x4 __attribute__((vector_size(16)));
+	u32x4 acc = { 0, 0, 0, 0 };
+	unsigned s = 0;
+
+	for (; s + 4 <= n; s += 4) {
+		u32x4 a, b, m;
+		memcpy(&a, pw + s, sizeof(a));
+		memcpy(&b, cw + s, sizeof(b));
+		memcpy(&m, care + s, sizeof(m));
+		acc |= (u32x4)(b < a) & m;
+	}
+	uint32_t r = acc[0] | acc[1] | acc[2] | acc[3];
+	for (; s < n; s++)
+		r |= (uint32_t)-(uint32_t)(cw[s] < pw[s]) & care[s];
+	return r != 0;
+}
+
+void
+derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
+	     const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
+{
+	uint64_t all = cur->keep, both = prev->keep & cur->keep, care_fields = 0;
+	int plain = paired && !prev_of;
+
+	*ds = (struct delta_store){ prev, cur, prev_of, status, *env, 0, 0, 0 };
+	for (size_t i = 0; i < cur->ninstances; i++)
+		all &= raw_present_at(cur, i);
+	ds->all = all;
+	if (!paired)
+		return;
+	/* the fields a fall matters in (not a gauge's), found once */
+	struct {
+		uint64_t bit;
+		struct wref p, c;
+	} t[SET_MAX_FIELDS];
+	unsigned nt = 0;
+	uint64_t words[SET_MAX_FIELDS];
+	/* reads of one layout (the same fields kept, none wide): their words
+	 * compared whole, care[s] saying which slots matter */
+	int same = prev->keep == cur->keep && !prev->wide && !cur->wide;
+	uint32_t care[SET_MAX_FIELDS] = { 0 };
+
+	for (uint64_t m = both; m; m &= m - 1) {
+		unsigned f = (unsigned)__builtin_ctzll(m);
+		if (cur->set->fields[f].kind == FK_GAUGE)
+			continue;
+		t[nt].bit = bit(f);
+		t[nt].p = wref_of(prev, f);
+		t[nt].c = wref_of(cur, f);
+		care[t[nt].c.off] = same ? UINT32_MAX : 0;
+		care_fields |= bit(f);
+		nt++;
+	}
+	for (size_t i = 0; i < cur->ninstances; i++) {
+		size_t j = prev_of ? prev_of[i] : i;
+		if (j == DERIVE_NO_PREV)
+			continue;
+		const uint32_t *pw = raw_words(prev, j), *cw = raw_words(cur, i);
+		uint64_t m = raw_present_at(prev, j) & raw_present_at(cur, i);
+		int fell = 0;
+
+		both &= m;
+		/* derive_pair_status's usual case, every field compared */
+		if (same && !(care_fields & ~m)) {
+			fell = any_fell(pw, cw, care, cur->nslots);
+		} else {
+			for (unsigned k = 0; k < nt; k++)
+				fell |= ((m & t[k].bit) != 0) &
+					(wload(cw, t[k].c) < wload(pw, t[k].p));
+		}
+		if (!fell && prev->inst[j].identity == cur->inst[i].identity) {
+			status[i] = ST_OK;
+		} else {
+			plain = 0;
+			status[i] = derive_pair_status(prev, &prev->inst[j], cur, &cur->inst[i], env,
+						       words);
+		}
+	}
+	ds->plain = plain;
+	ds->both = both;
+}
+
 /* A delta store's reads, looked up once for many instances. */
 struct ds_reads {
 	const struct delta_store *ds;
@@ -544,6 +654,214 @@ sum_of_fields(const struct counter_desc *c)
 	return 1;
 }
 
+/* A counter whose every field (N's and B's terms, the multiplier) each
+ * instance read, as the plain loops take it: where each term lies in the
+ * two reads (prs NULL for a type of one read), in N's then B's order. */
+struct plain_terms {
+	unsigned nn, nd;    /* terms of N, then of B */
+	int narrow;         /* no value takes two words in either read */
+	int simple;         /* sum_of_fields: N's terms all added, no B, no
+			     * multiplier */
+	int gauge;          /* some term is a gauge (whose delta is 0) */
+	int mul;            /* a multiplier, at m in cur */
+	struct wref m;
+	struct wref p[2 * COUNTER_MAX_TERMS], c[2 * COUNTER_MAX_TERMS];
+	uint8_t neg[2 * COUNTER_MAX_TERMS], is_gauge[2 * COUNTER_MAX_TERMS];
+};
+
+static void
+plain_term(struct plain_terms *pt, unsigned t, const struct term *term,
+	   const struct raw_set *prs, const struct raw_set *crs)
+{
+	unsigned f = term->field;
+
+	pt->p[t] = prs ? wref_of(prs, f) : (struct wref){ 0, 0 };
+	pt->c[t] = wref_of(crs, f);
+	pt->neg[t] = term->sign < 0;
+	pt->is_gauge[t] = crs->set->fields[f].kind == FK_GAUGE;
+	pt->gauge |= pt->is_gauge[t];
+	pt->narrow &= !pt->p[t].wide && !pt->c[t].wide;
+}
+
+/* Fill pt for counter c when every field it reads is in mask; 0 when one
+ * is not (the loops that test each instance take it then). */
+static int
+plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struct raw_set *crs,
+	    uint64_t mask, struct plain_terms *pt)
+{
+	if (counter_fields(c) & ~mask)
+		return 0;
+	pt->nn = pt->nd = 0;
+	pt->narrow = 1;
+	pt->gauge = 0;
+	pt->simple = sum_of_fields(c);
+	for (unsigned t = 0; t < COUNTER_MAX_TERMS && c->num[t].sign; t++)
+		plain_term(pt, pt->nn++, &c->num[t], prs, crs);
+	for (unsigned t = 0; t < COUNTER_MAX_TERMS && c->den[t].sign; t++)
+		plain_term(pt, pt->nn + pt->nd++, &c->den[t], prs, crs);
+	pt->mul = c->mul != 0;
+	if (pt->mul) {
+		pt->m = wref_of(crs, c->mul - 1u);
+		pt->narrow &= !pt->m.wide;
+	}
+	return pt->nn > 0;
+}
+
+/* An instance's sum of terms first .. first + nt (in term order, as
+ * term_sum forms it): of the deltas from pw to cw (a gauge's 0), or with
+ * pw NULL of cw's values. nt, narrow and simple (every term added, none a
+ * gauge) are constants where it is inlined for the usual counters, so the
+ * loops that call it are made for them. */
+static inline __attribute__((always_inline)) double
+plain_sum(const struct plain_terms *pt, unsigned first, unsigned nt, int narrow, int simple,
+	  const uint32_t *pw, const uint32_t *cw)
+{
+	double sum = 0;
+
+	for (unsigned t = first; t < first + nt; t++) {
+		double v = 0;
+		if (simple || !pw || !pt->is_gauge[t]) {
+			uint64_t b = narrow ? cw[pt->c[t].off] : wload(cw, pt->c[t]);
+			if (pw)
+				b -= narrow ? pw[pt->p[t].off] : wload(pw, pt->p[t]);
+			/* a narrow value or delta is below 2^32: converted
+			 * as signed, one instruction, to the same double */
+			v = narrow ? (double)(int64_t)b : (double)b;
+		}
+		sum += simple || !pt->neg[t] ? v : -v;
+	}
+	return sum;
+}
+
+/* An instance's N and B as instance_nb forms them. */
+static inline __attribute__((always_inline)) void
+plain_nb(const struct plain_terms *pt, const struct counter_desc *c, const uint32_t *pw,
+	 const uint32_t *cw, double *n, double *b)
+{
+	double mul = 1;
+
+	*n = plain_sum(pt, 0, pt->nn, 0, 0, pw, cw);
+	*b = pt->nd ? plain_sum(pt, pt->nn, pt->nd, 0, 0, pw, cw) : 0;
+	if (pt->mul)
+		mul = (double)wload(cw, pt->m);
+	*n *= mul;
+	if (!c->mul_num_only)
+		*b *= mul;
+}
+
+/* Nonzero when sum_value can neither overflow nor go negative for any sum
+ * of a plain counter's terms (each below 2^64), so need not look. */
+static int
+sum_safe(double scale, double dt, int rate)
+{
+	double most = 0x1p64 * COUNTER_MAX_TERMS * scale;
+
+	return scale > 0 && isfinite(rate ? most / dt : most);
+}
+
+/* v[k] / d for each of n values, two at a time: a division is the
+ * dearest step of a rate, and one instruction divides two as fast as one
+ * (each quotient the same as alone). */
+static void
+divide_all(double *v, size_t n, double d)
+{
+	typedef double f64x2 __attribute__((vector_size(16)));
+	const f64x2 dd = { d, d };
+	size_t k = 0;
+
+	for (; k + 2 <= n; k += 2) {
+		f64x2 x;
+		memcpy(&x, v + k, sizeof(x));
+		x /= dd;
+		memcpy(v + k, &x, sizeof(x));
+	}
+	for (; k < n; k++)
+		v[k] /= d;
+}
+
+/* run_plain_rate's loop for nt terms, narrow or not, where sum_value need
+ * not look (safe) or must. The reads' words and the terms are copied to
+ * locals: a status stored through a uint8_t pointer could alias them,
+ * which the compiler would load again for each instance. */
+static inline __attribute__((always_inline)) void
+plain_rate_loop(const struct raw_set *prs, const struct raw_set *crs,
+		const struct plain_terms *pt, unsigned nt, int narrow, int safe, size_t from,
+		size_t n, double scale, double dt, int rate, double *val, uint8_t *st)
+{
+	const struct plain_terms t = *pt;
+	const uint32_t *pv = prs->values, *cv = crs->values;
+	size_t ps = prs->stride, cs = crs->stride;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k;
+		double sum = plain_sum(&t, 0, nt, narrow, 1, pv + i * ps, cv + i * cs);
+		if (safe) {
+			val[k] = sum * scale; /* rate: divided by dt below */
+			st[k] = ST_OK;
+		} else {
+			struct value v = sum_value(sum, scale, dt, rate, 0);
+			val[k] = v.v;
+			st[k] = v.status;
+		}
+	}
+	if (safe && rate)
+		divide_all(val, n, dt);
+}
+
+/* derive_run's loop for a rate or delta of a sum_of_fields (no gauge)
+ * over a plain pair (dt > 0) whose fields every instance read both times:
+ * each value its deltas' sum, ST_OK, as value_of gives it. */
+static void
+run_plain_rate(const struct delta_store *ds, const struct counter_desc *c,
+	       const struct plain_terms *pt, size_t from, size_t n, const struct derive_env *env,
+	       double *val, uint8_t *st)
+{
+	const struct raw_set *crs = ds->cur, *prs = ds->prev;
+	double scale = c->scale != 0 ? c->scale : 1, dt = env->dt;
+	int rate = c->type != CT_DELTA;
+
+	if (!sum_safe(scale, dt, rate))
+		plain_rate_loop(prs, crs, pt, pt->nn, 0, 0, from, n, scale, dt, rate, val, st);
+	else if (!pt->narrow)
+		plain_rate_loop(prs, crs, pt, pt->nn, 0, 1, from, n, scale, dt, rate, val, st);
+	else if (pt->nn == 1 && rate)
+		plain_rate_loop(prs, crs, pt, 1, 1, 1, from, n, scale, dt, 1, val, st);
+	else if (pt->nn == 2 && rate)
+		plain_rate_loop(prs, crs, pt, 2, 1, 1, from, n, scale, dt, 1, val, st);
+	else
+		plain_rate_loop(prs, crs, pt, pt->nn, 1, 1, from, n, scale, dt, rate, val, st);
+}
+
+/* derive_run's loop for any other counter whose fields every instance
+ * read (both times, over a plain pair with dt > 0, for a type of two reads
+ * (two): pv prev's words, else NULL): N and B as instance_nb forms them,
+ * then apply, as value_of does; a one-read type's value takes its pair
+ * status (pair, or NEW where prev_of says so) as value_of gives it. */
+static void
+run_plain(const struct raw_set *rs, const struct raw_set *prs, const struct counter_desc *c,
+	  const struct plain_terms *pt, size_t from, size_t n, const struct derive_env *env,
+	  const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
+{
+	const struct plain_terms t = *pt;
+	const uint32_t *pv = prs ? prs->values : NULL, *cv = rs->values;
+	size_t ps = prs ? prs->stride : 0, cs = rs->stride;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k;
+		double nn, bb;
+		plain_nb(&t, c, pv ? pv + i * ps : NULL, cv + i * cs, &nn, &bb);
+		struct value r = apply(rs, c, nn, bb, &rs->inst[i], NULL, env);
+		if (!prs) {
+			enum value_status p =
+				prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : pair;
+			if (r.status == ST_OK && p != ST_OK && p != ST_RESET && p != ST_WRAPPED)
+				r.status = (uint8_t)p;
+		}
+		val[k] = r.v;
+		st[k] = r.status;
+	}
+}
+
 /* derive_run's paired loop for a rate or delta of a sum_of_fields of
  * several terms (dt > 0): what value_of gives, the deltas of its fields
  * alone formed in place. */
@@ -606,16 +924,46 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 	}
 }
 
+/* run_sum_raw's loop when every instance read every term (as
+ * plain_rate_loop, its inputs in locals). */
+static inline __attribute__((always_inline)) void
+plain_raw_loop(const struct raw_set *rs, const struct plain_terms *pt, unsigned nt, int narrow,
+	       size_t from, size_t n, double scale, const uint32_t *prev_of,
+	       enum value_status pair, double *val, uint8_t *st)
+{
+	const struct plain_terms t = *pt;
+	const uint32_t *v = rs->values;
+	size_t stride = rs->stride;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k;
+		val[k] = plain_sum(&t, 0, nt, narrow, 1, NULL, v + i * stride) * scale;
+		st[k] = prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : (uint8_t)pair;
+	}
+}
+
 /* derive_run's loop for a CT_RAW sum_of_fields: the current values' sum,
  * pair status p for each instance as value_of gives it. */
 static void
 run_sum_raw(const struct raw_set *rs, const struct counter_desc *c, size_t from, size_t n,
-	    const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
+	    const uint32_t *prev_of, enum value_status pair, uint64_t all, double *val,
+	    uint8_t *st)
 {
 	unsigned nt = 0, f[COUNTER_MAX_TERMS], s[COUNTER_MAX_TERMS];
 	uint64_t num = 0;
 	double scale = c->scale != 0 ? c->scale : 1;
+	struct plain_terms pt;
 
+	/* every instance read every term, and no sum can overflow: nothing
+	 * to test but whether the instance is new */
+	if (plain_terms(c, NULL, rs, all, &pt) && isfinite(0x1p64 * COUNTER_MAX_TERMS * scale)) {
+		if (pt.narrow && pt.nn == 1)
+			plain_raw_loop(rs, &pt, 1, 1, from, n, scale, prev_of, pair, val, st);
+		else
+			plain_raw_loop(rs, &pt, pt.nn, pt.narrow, from, n, scale, prev_of, pair, val,
+				       st);
+		return;
+	}
 	for (; nt < COUNTER_MAX_TERMS && c->num[nt].sign; nt++) {
 		f[nt] = c->num[nt].field;
 		s[nt] = raw_slot(rs, f[nt]);
@@ -703,8 +1051,15 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	if (!sp->ds || sp->first || !counter_type_needs_two(c->type)) {
 		enum value_status pair = !sp->ds ? ST_OK : sp->first ? ST_FIRST : ST_OK;
 		const uint32_t *prev_of = sp->ds && !sp->first ? sp->ds->prev_of : NULL;
+		struct plain_terms pt;
 		if (c->type == CT_RAW && sum_of_fields(c)) {
-			run_sum_raw(rs, c, from, sp->n, prev_of, pair, val, st);
+			run_sum_raw(rs, c, from, sp->n, prev_of, pair, sp->ds ? sp->ds->all : 0, val,
+				    st);
+			return;
+		}
+		if (sp->ds && !counter_type_needs_two(c->type) &&
+		    plain_terms(c, NULL, rs, sp->ds->all, &pt)) {
+			run_plain(rs, NULL, c, &pt, from, sp->n, env, prev_of, pair, val, st);
 			return;
 		}
 		for (size_t k = 0; k < sp->n; k++) {
@@ -721,6 +1076,17 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	struct field_deltas d;
 	struct ds_reads r;
 
+	struct plain_terms pt;
+	if (sp->ds->plain && env->dt > 0 &&
+	    plain_terms(c, sp->ds->prev, sp->ds->cur, sp->ds->both, &pt)) {
+		if ((c->type == CT_RATE || c->type == CT_QUEUELEN || c->type == CT_DELTA) &&
+		    pt.simple && !pt.gauge)
+			run_plain_rate(sp->ds, c, &pt, from, sp->n, env, val, st);
+		else
+			run_plain(rs, sp->ds->prev, c, &pt, from, sp->n, env, NULL, ST_OK, val,
+				  st);
+		return;
+	}
 	ds_reads_init(&r, sp->ds);
 	if (one_field_rate(c) && env->dt > 0) {
 		run_one_field_rate(&r, c, from, sp->n, env, val, st);
@@ -888,10 +1254,127 @@ span_add(struct total_acc *a, const struct derive_span *sp, struct ds_reads *r,
 	return 0;
 }
 
+/* Add instance i to a plain total: its N and B, from prev's words pv
+ * (NULL: of current values) to cur's cv, when in_total is NULL or says
+ * so. */
+static inline __attribute__((always_inline)) void
+plain_add(const struct plain_terms *pt, const struct counter_desc *c, unsigned nt, int narrow,
+	  int simple, const uint32_t *pv, size_t ps, const uint32_t *cv, size_t cs,
+	  const uint8_t *in_total, size_t i, size_t *n, double *sn, double *sb)
+{
+	if (in_total && !(in_total[i >> 3] >> (i & 7) & 1))
+		return;
+	(*n)++;
+	if (simple) {
+		*sn += plain_sum(pt, 0, nt, narrow, 1, pv ? pv + i * ps : NULL, cv + i * cs);
+		return;
+	}
+	double nn, bb;
+	plain_nb(pt, c, pv ? pv + i * ps : NULL, cv + i * cs, &nn, &bb);
+	*sn += nn;
+	*sb += bb;
+}
+
+/* plain_total's walk of a span's instances in its order: n of them in
+ * _Total, their N and B added in sn and sb (two: of deltas). simple: N is
+ * a plain_sum of nt terms (no B). */
+static inline __attribute__((always_inline)) void
+plain_walk(const struct derive_span *sp, const struct plain_terms *pt,
+	   const struct counter_desc *c, unsigned nt, int narrow, int simple, int two, size_t *n,
+	   double *sn, double *sb)
+{
+	const struct plain_terms t = *pt;
+	const uint32_t *pv = two ? sp->ds->prev->values : NULL, *cv = sp->rs->values;
+	size_t ps = two ? sp->ds->prev->stride : 0, cs = sp->rs->stride;
+	const uint8_t *in = sp->in_total ? sp->rs->in_total : NULL;
+	size_t cnt = 0;
+	double sumn = 0, sumb = 0;
+
+	if (sp->runs) {
+		for (size_t q = 0; q < sp->n; q++)
+			for (uint32_t j = 0; j < sp->runs[q].n; j++)
+				plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, in,
+					  (size_t)sp->runs[q].start + (size_t)j * sp->runs[q].stride,
+					  &cnt, &sumn, &sumb);
+	} else if (sp->idx) {
+		for (size_t k = 0; k < sp->n; k++)
+			plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, in, sp->idx[k], &cnt,
+				  &sumn, &sumb);
+	} else {
+		/* eight instances a byte of in_total: a whole byte all in
+		 * _Total is added without a test, one all out (virtual
+		 * interfaces) passed over (the last byte's bits past the
+		 * instances are not set: it is tested bit by bit) */
+		for (size_t k = 0; k < sp->n;) {
+			size_t end = k + 8 < sp->n ? k + 8 : sp->n;
+			int whole = end == k + 8;
+			if (in && whole && in[k >> 3] == 0) {
+				k = end;
+				continue;
+			}
+			const uint8_t *byte_in = in && (!whole || in[k >> 3] != 0xFF) ? in : NULL;
+			for (; k < end; k++)
+				plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, byte_in, k,
+					  &cnt, &sumn, &sumb);
+		}
+	}
+	*n = cnt;
+	*sn = sumn;
+	*sb = sumb;
+}
+
+/* derive_total_span of a counter whose fields every instance read (both
+ * times, of a plain pair, for a type of two reads with dt > 0): what
+ * total_add and total_end give, with nothing to test but _Total's
+ * membership. 0 when it is not such a counter. */
+static int
+plain_total(const struct counter_desc *c, const struct derive_span *sp,
+	    const struct derive_env *env, struct value *out)
+{
+	const struct delta_store *ds = sp->ds;
+	struct plain_terms pt;
+	int two = counter_type_needs_two(c->type);
+	size_t n = 0;
+	double sn = 0, sb = 0;
+
+	if (!ds || ds->cur != sp->rs || no_total(c))
+		return 0;
+	if (two) {
+		if (sp->first || !ds->plain || !(env->dt > 0) ||
+		    !plain_terms(c, ds->prev, sp->rs, ds->both, &pt))
+			return 0;
+	} else if (!plain_terms(c, NULL, sp->rs, ds->all, &pt)) {
+		return 0;
+	}
+	if (pt.simple && (!two || !pt.gauge)) {
+		if (pt.narrow && pt.nn == 1 && two)
+			plain_walk(sp, &pt, c, 1, 1, 1, 1, &n, &sn, &sb);
+		else if (pt.narrow && pt.nn == 1)
+			plain_walk(sp, &pt, c, 1, 1, 1, 0, &n, &sn, &sb);
+		else
+			plain_walk(sp, &pt, c, pt.nn, pt.narrow, 1, two, &n, &sn, &sb);
+	} else {
+		plain_walk(sp, &pt, c, 0, 0, 0, two, &n, &sn, &sb);
+	}
+	if (n == 0) {
+		*out = (struct value){ 0, ST_NO_INSTANCE };
+		return 1;
+	}
+	if (c->total == TOTAL_MEAN) {
+		sn /= (double)n;
+		sb /= (double)n;
+	}
+	*out = apply(sp->rs, c, sn, sb, NULL, NULL, env);
+	return 1;
+}
+
 struct value
 derive_total_span(const struct counter_desc *c,
 		  const struct derive_span *sp, const struct derive_env *env)
 {
+	struct value pv;
+	if (plain_total(c, sp, env, &pv))
+		return pv;
 	struct total_acc a = { 0 };
 	int two = counter_type_needs_two(c->type), stop = 0;
 	uint64_t need = counter_fields(c), words[SET_MAX_FIELDS];

@@ -780,18 +780,9 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 {
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
-	uint64_t words[SET_MAX_FIELDS]; /* deltas formed to learn the status */
 
-	es->ds = (struct delta_store){ prev, cur, es->prev_same ? NULL : es->prev_of, es->delta_st,
-				       env };
-	if (snapshot || !es->have_prev)
-		return;
-	for (size_t i = 0; i < cur->ninstances; i++) {
-		size_t j = es->prev_same ? i : es->prev_of[i];
-		if (j != NO_PREV)
-			es->delta_st[i] = derive_pair_status(prev, &prev->inst[j], cur,
-							     &cur->inst[i], &env, words);
-	}
+	derive_pairs(&es->ds, prev, cur, es->prev_same ? NULL : es->prev_of, es->delta_st, &env,
+		     !snapshot && es->have_prev);
 }
 
 /* Cur instance i's pair status: ST_OK with a previous read (and in a

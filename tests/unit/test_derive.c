@@ -39,7 +39,7 @@ static const struct field_desc fields[NF] = {
 
 enum { C_RAW, C_DELTA, C_RATE, C_FRAC, C_SFRAC, C_AVGT, C_AVGB, C_TIMER, C_TINV, C_QLEN,
        C_ELAPSED, C_UTIL, C_RATE32, C_MEAN_TIMER, C_SFRAC_NOZB, C_DIFF, C_RAW2, C_RATE2W,
-       C_DELTA2, C_QLEN2, NC };
+       C_DELTA2, C_QLEN2, C_MULF, C_MULAVG, C_GRATE, NC };
 
 static const struct counter_desc counters[NC] = {
 	[C_RAW] = { .name = "Raw", .type = CT_RAW, .num = { { F_G, 1 } }, .scale = 2 },
@@ -74,6 +74,13 @@ static const struct counter_desc counters[NC] = {
 	[C_DELTA2] = { .name = "Delta2", .type = CT_DELTA, .num = { { F_B, 1 }, { F_MS, 1 } } },
 	[C_QLEN2] = { .name = "QLen2", .type = CT_QUEUELEN, .num = { { F_MS, 1 }, { F_A, 1 } },
 		      .scale = 0.001 },
+	/* a multiplier: of N and B (statvfs' f_frsize), of N alone (cycles) */
+	[C_MULF] = { .name = "MulFrac", .type = CT_FRACTION, .num = { { F_G, 1 } },
+		     .den = { { F_SPEED, 1 } }, .mul = FIELD_REF(F_DUPLEX) },
+	[C_MULAVG] = { .name = "MulAvg", .type = CT_AVG_BULK, .num = { { F_B, 1 } },
+		       .den = { { F_A, 1 } }, .mul = FIELD_REF(F_G), .mul_num_only = 1 },
+	/* a gauge among a rate's terms: its delta is 0 */
+	[C_GRATE] = { .name = "GaugeRate", .type = CT_RATE, .num = { { F_A, 1 }, { F_G, 1 } } },
 };
 
 static const struct counter_set set = {
@@ -547,7 +554,7 @@ run_matches_value(const struct delta_store *ds)
 			for (size_t k = 1; k < n; k++) {
 				enum value_status pair = mode == 2   ? ST_OK
 							 : mode == 1 ? ST_FIRST
-							 : prev_of[k] == DERIVE_NO_PREV ? ST_NEW
+							 : prev_of && prev_of[k] == DERIVE_NO_PREV ? ST_NEW
 											: ST_OK;
 				struct field_deltas d;
 				int two = counter_type_needs_two(counters[c].type);
@@ -615,8 +622,19 @@ test_run(void **state)
 	}
 	assert_int_equal(status[6], ST_RESET);
 	assert_int_equal(status[4], ST_WRAPPED);
-	struct delta_store ds = { &prs, &crs, prev_of, status, env2 };
+	struct delta_store ds = { .prev = &prs, .cur = &crs, .prev_of = prev_of, .status = status,
+				  .env = env2 };
 	run_matches_value(&ds);
+	/* derive_pairs learns the same statuses; a list that changed is
+	 * never plain */
+	uint8_t learnt[NCUR];
+	struct delta_store dp;
+	derive_pairs(&dp, &prs, &crs, prev_of, learnt, &env2, 1);
+	assert_false(dp.plain);
+	for (int k = 0; k < NCUR; k++)
+		if (prev_of[k] != DERIVE_NO_PREV)
+			assert_int_equal(learnt[k], status[k]);
+	run_matches_value(&dp);
 	/* again with 64-bit values of a: both reads' slots of a wide */
 	raw_put(&prs, &prs.inst[0], F_A, ((uint64_t)1 << 40) + 5);
 	raw_put(&crs, &crs.inst[1], F_A, ((uint64_t)1 << 40) + 1005);
@@ -625,6 +643,139 @@ test_run(void **state)
 	run_matches_value(&ds);
 	raw_set_free(&prs);
 	raw_set_free(&crs);
+}
+
+/* Two reads of n instances (n <= 16) over the same list: every field
+ * read, each counter's field risen by up to 10^5 from prev to cur, gauges
+ * anything; instance 1 out of _Total. wide: a's values past 2^32. */
+static void
+plain_reads(struct raw_set *prs, struct raw_set *crs, size_t n, int wide, unsigned *seed)
+{
+	raw_set_init(prs, &set);
+	raw_set_init(crs, &set);
+	for (size_t k = 0; k < n; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "i%zu", k);
+		struct raw_instance *p = raw_set_add(prs, name, strlen(name), k);
+		struct raw_instance *c = raw_set_add(crs, name, strlen(name), k);
+		for (unsigned f = 0; f < NF; f++) {
+			uint64_t a = (uint64_t)(rand_r(seed) % 100000) + 1000000u;
+			if (wide && f == F_A)
+				a += (uint64_t)1 << 40;
+			uint64_t b = fields[f].kind == FK_GAUGE ? (uint64_t)(rand_r(seed) % 5000)
+							       : a + (uint64_t)(rand_r(seed) % 100000);
+			if (f == F_SPEED && k % 3 == 0)
+				b = 100; /* a few with a link speed */
+			raw_put(prs, p, f, fields[f].kind == FK_GAUGE ? b / 2 : a);
+			raw_put(crs, c, f, b);
+		}
+		raw_set_in_total(crs, c, k != 1);
+	}
+}
+
+/* derive_total_span of every counter over a span equals what the loops
+ * that test each instance give (ds with nothing known). */
+static void
+totals_match(const struct delta_store *ds, const struct derive_span *shape)
+{
+	struct delta_store slow = *ds;
+	slow.plain = 0;
+	slow.both = slow.all = 0;
+	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
+		struct derive_span a = *shape, b = *shape;
+		a.ds = mode == 2 ? NULL : ds;
+		b.ds = mode == 2 ? NULL : &slow;
+		a.first = b.first = mode == 1;
+		for (int c = 0; c < NC; c++) {
+			struct value x = derive_total_span(&counters[c], &a, &env2);
+			struct value y = derive_total_span(&counters[c], &b, &env2);
+			assert_int_equal(x.status, y.status);
+			assert_memory_equal(&x.v, &y.v, sizeof(x.v));
+		}
+	}
+}
+
+/* derive_pairs: each status as derive_pair_status gives it, and a plain
+ * pair (the same list, nothing fell, no identity changed) known as one;
+ * then every counter's values and totals over it, by the loops that test
+ * nothing per instance, equal derive_value's and the testing loops'. */
+static void
+test_plain(void **state)
+{
+	(void)state;
+	enum { N = 11 };
+	unsigned seed = 11;
+	uint8_t status[N];
+
+	for (int wide = 0; wide < 2; wide++) {
+		struct raw_set prs, crs;
+		struct delta_store ds;
+		plain_reads(&prs, &crs, N, wide, &seed);
+		assert_int_equal(!!crs.wide, wide);
+		derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+		assert_true(ds.plain);
+		assert_int_equal(ds.both, ALL);
+		assert_int_equal(ds.all, ALL);
+		for (size_t k = 0; k < N; k++)
+			assert_int_equal(status[k], ST_OK);
+		run_matches_value(&ds);
+		/* the whole list in _Total, by index, and by runs (0, 3, 6,
+		 * 9 then 1, 4, 7, 10), as groups take them */
+		const uint32_t idx[] = { 4, 2, 9, 1, 0 };
+		const struct idx_run runs[] = { { 0, 3, 4 }, { 1, 3, 4 } };
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, idx, 5, 1, NULL });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, 2, 0, runs });
+		/* no dt: BAD_TIME, not the plain loops */
+		struct delta_store nodt = ds;
+		nodt.env.dt = 0;
+		struct derive_env env0 = env2;
+		env0.dt = 0;
+		double val[N];
+		uint8_t st[N];
+		derive_run(&(struct derive_span){ &crs, &nodt, 0, NULL, N, 0, NULL },
+			   &counters[C_RATE], counter_fields(&counters[C_RATE]), 0, &env0, val, st);
+		assert_int_equal(st[0], ST_BAD_TIME);
+
+		/* a fall in one instance's counter (a reset), an identity
+		 * changed in another, a field one read lacks: not plain, each
+		 * status still derive_pair_status's */
+		raw_put(&crs, &crs.inst[3], F_B, 5);
+		crs.inst[5].identity = 99;
+		raw_set_present_at(&crs, 7, ALL & ~((uint64_t)1 << F_MS));
+		derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+		assert_false(ds.plain);
+		assert_int_equal(ds.both, ALL & ~((uint64_t)1 << F_MS));
+		assert_int_equal(ds.all, ALL & ~((uint64_t)1 << F_MS));
+		for (size_t k = 0; k < N; k++) {
+			uint64_t scratch[SET_MAX_FIELDS];
+			assert_int_equal(status[k], derive_pair_status(&prs, &prs.inst[k], &crs,
+								       &crs.inst[k], &env2,
+								       scratch));
+		}
+		assert_int_equal(status[3], ST_RESET);
+		assert_int_equal(status[5], ST_RESET);
+		run_matches_value(&ds);
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL });
+		/* a gauge that fell is no fall: plain again once the rest is */
+		raw_put(&crs, &crs.inst[3], F_B, prs.wide ? raw_get(&prs, &prs.inst[3], F_B) + 1
+							  : raw_get(&prs, &prs.inst[3], F_B) + 1);
+		crs.inst[5].identity = 5;
+		raw_set_present_at(&crs, 7, ALL);
+		raw_put(&crs, &crs.inst[2], F_G, 0);
+		raw_put(&prs, &prs.inst[2], F_G, 4000);
+		derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+		assert_true(ds.plain);
+		run_matches_value(&ds);
+		/* no previous read: nothing paired, all still known */
+		memset(status, 0xEE, sizeof(status));
+		derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 0);
+		assert_false(ds.plain);
+		assert_int_equal(ds.all, ALL);
+		assert_int_equal(status[0], 0xEE);
+		raw_set_free(&prs);
+		raw_set_free(&crs);
+	}
 }
 
 static void
@@ -658,7 +809,7 @@ main(void)
 		cmocka_unit_test(test_missing),   cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
-		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
