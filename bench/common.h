@@ -35,6 +35,19 @@ bench_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The process's user and system CPU time so far, in ns (getrusage: the
+ * split of bench_cpu_ns between getcounter's own work and the kernel's,
+ * read over many steps). */
+static inline void
+bench_user_sys_ns(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
 /* Monotonic wall time, in ns. */
 static inline uint64_t
 bench_wall_ns(void)

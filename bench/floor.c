@@ -380,7 +380,8 @@ main(int argc, char **argv)
 		read_per_step(rootfd, tokenize);
 		nl_dumps();
 	}
-	uint64_t wall0 = bench_wall_ns();
+	uint64_t wall0 = bench_wall_ns(), user0, sys0, user1, sys1;
+	bench_user_sys_ns(&user0, &sys0);
 	for (long s = 0; s < steps; s++) {
 		if (root)
 			ticker_step(&tk);
@@ -394,17 +395,19 @@ main(int argc, char **argv)
 		t[s] = b - a > overhead ? b - a - overhead : 0;
 	}
 	uint64_t wall1 = bench_wall_ns();
+	bench_user_sys_ns(&user1, &sys1);
 	uint64_t sum = 0;
 	for (long s = 0; s < steps; s++)
 		sum += t[s];
 	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
 	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu files=%zu "
-	       "per_step_opens=%zu netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld\n",
+	       "per_step_opens=%zu netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld "
+	       "user_ns=%llu sys_ns=%llu\n",
 	       steps, (unsigned long long)(sum / (uint64_t)steps),
 	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
 	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, npo, nreqs, bytes,
-	       nlbytes,
-	       bench_vmhwm_kb());
+	       nlbytes, bench_vmhwm_kb(), (unsigned long long)((user1 - user0) / (uint64_t)steps),
+	       (unsigned long long)((sys1 - sys0) / (uint64_t)steps));
 	ticker_close(&tk);
 	return 0;
 }

@@ -438,7 +438,8 @@ main(int argc, char **argv)
 	}
 	if (marker)
 		(void)!write(-1, "gcbench-measure-start", 21);
-	uint64_t wall0 = bench_wall_ns();
+	uint64_t wall0 = bench_wall_ns(), user0, sys0, user1, sys1;
+	bench_user_sys_ns(&user0, &sys0);
 	counts(count, c0);
 	for (long s = 0; s < steps; s++) {
 		if (root)
@@ -459,6 +460,7 @@ main(int argc, char **argv)
 	}
 	counts(count, c1);
 	uint64_t wall1 = bench_wall_ns();
+	bench_user_sys_ns(&user1, &sys1);
 	if (marker)
 		(void)!write(-1, "gcbench-measure-end", 19);
 
@@ -486,7 +488,9 @@ main(int argc, char **argv)
 		       (double)(c1[1] - c0[1]) / (double)steps, c1[2] - c_open[2]);
 	else
 		printf(" allocs=NA alloc_bytes=NA heap_bytes=NA");
-	printf(" vmhwm_kb=%ld nofile=%ld\n", bench_vmhwm_kb(), nofile);
+	printf(" vmhwm_kb=%ld nofile=%ld user_ns=%llu sys_ns=%llu\n", bench_vmhwm_kb(), nofile,
+	       (unsigned long long)((user1 - user0) / (uint64_t)steps),
+	       (unsigned long long)((sys1 - sys0) / (uint64_t)steps));
 	fflush(stdout);
 
 	if (ost)
