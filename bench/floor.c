@@ -7,7 +7,8 @@
  * Output Queue Length is asked for), on one socket per protocol, receiving
  * the dump into a 64 KiB buffer and walking the message headers only to
  * find NLMSG_DONE. A bare "@netlink" line sends an RTM_GETLINK dump (the
- * first slice's request). Nothing is parsed, except
+ * first slice's request). Each "@statvfs PATH" line is a statfs(2) of that
+ * mount point (LogicalDisk's space figures). Nothing is parsed, except
  * with --tokenize (fixture roots: there a file is a page-cache copy, not
  * kernel formatting, so the floor also turns every decimal into a number).
  *
@@ -21,6 +22,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 struct ffile {
@@ -207,12 +209,37 @@ read_per_step(int rootfd, int tokenize)
 	return total;
 }
 
+/* The mount points of "@statvfs PATH" lines: statfs(2) of each a step,
+ * the call glibc's statvfs makes. */
+static char **statfs_paths;
+static size_t nstatfs;
+
+static size_t
+statfs_all(void)
+{
+	size_t ok = 0;
+
+	for (size_t i = 0; i < nstatfs; i++) {
+		struct statfs sf;
+		if (statfs(statfs_paths[i], &sf) == 0) {
+			sink += (uint64_t)sf.f_bavail;
+			ok++;
+		}
+	}
+	return ok;
+}
+
 /* Add relpath (under rootfd) to the files read each step. */
 static void
 add_file(int rootfd, const char *relpath)
 {
 	if (strncmp(relpath, "@netlink", 8) == 0) {
 		add_request(relpath);
+		return;
+	}
+	if (strncmp(relpath, "@statvfs ", 9) == 0) {
+		statfs_paths = realloc(statfs_paths, (nstatfs + 1) * sizeof(*statfs_paths));
+		statfs_paths[nstatfs++] = strdup(relpath + 9);
 		return;
 	}
 	if (strncmp(relpath, "@open ", 6) == 0 || strncmp(relpath, "@dir ", 5) == 0) {
@@ -371,7 +398,7 @@ main(int argc, char **argv)
 		return 1;
 	uint64_t *t = calloc((size_t)steps, sizeof(uint64_t));
 	uint64_t overhead = bench_clock_overhead();
-	size_t bytes = 0, nlbytes = 0;
+	size_t bytes = 0, nlbytes = 0, nstatfs_ok = 0;
 
 	for (long w = 0; w < warmup; w++) {
 		if (root)
@@ -379,6 +406,7 @@ main(int argc, char **argv)
 		read_files(tokenize);
 		read_per_step(rootfd, tokenize);
 		nl_dumps();
+		statfs_all();
 	}
 	uint64_t wall0 = bench_wall_ns(), user0, sys0, user1, sys1;
 	bench_user_sys_ns(&user0, &sys0);
@@ -391,6 +419,7 @@ main(int argc, char **argv)
 		bytes = read_files(tokenize);
 		bytes += read_per_step(rootfd, tokenize);
 		nlbytes = nl_dumps();
+		nstatfs_ok = statfs_all();
 		uint64_t b = bench_cpu_ns();
 		t[s] = b - a > overhead ? b - a - overhead : 0;
 	}
@@ -401,12 +430,13 @@ main(int argc, char **argv)
 		sum += t[s];
 	qsort(t, (size_t)steps, sizeof(uint64_t), cmp_u64);
 	printf("steps=%ld cpu_ns=%llu cpu_ns_med=%llu cpu_ns_min=%llu wall_ns=%llu files=%zu "
-	       "per_step_opens=%zu netlink_requests=%zu bytes=%zu netlink_bytes=%zu vmhwm_kb=%ld "
-	       "user_ns=%llu sys_ns=%llu\n",
+	       "per_step_opens=%zu netlink_requests=%zu bytes=%zu netlink_bytes=%zu statfs=%zu/%zu "
+	       "vmhwm_kb=%ld user_ns=%llu sys_ns=%llu\n",
 	       steps, (unsigned long long)(sum / (uint64_t)steps),
 	       (unsigned long long)t[steps / 2], (unsigned long long)t[0],
 	       (unsigned long long)((wall1 - wall0) / (uint64_t)steps), nfiles, npo, nreqs, bytes,
-	       nlbytes, bench_vmhwm_kb(), (unsigned long long)((user1 - user0) / (uint64_t)steps),
+	       nlbytes, nstatfs_ok, nstatfs, bench_vmhwm_kb(),
+	       (unsigned long long)((user1 - user0) / (uint64_t)steps),
 	       (unsigned long long)((sys1 - sys0) / (uint64_t)steps));
 	ticker_close(&tk);
 	return 0;

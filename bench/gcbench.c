@@ -13,9 +13,11 @@
  * Prints one line of key=value figures (see bench/README.md). With
  * malloc-count.so preloaded it also counts allocations in the measured
  * steps and the heap the engine holds. --files F writes the files the
- * engine keeps open (relative to the root) and the netlink requests of its
- * last warm-up step ("@netlink PROTOCOL HEX", recorded by the sendto below):
- * the floor reads exactly those files and sends exactly those requests.
+ * engine keeps open (relative to the root), and the netlink requests and
+ * statvfs calls of its last warm-up step ("@netlink PROTOCOL HEX",
+ * "@statvfs PATH", recorded by the sendto and statvfs below): the floor
+ * reads exactly those files, sends exactly those requests and makes those
+ * calls.
  *
  * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
  *         [--sleep MS] [--marker] [--] [PATH...]   (no PATH: the default counters)
@@ -27,8 +29,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 #include "cli.h"
@@ -39,10 +43,13 @@
 
 typedef void (*count_fn)(long long out[4]);
 
-/* The netlink requests of one step, as "@netlink PROTOCOL HEX" lines. */
+/* The netlink requests and statvfs calls of one step, as "@netlink
+ * PROTOCOL HEX" and "@statvfs PATH" lines (statvfs comes from LogicalDisk's
+ * helper thread: the lines are added under a lock). */
 static int recording;
 static char requests[16384];
 static size_t requests_len;
+static pthread_mutex_t requests_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* Every sendto of the library objects linked here comes through this
  * definition (it takes precedence over libc's); while recording, a
@@ -58,6 +65,7 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to
 	    dom == AF_NETLINK) {
 		sl = sizeof(proto);
 		(void)getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &sl);
+		pthread_mutex_lock(&requests_mu);
 		int n = snprintf(requests + requests_len, sizeof(requests) - requests_len,
 				 "@netlink %d ", proto);
 		if (n > 0 && requests_len + (size_t)n + 2 * len + 2 < sizeof(requests)) {
@@ -68,8 +76,32 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to
 			requests[requests_len++] = '\n';
 			requests[requests_len] = '\0';
 		}
+		pthread_mutex_unlock(&requests_mu);
 	}
 	return syscall(SYS_sendto, fd, buf, len, flags, to, tolen);
+}
+
+/* Every statvfs of the library objects comes through here, as sendto does:
+ * the space figures of a mount are a call to the kernel, which the floor
+ * makes too. */
+int
+statvfs(const char *path, struct statvfs *buf)
+{
+	static int (*real)(const char *, struct statvfs *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "statvfs");
+	if (recording && !strchr(path, '\n')) {
+		pthread_mutex_lock(&requests_mu);
+		int n = snprintf(requests + requests_len, sizeof(requests) - requests_len,
+				 "@statvfs %s\n", path);
+		if (n > 0 && requests_len + (size_t)n < sizeof(requests))
+			requests_len += (size_t)n;
+		else
+			requests[requests_len] = '\0';
+		pthread_mutex_unlock(&requests_mu);
+	}
+	return real ? real(path, buf) : -1;
 }
 
 /* The files the engine opens during the recorded step, as "@open REL" (a
