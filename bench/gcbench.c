@@ -468,10 +468,12 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* getrusage outside the marked steps: strace counts what is between */
+	uint64_t user0, sys0, user1, sys1;
+	bench_user_sys_ns(&user0, &sys0);
 	if (marker)
 		(void)!write(-1, "gcbench-measure-start", 21);
-	uint64_t wall0 = bench_wall_ns(), user0, sys0, user1, sys1;
-	bench_user_sys_ns(&user0, &sys0);
+	uint64_t wall0 = bench_wall_ns();
 	counts(count, c0);
 	for (long s = 0; s < steps; s++) {
 		if (root)
@@ -492,9 +494,9 @@ main(int argc, char **argv)
 	}
 	counts(count, c1);
 	uint64_t wall1 = bench_wall_ns();
-	bench_user_sys_ns(&user1, &sys1);
 	if (marker)
 		(void)!write(-1, "gcbench-measure-end", 19);
+	bench_user_sys_ns(&user1, &sys1);
 
 	uint64_t sum = 0;
 	for (long s = 0; s < steps; s++)
