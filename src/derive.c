@@ -199,8 +199,8 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 /* Where a field's value lies in an instance's words of one read: its
  * first word, and whether it takes two (low, high). */
 struct wref {
-	unsigned off;
-	int wide;
+	uint8_t off;  /* a slot's first word is below 2 x SET_MAX_FIELDS */
+	uint8_t wide;
 };
 
 static inline struct wref
@@ -209,8 +209,8 @@ wref_of(const struct raw_set *rs, unsigned f)
 	unsigned s = raw_slot(rs, f);
 
 	if (!rs->wide)
-		return (struct wref){ s, 0 };
-	return (struct wref){ rs->woff[s], (int)(rs->wide >> s & 1) };
+		return (struct wref){ (uint8_t)s, 0 };
+	return (struct wref){ rs->woff[s], (uint8_t)(rs->wide >> s & 1) };
 }
 
 static inline __attribute__((always_inline)) uint64_t
@@ -658,12 +658,12 @@ sum_of_fields(const struct counter_desc *c)
  * instance read, as the plain loops take it: where each term lies in the
  * two reads (prs NULL for a type of one read), in N's then B's order. */
 struct plain_terms {
-	unsigned nn, nd;    /* terms of N, then of B */
-	int narrow;         /* no value takes two words in either read */
-	int simple;         /* sum_of_fields: N's terms all added, no B, no
+	uint8_t nn, nd;     /* terms of N, then of B */
+	uint8_t narrow;     /* no value takes two words in either read */
+	uint8_t simple;     /* sum_of_fields: N's terms all added, no B, no
 			     * multiplier */
-	int gauge;          /* some term is a gauge (whose delta is 0) */
-	int mul;            /* a multiplier, at m in cur */
+	uint8_t gauge;      /* some term is a gauge (whose delta is 0) */
+	uint8_t mul;        /* a multiplier, at m in cur */
 	struct wref m;
 	struct wref p[2 * COUNTER_MAX_TERMS], c[2 * COUNTER_MAX_TERMS];
 	uint8_t neg[2 * COUNTER_MAX_TERMS], is_gauge[2 * COUNTER_MAX_TERMS];
@@ -694,12 +694,12 @@ plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struc
 	pt->nn = pt->nd = 0;
 	pt->narrow = 1;
 	pt->gauge = 0;
-	pt->simple = sum_of_fields(c);
+	pt->simple = (uint8_t)sum_of_fields(c);
 	for (unsigned t = 0; t < COUNTER_MAX_TERMS && c->num[t].sign; t++)
 		plain_term(pt, pt->nn++, &c->num[t], prs, crs);
 	for (unsigned t = 0; t < COUNTER_MAX_TERMS && c->den[t].sign; t++)
 		plain_term(pt, pt->nn + pt->nd++, &c->den[t], prs, crs);
-	pt->mul = c->mul != 0;
+	pt->mul = (uint8_t)(c->mul != 0);
 	if (pt->mul) {
 		pt->m = wref_of(crs, c->mul - 1u);
 		pt->narrow &= !pt->m.wide;
@@ -708,27 +708,30 @@ plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struc
 }
 
 /* An instance's sum of terms first .. first + nt (in term order, as
- * term_sum forms it): of the deltas from pw to cw (a gauge's 0), or with
- * pw NULL of cw's values. nt, narrow and simple (every term added, none a
- * gauge) are constants where it is inlined for the usual counters, so the
+ * term_sum forms it): with two, of the deltas from pw to cw (a gauge's 0),
+ * else of cw's values. nt, narrow, simple (every term added, none a gauge)
+ * and two are constants where it is inlined for the usual counters, so the
  * loops that call it are made for them. */
 static inline __attribute__((always_inline)) double
 plain_sum(const struct plain_terms *pt, unsigned first, unsigned nt, int narrow, int simple,
-	  const uint32_t *pw, const uint32_t *cw)
+	  int two, const uint32_t *pw, const uint32_t *cw)
 {
 	double sum = 0;
 
 	for (unsigned t = first; t < first + nt; t++) {
 		double v = 0;
-		if (simple || !pw || !pt->is_gauge[t]) {
+		if (simple || !two || !pt->is_gauge[t]) {
 			uint64_t b = narrow ? cw[pt->c[t].off] : wload(cw, pt->c[t]);
-			if (pw)
+			if (two)
 				b -= narrow ? pw[pt->p[t].off] : wload(pw, pt->p[t]);
 			/* a narrow value or delta is below 2^32: converted
 			 * as signed, one instruction, to the same double */
 			v = narrow ? (double)(int64_t)b : (double)b;
 		}
-		sum += simple || !pt->neg[t] ? v : -v;
+		if (simple && t == first)
+			sum = v; /* 0 + v: v is never -0 */
+		else
+			sum += simple || !pt->neg[t] ? v : -v;
 	}
 	return sum;
 }
@@ -740,8 +743,8 @@ plain_nb(const struct plain_terms *pt, const struct counter_desc *c, const uint3
 {
 	double mul = 1;
 
-	*n = plain_sum(pt, 0, pt->nn, 0, 0, pw, cw);
-	*b = pt->nd ? plain_sum(pt, pt->nn, pt->nd, 0, 0, pw, cw) : 0;
+	*n = plain_sum(pt, 0, pt->nn, 0, 0, pw != NULL, pw, cw);
+	*b = pt->nd ? plain_sum(pt, pt->nn, pt->nd, 0, 0, pw != NULL, pw, cw) : 0;
 	if (pt->mul)
 		mul = (double)wload(cw, pt->m);
 	*n *= mul;
@@ -794,7 +797,7 @@ plain_rate_loop(const struct raw_set *prs, const struct raw_set *crs,
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k;
-		double sum = plain_sum(&t, 0, nt, narrow, 1, pv + i * ps, cv + i * cs);
+		double sum = plain_sum(&t, 0, nt, narrow, 1, 1, pv + i * ps, cv + i * cs);
 		if (safe) {
 			val[k] = sum * scale; /* rate: divided by dt below */
 			st[k] = ST_OK;
@@ -937,7 +940,7 @@ plain_raw_loop(const struct raw_set *rs, const struct plain_terms *pt, unsigned 
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k;
-		val[k] = plain_sum(&t, 0, nt, narrow, 1, NULL, v + i * stride) * scale;
+		val[k] = plain_sum(&t, 0, nt, narrow, 1, 0, NULL, v + i * stride) * scale;
 		st[k] = prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : (uint8_t)pair;
 	}
 }
@@ -1266,7 +1269,8 @@ plain_add(const struct plain_terms *pt, const struct counter_desc *c, unsigned n
 		return;
 	(*n)++;
 	if (simple) {
-		*sn += plain_sum(pt, 0, nt, narrow, 1, pv ? pv + i * ps : NULL, cv + i * cs);
+		*sn += plain_sum(pt, 0, nt, narrow, 1, pv != NULL, pv ? pv + i * ps : NULL,
+				 cv + i * cs);
 		return;
 	}
 	double nn, bb;
