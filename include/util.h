@@ -181,6 +181,11 @@ int glob_match_ci(const char *pattern, const char *s);
  * digit is there. Saturates at UINT64_MAX. */
 int parse_u64(const char **p, uint64_t *out);
 
+/* Write v in decimal at buf (FMT_UINT_MAX bytes of room), with no NUL;
+ * returns the digits written. */
+#define FMT_UINT_MAX 20
+size_t fmt_uint(char *buf, uint64_t v);
+
 /* Skip spaces and tabs. */
 const char *skip_blanks(const char *p);
 

@@ -454,6 +454,20 @@ parse_u64(const char **pp, uint64_t *out)
 	return 0;
 }
 
+size_t
+fmt_uint(char *buf, uint64_t v)
+{
+	char digits[FMT_UINT_MAX];
+	size_t k = sizeof(digits);
+
+	do {
+		digits[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(buf, digits + k, sizeof(digits) - k);
+	return sizeof(digits) - k;
+}
+
 const char *
 skip_blanks(const char *p)
 {

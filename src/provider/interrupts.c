@@ -259,14 +259,9 @@ name_with(char *buf, size_t n, const struct interrupts_row *row, const char *suf
 size_t
 interrupts_instance_name(char *buf, size_t n, const struct interrupts_row *row, unsigned cpu)
 {
-	char digits[12];
-	size_t k = sizeof(digits);
+	char digits[FMT_UINT_MAX];
 
-	do {
-		digits[--k] = (char)('0' + cpu % 10);
-		cpu /= 10;
-	} while (cpu);
-	return name_with(buf, n, row, digits + k, sizeof(digits) - k);
+	return name_with(buf, n, row, digits, fmt_uint(digits, cpu));
 }
 
 size_t

@@ -501,8 +501,8 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 		unsigned prev = cpu;
 		uint64_t id = row.ncols >= SOFTNET_CPU ? row.v[SOFTNET_CPU - 1] : UINT64_MAX;
 		struct raw_instance *ri;
-		char name[12];
-		size_t col, i = sizeof(name);
+		char name[FMT_UINT_MAX];
+		size_t col;
 
 		/* Column 13 when it can be a CPU (see the top of this file),
 		 * else the row's position: the k-th online CPU; without it,
@@ -512,12 +512,7 @@ softnet_read(void *state, struct raw_set *out, struct err *err)
 			cpu = (unsigned)id;
 		else if (online_nth(st->online, &online, k, &cpu) < 0 || (k && cpu <= prev))
 			cpu = k ? prev + 1 : 0;
-		for (unsigned v = cpu;; v /= 10) {
-			name[--i] = (char)('0' + v % 10);
-			if (v < 10)
-				break;
-		}
-		ri = raw_set_add(out, name + i, sizeof(name) - i, 0);
+		ri = raw_set_add(out, name, fmt_uint(name, cpu), 0);
 		for (size_t f = 0; f < ARRAY_SIZE(softnet_fields); f++)
 			if (row.ncols >= softnet_fields[f].column)
 				raw_put(out, ri, softnet_fields[f].field,

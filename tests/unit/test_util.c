@@ -185,6 +185,24 @@ test_idmap(void **state)
 	idmap_free(&m);
 }
 
+/* fmt_uint writes what "%llu" does, without a NUL, and says how much. */
+static void
+test_fmt_uint(void **state)
+{
+	(void)state;
+	const uint64_t v[] = { 0, 7, 10, 99, 100, 511, 4294967295u, 4294967296u, UINT64_MAX };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char buf[FMT_UINT_MAX + 1], want[32];
+		memset(buf, 'x', sizeof(buf));
+		size_t n = fmt_uint(buf, v[i]);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[i]);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(buf, want, n);
+		assert_int_equal(buf[n], n < FMT_UINT_MAX ? 'x' : buf[n]);
+	}
+	assert_int_equal(fmt_uint((char[FMT_UINT_MAX]){ 0 }, UINT64_MAX), FMT_UINT_MAX);
+}
+
 int
 main(void)
 {
@@ -193,6 +211,7 @@ main(void)
 		cmocka_unit_test(test_strset_stable),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_strpool),
+		cmocka_unit_test(test_fmt_uint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
