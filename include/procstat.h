@@ -55,6 +55,16 @@ int procstat_cpu_next(const char **pp, const char *end, struct procstat_cpu *out
 uint64_t procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys,
 		       uint64_t want, uint64_t *vals);
 
+/* procstat_keys with each key's line remembered from one read to the
+ * next: at[i] is where key i's line began in the last text that had it
+ * (PROCSTAT_AT_NONE: not known). A key still at its place is read there;
+ * the others are looked for line by line, and their places written down.
+ * The files' keys are unique and their order fixed, so a sample reads
+ * each key without passing every line before it. */
+#define PROCSTAT_AT_NONE UINT32_MAX
+uint64_t procstat_keys_at(const char *buf, size_t len, const char *const *keys, size_t nkeys,
+			  uint64_t want, uint64_t *vals, uint32_t *at);
+
 /* The scalar lines of /proc/stat, indexes into procstat_stat_keys. */
 enum procstat_stat_key {
 	PSTAT_CTXT,

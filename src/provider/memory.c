@@ -196,15 +196,40 @@ static const struct counter_set memory_set = {
 	.ncounters = ARRAY_SIZE(counters),
 };
 
+/* Parse the value after key (klen bytes) at p, line end eol: "key value"
+ * or "key: value [kB]". 0 when there is no number. */
+static int
+key_value(const char *p, const char *eol, uint64_t *val)
+{
+	if (p < eol && *p == ':')
+		p++;
+	p = skip_blanks(p);
+	return p < eol && parse_u64(&p, val) == 0 ? 0 : -1;
+}
+
 uint64_t
-procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys, uint64_t want,
-	      uint64_t *vals)
+procstat_keys_at(const char *buf, size_t len, const char *const *keys, size_t nkeys, uint64_t want,
+		 uint64_t *vals, uint32_t *at)
 {
 	const char *p = buf, *end = buf + len;
 	uint64_t found = 0;
 
 	if (nkeys < 64)
 		want &= BIT(nkeys) - 1;
+	/* each key where its line was last time */
+	for (uint64_t m = at ? want : 0; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		size_t klen = strlen(keys[i]);
+		const char *line = buf + at[i];
+
+		if (at[i] == PROCSTAT_AT_NONE || at[i] + klen >= len ||
+		    (at[i] && line[-1] != '\n') || memcmp(line, keys[i], klen) != 0 ||
+		    (line[klen] != ':' && line[klen] != ' ' && line[klen] != '\t'))
+			continue;
+		const char *eol = memchr(line + klen, '\n', (size_t)(end - line - klen));
+		if (key_value(line + klen, eol ? eol : end, &vals[i]) == 0)
+			found |= BIT(i);
+	}
 	while (p < end && found != want) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *key = p;
@@ -219,11 +244,11 @@ procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys
 			if (!(want & BIT(i)) || (found & BIT(i)) || keys[i][0] != key[0] ||
 			    strncmp(keys[i], key, klen) != 0 || keys[i][klen] != '\0')
 				continue;
-			if (p < eol && *p == ':')
-				p++;
-			p = skip_blanks(p);
-			if (p < eol && parse_u64(&p, &vals[i]) == 0)
+			if (key_value(p, eol, &vals[i]) == 0) {
 				found |= BIT(i);
+				if (at)
+					at[i] = (uint32_t)(key - buf);
+			}
 			break;
 		}
 		p = eol < end ? eol + 1 : end;
@@ -231,9 +256,17 @@ procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys
 	return found;
 }
 
+uint64_t
+procstat_keys(const char *buf, size_t len, const char *const *keys, size_t nkeys, uint64_t want,
+	      uint64_t *vals)
+{
+	return procstat_keys_at(buf, len, keys, nkeys, want, vals, NULL);
+}
+
 struct memory_state {
 	uint64_t needed;
 	struct pfile *meminfo, *vmstat;
+	uint32_t meminfo_at[MEMINFO_N], vmstat_at[VMSTAT_N]; /* procstat_keys_at */
 };
 
 /* Open: pick the files the requested counters need. */
@@ -241,6 +274,9 @@ static void *
 memory_open(const struct provider_ctx *ctx, struct err *err)
 {
 	struct memory_state *st = xcalloc(1, sizeof(*st));
+
+	memset(st->meminfo_at, 0xFF, sizeof(st->meminfo_at)); /* PROCSTAT_AT_NONE */
+	memset(st->vmstat_at, 0xFF, sizeof(st->vmstat_at));
 
 	(void)err;
 	st->needed = ctx->needed;
@@ -268,7 +304,8 @@ has_line(const char *buf, const char *head)
  * "MemTotal:", which 2.4 prints after a table) is said to be malformed. */
 static void
 read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n,
-	   uint64_t needed, struct raw_set *rs, struct raw_instance *ri, const char *head)
+	   uint64_t needed, struct raw_set *rs, struct raw_instance *ri, const char *head,
+	   uint32_t *at)
 {
 	uint64_t vals[F_NFIELDS];
 	uint64_t found;
@@ -277,7 +314,7 @@ read_keyed(struct pfile *pf, const char *const *keys, unsigned first, unsigned n
 
 	if (!pf || !(buf = pfile_read(pf, &len, NULL)))
 		return;
-	found = procstat_keys(buf, len, keys, n, needed >> first, vals);
+	found = procstat_keys_at(buf, len, keys, n, needed >> first, vals, at);
 	if (!found && !has_line(buf, head)) {
 		char why[64];
 		snprintf(why, sizeof(why), "no '%s' line", head);
@@ -298,9 +335,9 @@ memory_read(void *state, struct raw_set *out, struct err *err)
 
 	(void)err;
 	read_keyed(st->meminfo, meminfo_keys, MEMINFO_FIRST, MEMINFO_N, st->needed, out, ri,
-		   "MemTotal:");
+		   "MemTotal:", st->meminfo_at);
 	read_keyed(st->vmstat, vmstat_keys, VMSTAT_FIRST, VMSTAT_N, st->needed, out, ri,
-		   "nr_free_pages");
+		   "nr_free_pages", st->vmstat_at);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  * time) are stored x 100 with scale 0.01.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "procstat.h"
 #include "provider.h"
@@ -207,6 +208,7 @@ procstat_uptime(const char *buf, uint64_t *centis)
 struct system_state {
 	uint64_t needed;
 	struct pfile *stat, *loadavg, *uptime;
+	uint32_t stat_at[PSTAT_NKEYS]; /* procstat_keys_at */
 };
 
 /* Open: pick the files the requested counters need. */
@@ -214,6 +216,8 @@ static void *
 system_open(const struct provider_ctx *ctx, struct err *err)
 {
 	struct system_state *st = xcalloc(1, sizeof(*st));
+
+	memset(st->stat_at, 0xFF, sizeof(st->stat_at)); /* PROCSTAT_AT_NONE */
 
 	(void)err;
 	st->needed = ctx->needed;
@@ -245,7 +249,8 @@ system_read(void *state, struct raw_set *out, struct err *err)
 		for (size_t i = 0; i < ARRAY_SIZE(stat_map); i++)
 			if (st->needed & BIT(stat_map[i].field))
 				want |= BIT(stat_map[i].key);
-		found = procstat_keys(buf, len, procstat_stat_keys, PSTAT_NKEYS, want, vals);
+		found = procstat_keys_at(buf, len, procstat_stat_keys, PSTAT_NKEYS, want, vals,
+					 st->stat_at);
 		/* every kernel prints ctxt, btime and processes (2.4 lacks procs_) */
 		if (want && !found &&
 		    !procstat_keys(buf, len, procstat_stat_keys, PSTAT_NKEYS,

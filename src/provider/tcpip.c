@@ -725,6 +725,7 @@ struct tcpip_state {
 	uint64_t want[TCPIP_MAX_SOURCES];         /* needed fields, bit 0 = src.first */
 	struct netsnmp_table table[TCPIP_MAX_SOURCES];
 	const char *keys[SET_MAX_FIELDS];         /* the field names: the kernel's keys */
+	uint32_t at[SET_MAX_FIELDS];              /* procstat_keys_at, by field */
 };
 
 /* Open a set of kind k: a source file is opened only when a requested
@@ -733,6 +734,8 @@ static void *
 tcpip_open(const struct tcpip_kind *k, const struct provider_ctx *ctx)
 {
 	struct tcpip_state *st = xcalloc(1, sizeof(*st));
+
+	memset(st->at, 0xFF, sizeof(st->at)); /* PROCSTAT_AT_NONE */
 
 	st->kind = k;
 	for (size_t f = 0; f < k->set->nfields; f++)
@@ -772,8 +775,8 @@ tcpip_read(void *state, struct raw_set *out, struct err *err)
 		if (src->prefix)
 			found = netsnmp_table_read(&st->table[s], buf, len, st->want[s], vals);
 		else
-			found = procstat_keys(buf, len, &st->keys[src->first], src->n, st->want[s],
-					      vals);
+			found = procstat_keys_at(buf, len, &st->keys[src->first], src->n,
+						 st->want[s], vals, &st->at[src->first]);
 		for (unsigned i = 0; i < src->n; i++)
 			if (found & BIT(i))
 				raw_put(out, ri, src->first + i, vals[i]);

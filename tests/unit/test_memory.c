@@ -105,6 +105,66 @@ test_parse_keys(void **unused)
 	assert_int_equal(v[1], 40000);
 }
 
+/* procstat_keys_at, its places kept from text to text, gives what
+ * procstat_keys gives: with the lines where they were, moved, some gone or
+ * valueless, the text shorter than a place, a place that lands inside
+ * another key's line. */
+static void
+test_parse_keys_at(void **unused)
+{
+	static const char *const keys[] = { "ctxt", "btime", "procs_running", "Cached", "pgfault" };
+	static const char *const lines[] = {
+		"ctxt 111\n", "btime 222\n", "procs_running 3\n", "Cached:   44 kB\n",
+		"pgfault 555\n", "SwapCached: 6 kB\n", "intr 1 2 3 4 5 6 7 8 9\n",
+		"procs_running\n", "btime_x 9\n", "ctx 1\n",
+	};
+	uint32_t at[5];
+	unsigned seed = 5;
+
+	(void)unused;
+	memset(at, 0xFF, sizeof(at));
+	for (int round = 0; round < 400; round++) {
+		char text[512] = "";
+		size_t n = (size_t)(rand_r(&seed) % 8);
+		/* mostly the same text as the round before, as a file is */
+		if (round % 4 == 0)
+			seed = (unsigned)round;
+		unsigned local = seed;
+		for (size_t k = 0; k < n + 3; k++)
+			strcat(text, lines[rand_r(&local) % (sizeof(lines) / sizeof(lines[0]))]);
+		uint64_t want = (uint64_t)(rand_r(&seed) % 32) | 1;
+		uint64_t a[5] = { 0 }, b[5] = { 0 };
+		uint64_t fa = procstat_keys_at(text, strlen(text), keys, 5, want, a, at);
+		uint64_t fb = procstat_keys(text, strlen(text), keys, 5, want, b);
+		assert_int_equal(fa, fb);
+		for (int i = 0; i < 5; i++)
+			if (fb & ((uint64_t)1 << i))
+				assert_int_equal(a[i], b[i]);
+	}
+	/* a place found is used: the same text again finds every key */
+	const char *t = "x 1\nbtime 7\nctxt 8\n";
+	uint64_t v[5];
+	memset(at, 0xFF, sizeof(at));
+	assert_int_equal(procstat_keys_at(t, strlen(t), keys, 5, 3, v, at), 3);
+	assert_int_equal(at[0], 12);
+	assert_int_equal(at[1], 4);
+	assert_int_equal(procstat_keys_at(t, strlen(t), keys, 5, 3, v, at), 3);
+	assert_int_equal(v[0], 8);
+	assert_int_equal(v[1], 7);
+	/* a place inside a line ("Cached" in "SwapCached"), on a longer key
+	 * ("btime9"), or past the text's end is not the key's line */
+	t = "SwapCached: 6 kB\nbtime9 5\nCached: 44 kB\nbtime 222\n";
+	at[3] = 4;
+	at[1] = 17;
+	at[0] = 4000;
+	assert_int_equal(procstat_keys_at(t, strlen(t), keys, 5, 0xb, v, at), 0xa);
+	assert_int_equal(v[3], 44);
+	assert_int_equal(v[1], 222);
+	assert_int_equal(at[3], 26);
+	assert_int_equal(at[1], 40);
+	assert_int_equal(at[0], 4000); /* not found: left as it was */
+}
+
 /*
  * sysmem-basic (meminfo in kB; dt(t0,t1) = 2 s, dt(t1,t2) = 1.5 s):
  *       MemFree MemAvail Buffers Cached  SRecl  SwapTotal SwapFree CommitLimit Committed_AS
@@ -255,6 +315,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_shape),
 		cmocka_unit_test(test_parse_keys),
+		cmocka_unit_test(test_parse_keys_at),
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_old),
 		cmocka_unit_test(test_needed),
