@@ -77,17 +77,19 @@ ip -n "$nst" neigh replace "$net.1" lladdr "$maca" dev "$b" nud permanent
 ip -n "$nsr" neigh replace "$net.2" lladdr "$macb" dev "$a" nud permanent
 
 # The sender: count datagrams of payload bytes to a closed port, 5 ms apart.
-if command -v bash >/dev/null 2>&1; then
-	send() {
-		ip netns exec "$nst" bash -c 'for i in $(seq '"$count"'); do
-			printf "%'"$payload"'s" "" >/dev/udp/'"$net"'.1/9; sleep 0.005; done'
-	}
-elif command -v python3 >/dev/null 2>&1; then
+# python3 first: bash's loop forks a sleep a datagram, which on a loaded
+# machine stretched the second of traffic past the samples.
+if command -v python3 >/dev/null 2>&1; then
 	send() {
 		ip netns exec "$nst" python3 -c 'import socket, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range('"$count"'):
     s.sendto(b"x" * '"$payload"', ("'"$net"'.1", 9)); time.sleep(0.005)'
+	}
+elif command -v bash >/dev/null 2>&1; then
+	send() {
+		ip netns exec "$nst" bash -c 'for i in $(seq '"$count"'); do
+			printf "%'"$payload"'s" "" >/dev/udp/'"$net"'.1/9; sleep 0.005; done'
 	}
 else
 	fail "neither bash nor python3 to send the datagrams"
@@ -96,10 +98,11 @@ fi
 rx() { ip netns exec "$nsr" cat "/sys/class/net/$a/statistics/$1"; }
 rx_bytes0=$(rx rx_bytes)
 
-# 4 reads 1 s apart (3 samples); traffic from 0.3 s to about 1.5 s.
+# 6 reads 1 s apart (5 samples); traffic from 0.3 s to about 1.5 s, and
+# room for it to take three times that on a loaded machine.
 (sleep 0.3 && send) &
 sender=$!
-csv=$(ip netns exec "$nsr" "$GETCOUNTER" -i 1 -n 3 -f csv --precision 9 \
+csv=$(ip netns exec "$nsr" "$GETCOUNTER" -i 1 -n 5 -f csv --precision 9 \
 	"\\Network Adapter($a)\\Bytes Received/sec" \
 	"\\Network Adapter($a)\\Packets Received/sec" \
 	"\\Network Adapter($a)\\Bytes Sent/sec" \
@@ -125,7 +128,7 @@ sums=$(printf '%s\n' "$csv" | tr -d '\r' | tail -n +2 | awk -F'","' '
 		}
 		b += $2; p += $3; u += $5; n++
 	}
-	END { if (bad || n != 3) print "bad"; else printf "%.0f %.0f %.9f\n", b, p, u }')
+	END { if (bad || n != 5) print "bad"; else printf "%.0f %.0f %.9f\n", b, p, u }')
 [ "$sums" != bad ] || fail "missing or wrong values in the samples"
 read -r bytes packets util <<EOF
 $sums
