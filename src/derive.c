@@ -273,7 +273,8 @@ derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct ra
 		t[nt].bit = bit(f);
 		t[nt].p = wref_of(prev, f);
 		t[nt].c = wref_of(cur, f);
-		care[t[nt].c.off] = same ? UINT32_MAX : 0;
+		if (same) /* no slot wide: off is the slot, below SET_MAX_FIELDS */
+			care[t[nt].c.off] = UINT32_MAX;
 		care_fields |= bit(f);
 		nt++;
 	}

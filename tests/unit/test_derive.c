@@ -778,6 +778,41 @@ test_plain(void **state)
 	}
 }
 
+/* derive_pairs over a set of 40 fields whose values are all wide: a
+ * slot's first word goes past SET_MAX_FIELDS (the fall check's mask of
+ * slots once took those offsets, past its end: ASan caught it). */
+static void
+test_pairs_wide(void **state)
+{
+	(void)state;
+	enum { NW = 40 };
+	static struct field_desc wf[NW];
+	for (int f = 0; f < NW; f++)
+		wf[f] = (struct field_desc){ "f", FW_64, FK_COUNTER, FB_NONE, NO_PROM };
+	const struct counter_set ws = { .name = "Forty", .help = "wide", .multi_instance = 1,
+					.fields = wf, .nfields = NW };
+	struct raw_set p, c;
+	raw_set_init(&p, &ws);
+	raw_set_init(&c, &ws);
+	struct raw_instance *pi = raw_set_add(&p, "x", 1, 1), *ci = raw_set_add(&c, "x", 1, 1);
+	for (unsigned f = 0; f < NW; f++) {
+		raw_put(&p, pi, f, ((uint64_t)1 << 40) + f);
+		raw_put(&c, ci, f, ((uint64_t)1 << 40) + 2 * f);
+	}
+	uint8_t st[1];
+	struct delta_store ds;
+	derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
+	assert_true(ds.plain);
+	assert_int_equal(st[0], ST_OK);
+	/* one field fell: not plain, a RESET */
+	raw_put(&c, ci, NW - 1, 5);
+	derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
+	assert_false(ds.plain);
+	assert_int_equal(st[0], ST_RESET);
+	raw_set_free(&p);
+	raw_set_free(&c);
+}
+
 static void
 test_status_names(void **state)
 {
@@ -810,6 +845,7 @@ main(void)
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_pairs_wide),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
