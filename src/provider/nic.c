@@ -455,7 +455,7 @@ struct nic_state {
 	uint8_t use_stats; /* live: the kernel answers RTM_GETSTATS */
 	uint8_t redump;    /* live: notifications were lost: dump the links */
 	uint8_t unknown;   /* live: this stats dump named an unknown ifindex */
-	size_t cursor;     /* live: where the stats dump's next ifindex should be */
+	size_t cursor;     /* live: where a dump's next ifindex should be */
 	struct pfile *proc_net_dev;
 	struct nic_if *ifs; /* live: by ifindex; files: by name (strverscmp) */
 	size_t nifs, cap;
@@ -911,9 +911,12 @@ live_qdisc(const struct nic_qdisc *q, void *arg, struct err *err)
 	(void)err;
 	if (q->parent != TC_H_ROOT)
 		return 0; /* a child of a class, ingress, clsact */
-	pos = find_live(st, q->ifindex);
+	pos = st->cursor; /* the dump goes in the list's order, as a rule */
+	if (pos >= st->nifs || st->ifs[pos].ifindex != q->ifindex)
+		pos = find_live(st, q->ifindex);
 	if (pos >= st->nifs || st->ifs[pos].ifindex != q->ifindex)
 		return 0; /* an interface newer than the link dump: next read */
+	st->cursor = pos + 1;
 	ni = &st->ifs[pos];
 	if (q->kind && q->kind_len == 7 && memcmp(q->kind, "noqueue", 7) == 0) {
 		ni->qlen = 0;
@@ -936,6 +939,7 @@ read_qlen(struct nic_state *st, struct raw_set *out)
 		st->ifs[i].qlen = 0;
 		st->ifs[i].has_qlen = 1;
 	}
+	st->cursor = 0;
 	if (nic_netlink_qdisc_dump(st->nl, live_qdisc, st, NULL) < 0)
 		return;
 	for (size_t i = 0; i < st->nifs; i++)
