@@ -24,19 +24,24 @@
  * IRQ's count on one CPU, errors, drops, a gauge), so a 512-CPU Interrupt
  * set keeps 4 bytes a cell, while a NIC's byte counts take 8.
  *
- * An instance's record is 16 bytes (name, identity); the fields it read
- * (raw_present), its words and its in_total flag live in arrays of the
- * read, found by its index, so raw_put, raw_get and the like take the set.
- * The records are a list the engine's two reads of a set share while they
- * are equal (raw_set_pair): a read that lists the same instances as the
- * other writes none, and a set of 131,072 Interrupt instances (512 CPUs)
- * keeps one list of them, not two.
+ * An instance's record is 4 bytes, its name's number in the set's names;
+ * the fields it read (raw_present), its words and its in_total flag live in
+ * arrays of the read, found by its index, so raw_put, raw_get, raw_name and
+ * the like take the set. Identities are kept by runs: a run is the
+ * instances from one index on that have one identity, so the 512 cells of
+ * an IRQ row at 512 CPUs keep one identity, not 512 (an interface or a
+ * disk, whose identity is its own, has a run of its own: 12 bytes).
+ * The records and runs are a list the engine's two reads of a set share
+ * while they are equal (raw_set_pair): a read that lists the same
+ * instances as the other writes none, and a set of 131,072 Interrupt
+ * instances (512 CPUs) keeps one list of them, not two.
  */
 #ifndef GETCOUNTER_SAMPLE_H
 #define GETCOUNTER_SAMPLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "counter.h"
 #include "util.h"
@@ -45,15 +50,21 @@
 #define RAW_SLOT_NONE 0xFFu
 
 struct raw_instance {
-	const char *name;  /* in the set's names; "0", "vda", "eth0" */
-	uint64_t identity; /* a changed identity under the same name is a RESET */
+	uint32_t name; /* its number in the set's names + 1 ("0", "vda",
+			* "eth0"), 0 for none: raw_name */
 };
 
 /* Instance records, past the instances of the reads using them too: a
- * slot keeps its name for the next read (the same name needs no lookup). */
+ * slot keeps its name for the next read (the same name needs no lookup).
+ * The identities of instances 0 .. n - 1 of a read using the list are
+ * runs: instance i has run_id[k] for the last k with run_start[k] <= i (a
+ * changed identity under the same name is a RESET). */
 struct raw_list {
 	struct raw_instance *inst;
 	size_t cap;
+	uint32_t *run_start; /* ascending, run_start[0] == 0 */
+	uint64_t *run_id;
+	size_t nruns, runs_cap;
 };
 
 struct raw_set {
@@ -84,6 +95,8 @@ struct raw_set {
 	struct strset *own_names; /* allocated at the first name */
 	uint64_t stamp;   /* names this read's content: new at each raw_set_begin,
 			   * kept by raw_set_copy (0: never read) */
+	size_t run_at;    /* raw_set_add on the sibling's list: the run of the
+			   * last instance added */
 };
 
 /* The read of every requested set at one moment. */
@@ -128,6 +141,43 @@ void raw_set_trim(struct raw_set *rs);
  * raw_set_add. */
 struct raw_instance *raw_set_add(struct raw_set *rs, const char *name, size_t len,
 				 uint64_t identity);
+
+/* The name of instance ri of rs ("eth0"), in rs's names. */
+static inline const char *
+raw_name(const struct raw_set *rs, const struct raw_instance *ri)
+{
+	return strset_str(rs->names, ri->name - 1);
+}
+
+static inline const char *
+raw_name_at(const struct raw_set *rs, size_t i)
+{
+	return raw_name(rs, &rs->inst[i]);
+}
+
+/* Whether instance i of a and j of b have one name: at once when they
+ * keep names in one string set. */
+static inline int
+raw_same_name(const struct raw_set *a, size_t i, const struct raw_set *b, size_t j)
+{
+	if (a->names == b->names)
+		return a->inst[i].name == b->inst[j].name;
+	return strcmp(raw_name_at(a, i), raw_name_at(b, j)) == 0;
+}
+
+/* Give instance i of rs identity id (rs must not share its list with a
+ * sibling): for a test or a tool that builds a read by hand. */
+void raw_set_identity(struct raw_set *rs, size_t i, uint64_t id);
+
+/* The identity of instance i of rs (0 for an instance of a set built by
+ * hand, with no runs): a search of the runs. */
+uint64_t raw_identity_at(const struct raw_set *rs, size_t i);
+
+static inline uint64_t
+raw_identity(const struct raw_set *rs, const struct raw_instance *ri)
+{
+	return raw_identity_at(rs, (size_t)(ri - rs->inst));
+}
 
 /* The word of field f in an instance's words, or RAW_SLOT_NONE. */
 static inline unsigned

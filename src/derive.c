@@ -107,6 +107,15 @@ field_delta(const struct field_desc *fd, uint64_t a, uint64_t b, const struct ra
 	return 0;
 }
 
+/* Whether instance j of prs and i of crs have one identity: at once when
+ * the two reads share their list (the usual case) and j is i. */
+static int
+same_identity(const struct raw_set *prs, size_t j, const struct raw_set *crs, size_t i)
+{
+	return (i == j && prs->list == crs->list) ||
+	       raw_identity_at(prs, j) == raw_identity_at(crs, i);
+}
+
 void
 derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	      const struct raw_set *crs, const struct raw_instance *cur,
@@ -120,7 +129,7 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	out->present = both;
 	out->wrapped = 0;
 	out->status = ST_OK;
-	if (prev->identity != cur->identity) {
+	if (!same_identity(prs, (size_t)(prev - prs->inst), crs, (size_t)(cur - crs->inst))) {
 		for (uint64_t m = both; m; m &= m - 1)
 			out->d[raw_slot(crs, (unsigned)__builtin_ctzll(m))] = 0;
 		out->status = ST_RESET;
@@ -170,9 +179,10 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	 * risen, or a gauge (whose delta is 0): nothing wraps or resets, and
 	 * CPU times that all rose cannot fall in sum, so derive_deltas would
 	 * say OK. Anything else asks it. */
-	if (prev->identity == cur->identity) {
+	size_t j = (size_t)(prev - prs->inst), i = (size_t)(cur - crs->inst);
+
+	if (same_identity(prs, j, crs, i)) {
 		const struct field_desc *fields = crs->set->fields;
-		size_t j = (size_t)(prev - prs->inst), i = (size_t)(cur - crs->inst);
 		const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
 		const uint8_t *pslot = prs->slot, *cslot = crs->slot;
 		int narrow = !prs->wide && !crs->wide;
@@ -295,7 +305,7 @@ derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct ra
 				fell |= ((m & t[k].bit) != 0) &
 					(wload(cw, t[k].c) < wload(pw, t[k].p));
 		}
-		if (!fell && prev->inst[j].identity == cur->inst[i].identity) {
+		if (!fell && same_identity(prev, j, cur, i)) {
 			status[i] = ST_OK;
 		} else {
 			plain = 0;

@@ -442,7 +442,7 @@ warn_fast_links(const struct engine *e)
 				fprintf(stderr, "getcounter: %s(%s): at %llu Mbit/s a 32-bit byte "
 						"counter can pass 2^31 in %.1f s, within one %g s "
 						"interval: a wrap there shows as RESET\n",
-					cs->name, ri->name, (unsigned long long)speed, secs,
+					cs->name, raw_name(rs, ri), (unsigned long long)speed, secs,
 					e->cfg->interval);
 		}
 	}
@@ -494,7 +494,7 @@ identity_once_gone(const struct raw_set *prev, uint64_t id, const uint8_t *used)
 	int n = 0;
 
 	for (size_t k = 0; k < prev->ninstances && n < 2; k++)
-		n += !used[k] && prev->inst[k].identity == id;
+		n += !used[k] && raw_identity_at(prev, k) == id;
 	return n == 1;
 }
 
@@ -506,7 +506,7 @@ identity_once_new(const struct raw_set *cur, uint64_t id, const uint32_t *prev_o
 	int n = 0;
 
 	for (size_t k = 0; k < cur->ninstances && n < 2; k++)
-		n += prev_of[k] == NO_PREV && cur->inst[k].identity == id;
+		n += prev_of[k] == NO_PREV && raw_identity_at(cur, k) == id;
 	return n == 1;
 }
 
@@ -529,11 +529,11 @@ pair_renamed(struct eset *es, uint8_t *used)
 	if (!nnew || !ngone || nnew * ngone > 1000000)
 		return;
 	for (size_t i = 0; i < cur->ninstances; i++) {
-		uint64_t id = cur->inst[i].identity;
+		uint64_t id = raw_identity_at(cur, i);
 		if (es->prev_of[i] != NO_PREV || id == 0)
 			continue;
 		for (size_t j = 0; j < prev->ninstances; j++) {
-			if (used[j] || prev->inst[j].identity != id)
+			if (used[j] || raw_identity_at(prev, j) != id)
 				continue;
 			if (identity_once_gone(prev, id, used) &&
 			    identity_once_new(cur, id, es->prev_of)) {
@@ -560,8 +560,7 @@ eset_pair(struct eset *es)
 	es->list_moved = 0;
 	if (!es->changed && cur->inst != prev->inst) /* one list shared: the same */
 		for (size_t i = 0; i < n; i++)
-			if (cur->inst[i].name != prev->inst[i].name &&
-			    strcmp(cur->inst[i].name, prev->inst[i].name) != 0) {
+			if (!raw_same_name(cur, i, prev, i)) {
 				es->changed = 1;
 				break;
 			}
@@ -598,18 +597,18 @@ eset_pair(struct eset *es)
 	for (size_t k = 0; k < hcap; k++)
 		hash[k] = NO_PREV;
 	for (size_t j = 0; j < m; j++) {
-		size_t h = str_hash(prev->inst[j].name) & (hcap - 1);
+		size_t h = str_hash(raw_name_at(prev, j)) & (hcap - 1);
 		while (hash[h] != NO_PREV)
 			h = (h + 1) & (hcap - 1);
 		hash[h] = (uint32_t)j;
 	}
 	uint8_t *used = xcalloc(m ? m : 1, 1);
 	for (size_t i = 0; i < n; i++) {
-		size_t h = str_hash(cur->inst[i].name) & (hcap - 1);
+		size_t h = str_hash(raw_name_at(cur, i)) & (hcap - 1);
 		es->prev_of[i] = NO_PREV;
 		for (; hash[h] != NO_PREV; h = (h + 1) & (hcap - 1)) {
 			size_t j = hash[h];
-			if (!used[j] && strcmp(prev->inst[j].name, cur->inst[i].name) == 0) {
+			if (!used[j] && strcmp(raw_name_at(prev, j), raw_name_at(cur, i)) == 0) {
 				es->prev_of[i] = (uint32_t)j;
 				used[j] = 1;
 				break;
@@ -718,7 +717,7 @@ eset_group(struct eset *es)
 	}
 	ents = xmalloc((cur->ninstances ? cur->ninstances : 1) * sizeof(*ents));
 	for (size_t i = 0; i < cur->ninstances; i++) {
-		ents[nent].len = group_key(rule, cur->inst[i].name, &ents[nent].key);
+		ents[nent].len = group_key(rule, raw_name_at(cur, i), &ents[nent].key);
 		ents[nent].idx = i;
 		if (ents[nent].len)
 			nent++;
@@ -853,7 +852,7 @@ same_names(const struct raw_set *a, const struct raw_set *b)
 	if (a->ninstances != b->ninstances)
 		return 0;
 	for (size_t i = 0; i < a->ninstances; i++)
-		if (a->inst[i].name != b->inst[i].name && strcmp(a->inst[i].name, b->inst[i].name) != 0)
+		if (!raw_same_name(a, i, b, i))
 			return 0;
 	return 1;
 }
@@ -1101,7 +1100,7 @@ row_order_cmp(const void *a, const void *b, void *arg)
 {
 	const struct raw_set *rows = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int c = strcmp(row_child(rows->inst[i].name), row_child(rows->inst[j].name));
+	int c = strcmp(row_child(raw_name_at(rows, i)), row_child(raw_name_at(rows, j)));
 
 	return c ? c : (i > j) - (i < j);
 }
@@ -1113,7 +1112,7 @@ row_order_build(struct row_order *o, const struct raw_set *rows)
 	o->n = 0;
 	o->idx = xmalloc((rows->ninstances ? rows->ninstances : 1) * sizeof(*o->idx));
 	for (size_t i = 0; i < rows->ninstances; i++) {
-		const char *child = row_child(rows->inst[i].name);
+		const char *child = row_child(raw_name_at(rows, i));
 		if (child && strcmp(child, "_Total") != 0)
 			o->idx[o->n++] = i;
 	}
@@ -1128,7 +1127,7 @@ row_order_find(const struct row_order *o, const char *key)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(row_child(o->rows->inst[o->idx[mid]].name), key) < 0)
+		if (strcmp(row_child(raw_name_at(o->rows, o->idx[mid])), key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1174,7 +1173,7 @@ add_rows_of(struct item *it, const struct row_order *o, const char *instance)
 	it->rows_open = 0; /* runs of one ref's rows only */
 	if (!instance) {
 		for (size_t i = 0; i < rows->ninstances; i++) {
-			const char *child = row_child(rows->inst[i].name);
+			const char *child = row_child(raw_name_at(rows, i));
 			if (child && strcmp(child, "_Total") != 0) {
 				item_add_row(it, i);
 				n++;
@@ -1192,9 +1191,9 @@ add_rows_of(struct item *it, const struct row_order *o, const char *instance)
 	}
 	for (size_t k = row_order_find(o, key); k < o->n; k++) {
 		size_t i = o->idx[k];
-		if (strcmp(row_child(rows->inst[i].name), key) != 0)
+		if (strcmp(row_child(raw_name_at(rows, i)), key) != 0)
 			break;
-		if (prov->rows_match && !prov->rows_match(it->es->state, instance, rows->inst[i].name))
+		if (prov->rows_match && !prov->rows_match(it->es->state, instance, raw_name_at(rows, i)))
 			continue;
 		item_add_row(it, i);
 		n++;
@@ -1284,14 +1283,14 @@ item_build_rows(const struct engine *e, struct item *it)
 					continue;
 				for (size_t i = 0; i < cur->ninstances; i++)
 					if (raw_in_total_at(cur, i))
-						add_rows_of(it, &o, cur->inst[i].name);
+						add_rows_of(it, &o, raw_name_at(cur, i));
 			} else if (ref->kind == REF_GROUP) {
 				const struct group *g = &es->groups[ref->idx + k];
 				if (es->members ? rows_reuse(by_inst, es->members + g->first, g->n, rr)
 						: rows_reuse(by_inst + g->first, NULL, g->n, rr))
 					continue;
 				for (size_t m = 0; m < g->n; m++)
-					add_rows_of(it, &o, cur->inst[group_inst(es, g, m)].name);
+					add_rows_of(it, &o, raw_name_at(cur, group_inst(es, g, m)));
 			}
 			rr->n = (uint32_t)(it->nrows - r0);
 			rr->first = (uint32_t)r0;
@@ -1426,12 +1425,12 @@ item_build(struct engine *e, struct item *it)
 		return;
 	}
 	for (size_t i = 0; i < cur->ninstances; i++)
-		if (item_matches(it, cur->inst[i].name)) {
-			item_add_ref(e, it, REF_CUR, i, cur->inst[i].name);
+		if (item_matches(it, raw_name_at(cur, i))) {
+			item_add_ref(e, it, REF_CUR, i, raw_name_at(cur, i));
 			found = 1;
 		}
 	for (size_t g = 0; g < es->ngone; g++) {
-		const char *name = es->prev->inst[es->gone[g]].name;
+		const char *name = raw_name_at(es->prev, es->gone[g]);
 		if (item_matches(it, name)) {
 			item_add_ref(e, it, REF_GONE, es->gone[g], name);
 			found = 1;

@@ -1022,8 +1022,8 @@ put_instance(struct gbuf *b, size_t set_id, const struct wset *ws, const struct 
 
 	gb_varint(b, set_id);
 	gb_varint(b, id);
-	gb_str(b, ri->name);
-	gb_varint(b, ri->identity);
+	gb_str(b, raw_name(rs, ri));
+	gb_varint(b, raw_identity_at(rs, i));
 	gb_u8(b, (uint8_t)raw_in_total(rs, ri));
 	gb_str(b, wset_key(ws, id));
 	rec_end(b, at);
@@ -1121,18 +1121,18 @@ map_changed(struct wmap *m, const struct raw_set *rs)
 	uint8_t *taken = xcalloc(nref ? nref : 1, 1);
 	memset(hash, 0xff, hcap * sizeof(*hash));
 	for (size_t j = 0; j < nref; j++) {
-		size_t h = str_hash(ref->inst[j].name) & (hcap - 1);
+		size_t h = str_hash(raw_name_at(ref, j)) & (hcap - 1);
 		while (hash[h] != UINT32_MAX)
 			h = (h + 1) & (hcap - 1);
 		hash[h] = (uint32_t)j;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = rs->inst[i].name;
+		const char *name = raw_name_at(rs, i);
 		uint32_t j = NO_REF;
 		/* a name twice in one read: the second is another instance */
 		for (size_t h = str_hash(name) & (hcap - 1); nref && hash[h] != UINT32_MAX;
 		     h = (h + 1) & (hcap - 1))
-			if (!taken[hash[h]] && strcmp(ref->inst[hash[h]].name, name) == 0) {
+			if (!taken[hash[h]] && strcmp(raw_name_at(ref, hash[h]), name) == 0) {
 				j = hash[h];
 				taken[j] = 1;
 				break;
@@ -1159,20 +1159,19 @@ map_instances(struct gclog_writer *w, struct wset *ws, const struct raw_set *rs,
 		m->ref = NULL;
 		m->bind_all = 1;
 		for (size_t i = 0; i < n && ws->key; i++)
-			bind_key(ws, (uint32_t)i, instance_key(w, ws, rs->inst[i].name));
+			bind_key(ws, (uint32_t)i, instance_key(w, ws, raw_name_at(rs, i)));
 		ws->nbound = n;
 		return;
 	}
 	m->same = ref && ref->ninstances == n;
 	for (size_t i = 0; m->same && i < n; i++)
-		m->same = ref->inst[i].name == rs->inst[i].name ||
-			  strcmp(ref->inst[i].name, rs->inst[i].name) == 0;
+		m->same = raw_same_name(ref, i, rs, i);
 	if (!m->same)
 		map_changed(m, rs); /* rare */
 	for (size_t i = 0; i < n; i++) {
 		const struct raw_instance *ri = &rs->inst[i];
 		uint32_t j = wmap_ref(m, rs, i, ws->fields);
-		const char *k = ws->key ? instance_key(w, ws, ri->name) : "";
+		const char *k = ws->key ? instance_key(w, ws, raw_name(rs, ri)) : "";
 		uint32_t id;
 		if (j == NO_REF) {
 			id = (uint32_t)ws->nbound++;
@@ -1180,7 +1179,8 @@ map_instances(struct gclog_writer *w, struct wset *ws, const struct raw_set *rs,
 		} else {
 			const struct raw_instance *rj = &ref->inst[j];
 			id = wset_id(ws, j);
-			if (rj->identity != ri->identity || raw_in_total(ref, rj) != raw_in_total(rs, ri) ||
+			if (raw_identity_at(ref, j) != raw_identity_at(rs, i) ||
+			    raw_in_total(ref, rj) != raw_in_total(rs, ri) ||
 			    strcmp(wset_key(ws, id), k) != 0)
 				wmap_bind(ws, m, i, id, k);
 		}

@@ -47,14 +47,104 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 	rs->stride = narrow_stride(rs);
 }
 
+/* The run of from holding instance i (from has runs up to i). */
+static size_t
+run_of(const struct raw_list *from, size_t i)
+{
+	size_t lo = 0, hi = from->nruns;
+
+	/* the last run starting at or before i */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (from->run_start[mid] <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t
+raw_identity_at(const struct raw_set *rs, size_t i)
+{
+	const struct raw_list *l = rs->list;
+
+	if (!l || !l->nruns)
+		return 0;
+	return l->run_id[run_of(l, i)];
+}
+
+/* Room for n runs in l. */
+static void
+runs_room(struct raw_list *l, size_t n)
+{
+	if (n <= l->runs_cap)
+		return;
+	size_t cap = l->runs_cap;
+	xgrow((void **)&l->run_start, &cap, n, sizeof(*l->run_start));
+	xgrow((void **)&l->run_id, &l->runs_cap, n, sizeof(*l->run_id));
+}
+
+/* to holds from's first n instances (records and identities) and the
+ * records past them that it had. */
+static void
+list_copy_prefix(struct raw_list *to, const struct raw_list *from, size_t n)
+{
+	xgrow((void **)&to->inst, &to->cap, n, sizeof(*to->inst));
+	if (n)
+		memcpy(to->inst, from->inst, n * sizeof(*to->inst));
+	to->nruns = n ? run_of(from, n - 1) + 1 : 0;
+	runs_room(to, to->nruns);
+	if (to->nruns) {
+		memcpy(to->run_start, from->run_start, to->nruns * sizeof(*to->run_start));
+		memcpy(to->run_id, from->run_id, to->nruns * sizeof(*to->run_id));
+	}
+}
+
+/* Instance i of a read writing list l has identity id: the runs of
+ * instances i and later are dropped, and a new run starts at i unless
+ * instance i - 1's has id. */
+static void
+list_set_identity(struct raw_list *l, size_t i, uint64_t id)
+{
+	while (l->nruns && l->run_start[l->nruns - 1] >= i)
+		l->nruns--;
+	if (l->nruns && l->run_id[l->nruns - 1] == id)
+		return;
+	runs_room(l, l->nruns + 1);
+	l->run_start[l->nruns] = (uint32_t)i;
+	l->run_id[l->nruns++] = id;
+}
+
+void
+raw_set_identity(struct raw_set *rs, size_t i, uint64_t id)
+{
+	size_t n = rs->ninstances > i ? rs->ninstances : i + 1;
+	uint64_t *ids = xmalloc(n * sizeof(*ids));
+
+	for (size_t k = 0; k < n; k++)
+		ids[k] = k == i ? id : raw_identity_at(rs, k);
+	rs->list->nruns = 0;
+	for (size_t k = 0; k < n; k++)
+		list_set_identity(rs->list, k, ids[k]);
+	free(ids);
+}
+
+static void
+list_free(struct raw_list *l)
+{
+	free(l->inst);
+	free(l->run_start);
+	free(l->run_id);
+	memset(l, 0, sizeof(*l));
+}
+
 /* rs goes back to its own list: a copy of the instances it has. */
 static void
 take_own(struct raw_set *rs)
 {
 	if (rs->list != &rs->own) {
-		xgrow((void **)&rs->own.inst, &rs->own.cap, rs->ninstances, sizeof(*rs->own.inst));
-		if (rs->ninstances)
-			memcpy(rs->own.inst, rs->list->inst, rs->ninstances * sizeof(*rs->own.inst));
+		list_copy_prefix(&rs->own, rs->list, rs->ninstances);
 		rs->list = &rs->own;
 	}
 	rs->inst = rs->own.inst;
@@ -93,12 +183,11 @@ free_instances(struct raw_set *rs)
 	free(rs->present);
 	free(rs->in_total);
 	free(rs->woff);
-	free(rs->own.inst);
+	list_free(&rs->own);
 	rs->woff = NULL;
 	rs->wide = 0;
 	rs->stride = narrow_stride(rs);
-	rs->own.inst = rs->inst = NULL;
-	rs->own.cap = 0;
+	rs->inst = NULL;
 	rs->list = &rs->own;
 	rs->values = NULL;
 	rs->present = NULL;
@@ -198,10 +287,10 @@ raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 		size_t used = list_used(sets, n, l);
 		for (size_t i = 0; sets[k]->names == names && i < l->cap; i++) {
 			struct raw_instance *ri = &l->inst[i];
-			if (i < used)
-				strset_add(&fresh, ri->name, &ri->name);
+			if (i < used && ri->name)
+				ri->name = strset_add(&fresh, strset_str(names, ri->name - 1), NULL) + 1;
 			else
-				ri->name = NULL;
+				ri->name = 0;
 		}
 	}
 	strset_free(names);
@@ -274,20 +363,22 @@ raw_set_trim(struct raw_set *rs)
 		if (rs->sibling && rs->sibling->list == l)
 			rs->sibling->inst = l->inst;
 	}
+	size_t cap = l->runs_cap;
+	if (xtrim((void **)&l->run_start, &cap, l->nruns, sizeof(*l->run_start)))
+		xtrim((void **)&l->run_id, &l->runs_cap, l->nruns, sizeof(*l->run_id));
 	/* the list neither read uses any more */
-	if (rs->sibling && rs->sibling->list == l) {
-		struct raw_list *spare = l == &rs->own ? &rs->sibling->own : &rs->own;
-		free(spare->inst);
-		spare->inst = NULL;
-		spare->cap = 0;
-	}
+	if (rs->sibling && rs->sibling->list == l)
+		list_free(l == &rs->own ? &rs->sibling->own : &rs->own);
 }
 
-/* Whether slot ri holds name[0..len). */
-static int
-same_name(const struct raw_instance *ri, const char *name, size_t len)
+/* Whether slot ri of rs holds name[0..len). */
+static inline __attribute__((always_inline)) int
+same_name(const struct raw_set *rs, const struct raw_instance *ri, const char *name, size_t len)
 {
-	return ri->name && strncmp(ri->name, name, len) == 0 && ri->name[len] == '\0';
+	if (!ri->name)
+		return 0;
+	const char *s = raw_name(rs, ri);
+	return strncmp(s, name, len) == 0 && s[len] == '\0';
 }
 
 struct raw_instance *
@@ -304,11 +395,15 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 		/* slot i is the other read's too: the same instance is kept,
 		 * another one takes the list rs's sibling does not use, a
 		 * copy up to i */
-		ri = &rs->list->inst[i];
-		if (ri->identity != identity || !same_name(ri, name, len)) {
+		const struct raw_list *shared = rs->list;
+		if (i == 0)
+			rs->run_at = 0;
+		while (rs->run_at + 1 < shared->nruns && shared->run_start[rs->run_at + 1] <= i)
+			rs->run_at++;
+		ri = &shared->inst[i];
+		if (shared->run_id[rs->run_at] != identity || !same_name(rs, ri, name, len)) {
 			struct raw_list *l = rs->list == &rs->own ? &sib->own : &rs->own;
-			xgrow((void **)&l->inst, &l->cap, i + 1, sizeof(*l->inst));
-			memcpy(l->inst, rs->list->inst, i * sizeof(*l->inst));
+			list_copy_prefix(l, rs->list, i);
 			rs->list = l;
 			rs->inst = l->inst;
 			sib = NULL; /* rs's own list now: written below */
@@ -319,14 +414,14 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 	if (!sib) {
 		list_room(rs, i);
 		ri = &rs->inst[i];
-		if (!same_name(ri, name, len)) {
+		if (!same_name(rs, ri, name, len)) {
 			if (!rs->names) {
 				rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
 				strset_by_place(rs->names); /* names, not numbers */
 			}
-			strset_add_n(rs->names, name, len, &ri->name);
+			ri->name = strset_add_n(rs->names, name, len, NULL) + 1;
 		}
-		ri->identity = identity;
+		list_set_identity(rs->list, i, identity);
 	}
 	ri = &rs->inst[i];
 	rs->ninstances++;
@@ -438,9 +533,13 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 			dst->stride = narrow_stride(dst);
 	}
 	raw_set_begin(dst);
-	for (size_t i = 0; i < src->ninstances; i++) {
+	for (size_t i = 0, run = 0; i < src->ninstances; i++) {
 		const struct raw_instance *s = &src->inst[i];
-		struct raw_instance *d = raw_set_add(dst, s->name, strlen(s->name), s->identity);
+		const char *name = raw_name(src, s);
+		while (run + 1 < src->list->nruns && src->list->run_start[run + 1] <= i)
+			run++;
+		struct raw_instance *d = raw_set_add(dst, name, strlen(name),
+						     src->list->nruns ? src->list->run_id[run] : 0);
 		raw_copy_values(dst, d, src, s);
 		raw_set_in_total(dst, d, raw_in_total(src, s));
 	}

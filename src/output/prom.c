@@ -365,7 +365,8 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 {
 	const struct counter_set *cs = rs->set;
 	uint64_t sum_t = 0;
-	int has_cpu = 0, fresh = ti->identity != ri->identity;
+	uint64_t identity = raw_identity(rs, ri);
+	int has_cpu = 0, fresh = ti->identity != identity;
 
 	for (size_t f = 0; f < cs->nfields; f++)
 		if (cs->fields[f].kind == FK_CPU_TIME && (raw_present(rs, ri) >> f & 1)) {
@@ -381,7 +382,7 @@ track_instance(struct track_inst *ti, const struct raw_instance *ri, const struc
 	}
 	if (fresh)
 		memset(ti->s, 0, cs->nfields * sizeof(*ti->s));
-	ti->identity = ri->identity;
+	ti->identity = identity;
 	ti->sum_t = sum_t;
 	ti->mono_ns = rs->mono_ns;
 	for (size_t f = 0; f < cs->nfields; f++) {
@@ -568,7 +569,7 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 		      sizeof(*t->values));
 		t->calls++;
 		for (size_t i = 0; i < rs->ninstances; i++) {
-			struct track_inst *ti = track_find(t, i, rs->inst[i].name);
+			struct track_inst *ti = track_find(t, i, raw_name_at(rs, i));
 
 			ti->seen = t->calls;
 			track_instance(ti, &rs->inst[i], rs, fmt, t->values + i * nf);
@@ -596,13 +597,13 @@ prom_format_set(struct prom_buf *b, const struct raw_set *rs, struct prom_track 
 			size_t mark = b->len, mf = fd->prom.mul ? fd->prom.mul - 1u : f;
 
 			if (!(raw_present(rs, ri) >> f & 1) || !(raw_present(rs, ri) >> mf & 1) ||
-			    (fmt->keep && !fmt->keep(fmt->arg, ri->name)))
+			    (fmt->keep && !fmt->keep(fmt->arg, raw_name(rs, ri))))
 				continue;
 			prom_buf_puts(b, name, len);
 			extra_value[0] = 0;
 			if (extra && fmt->label_value)
-				fmt->label_value(fmt->arg, ri->name, extra_value, sizeof(extra_value));
-			if (put_labels(b, names, nlabels, ri->name, fd, extra, extra_value) < 0) {
+				fmt->label_value(fmt->arg, raw_name(rs, ri), extra_value, sizeof(extra_value));
+			if (put_labels(b, names, nlabels, raw_name(rs, ri), fd, extra, extra_value) < 0) {
 				b->len = mark;
 				b->p[mark] = 0;
 				continue;

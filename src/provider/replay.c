@@ -508,8 +508,9 @@ consume(struct replay *r, struct input *in)
 		raw_set_begin(&c->stage);
 		for (size_t i = 0; i < from->ninstances; i++) {
 			const struct raw_instance *fi = &from->inst[i];
-			struct raw_instance *ti = raw_set_add(&c->stage, fi->name, strlen(fi->name),
-							      fi->identity);
+			const char *name = raw_name(from, fi);
+			struct raw_instance *ti = raw_set_add(&c->stage, name, strlen(name),
+							      raw_identity_at(from, i));
 			raw_set_in_total(&c->stage, ti, raw_in_total(from, fi));
 			if (m->identity) {
 				raw_copy_values(&c->stage, ti, from, fi);
@@ -786,7 +787,7 @@ static const char *
 cat_key(const struct cat *c, const char *instance)
 {
 	for (size_t i = 0; i < c->stage.ninstances && i < c->keys_cap; i++)
-		if (strcmp(c->stage.inst[i].name, instance) == 0)
+		if (strcmp(raw_name_at(&c->stage, i), instance) == 0)
 			return c->keys[i];
 	return NULL;
 }
@@ -1041,7 +1042,7 @@ seed_sets(struct replay *r, size_t input, const struct gclog_sample *s)
 		c->seed = xcalloc(rs->ninstances ? rs->ninstances : 1, sizeof(char *));
 		c->seed_total = xcalloc(rs->ninstances ? rs->ninstances : 1, 1);
 		for (size_t i = 0; i < rs->ninstances; i++) {
-			c->seed[i] = xstrdup(rs->inst[i].name);
+			c->seed[i] = xstrdup(raw_name_at(rs, i));
 			c->seed_total[i] = (uint8_t)raw_in_total_at(rs, i);
 		}
 		c->nseed = rs->ninstances;
@@ -1280,7 +1281,7 @@ summary_one(struct gclog_reader *rd, FILE *out)
 				const struct raw_set *rs = s->sets[k].rs;
 				struct sum_set *ss = sum_set_of(&sets, &nsets, rs->set);
 				for (size_t i = 0; i < rs->ninstances; i++)
-					sum_add_instance(ss, rs->inst[i].name);
+					sum_add_instance(ss, raw_name_at(rs, i));
 			}
 			/* every session's paths (a later one may record more) */
 			if (in_session != sessions || gclog_reader_paths_gen(rd) != gen) {

@@ -97,10 +97,10 @@ touch_sample(struct gclog_reader *r)
 		sink += ss->mono_ns + (uint64_t)ss->valid + ss->rs->mono_ns;
 		for (size_t i = 0; i < ss->rs->ninstances; i++) {
 			const struct raw_instance *ri = &ss->rs->inst[i];
-			touch_str(ri->name);
+			touch_str(raw_name(ss->rs, ri));
 			touch_str(ss->keys[i]);
 			check(set->nfields == 64 || (raw_present(ss->rs, ri) >> set->nfields) == 0);
-			sink += ri->identity + (uint64_t)raw_in_total(ss->rs, ri);
+			sink += raw_identity(ss->rs, ri) + (uint64_t)raw_in_total(ss->rs, ri);
 			for (size_t f = 0; f < set->nfields; f++)
 				if (raw_present(ss->rs, ri) >> f & 1)
 					sink += raw_get(ss->rs, ri, (unsigned)f);

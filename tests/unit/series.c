@@ -63,7 +63,7 @@ const struct raw_instance *
 series_find(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }

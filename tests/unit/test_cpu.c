@@ -47,7 +47,7 @@ total_at(const struct series *s, size_t i, const char *name)
 
 	assert_true(i > 0);
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
-		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = series_find(&s->rs[i - 1], raw_name_at(rs, k));
 
 		if (!raw_in_total_at(rs, k))
 			continue;
@@ -247,9 +247,9 @@ test_basic_instances(void **unused)
 	series_load(&s, &provider_processor, "cpu-basic", 3, ~(uint64_t)0);
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(s.rs[i].ninstances, 2); /* cpu0, cpu1; not the aggregate */
-		assert_string_equal(s.rs[i].inst[0].name, "0");
-		assert_string_equal(s.rs[i].inst[1].name, "1");
-		assert_int_equal(s.rs[i].inst[1].identity, 1); /* the cpu number */
+		assert_string_equal(raw_name_at(&s.rs[i], 0), "0");
+		assert_string_equal(raw_name_at(&s.rs[i], 1), "1");
+		assert_int_equal(raw_identity_at(&s.rs[i], 1), 1); /* the cpu number */
 		assert_int_equal(raw_present_at(&s.rs[i], 0), 0x3ff); /* all 10 fields */
 		assert_true(raw_in_total_at(&s.rs[i], 0));
 	}
@@ -638,9 +638,9 @@ test_offline(void **unused)
 	series_load(&s, &provider_processor, "cpu-offline", 4, ~(uint64_t)0);
 	assert_int_equal(s.rs[0].ninstances, 3);
 	assert_int_equal(s.rs[1].ninstances, 2); /* cpu1 offline: simply absent */
-	assert_string_equal(s.rs[1].inst[0].name, "0");
-	assert_string_equal(s.rs[1].inst[1].name, "2"); /* named by number, not position */
-	assert_int_equal(s.rs[1].inst[1].identity, 2);
+	assert_string_equal(raw_name_at(&s.rs[1], 0), "0");
+	assert_string_equal(raw_name_at(&s.rs[1], 1), "2"); /* named by number, not position */
+	assert_int_equal(raw_identity_at(&s.rs[1], 1), 2);
 	assert_null(series_find(&s.rs[1], "1"));
 	assert_int_equal(s.rs[2].ninstances, 3);
 	CHECK_ALL(&s, 1, NULL, total_t1);
@@ -859,7 +859,7 @@ test_only_needed(void **unused)
 	(void)unused;
 	series_load(&s, &provider_processor, "cpufreq-basic", 2, c1);
 	assert_int_equal(s.rs[0].ninstances, 2);
-	assert_string_equal(s.rs[0].inst[1].name, "1");
+	assert_string_equal(raw_name_at(&s.rs[0], 1), "1");
 	assert_int_equal(raw_present_at(&s.rs[0], 0), c1);
 	assert_int_equal(raw_present_at(&s.rs[1], 1), c1);
 	CHECK_ALL(&s, 1, "0", cpu0);

@@ -48,10 +48,10 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 
 	assert_true(i > 0);
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
-		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = series_find(&s->rs[i - 1], raw_name_at(rs, k));
 
 		if (!raw_in_total_at(rs, k) ||
-		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
+		    (pattern && !glob_match_ci(pattern, raw_name_at(rs, k))))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
@@ -353,7 +353,7 @@ test_idle_state_basic(void **unused)
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(s.rs[i].ninstances, ARRAY_SIZE(names));
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++)
-			assert_string_equal(s.rs[i].inst[k].name, names[k]);
+			assert_string_equal(raw_name_at(&s.rs[i], k), names[k]);
 	}
 	assert_int_equal(series_value(&s, 0, "% Time in State", "0/C6").status, ST_FIRST);
 	CHECK_ALL(&s, 1, "0/POLL", poll0);
@@ -413,11 +413,11 @@ test_idle_state_old(void **unused)
 	(void)unused;
 	series_load(&s, &provider_processor_idle_state, "cpufreq-old", 2, ~(uint64_t)0);
 	assert_int_equal(s.rs[1].ninstances, 2 + 1 + 12);
-	assert_string_equal(s.rs[1].inst[0].name, "0/C1");
-	assert_string_equal(s.rs[1].inst[1].name, "0/C2");
-	assert_string_equal(s.rs[1].inst[2].name, "2/POLL");
-	assert_string_equal(s.rs[1].inst[3].name, "3/POLL");
-	assert_string_equal(s.rs[1].inst[14].name, "3/S11");
+	assert_string_equal(raw_name_at(&s.rs[1], 0), "0/C1");
+	assert_string_equal(raw_name_at(&s.rs[1], 1), "0/C2");
+	assert_string_equal(raw_name_at(&s.rs[1], 2), "2/POLL");
+	assert_string_equal(raw_name_at(&s.rs[1], 3), "3/POLL");
+	assert_string_equal(raw_name_at(&s.rs[1], 14), "3/S11");
 	assert_null(series_find(&s.rs[1], "1/C1"));
 	CHECK_ALL(&s, 1, "0/C1", c1_0);
 	CHECK_ALL(&s, 1, "2/POLL", poll2);

@@ -47,10 +47,10 @@ group_at(const struct series *s, size_t i, const char *name, const char *pattern
 
 	assert_true(i > 0);
 	for (size_t k = 0; k < rs->ninstances && n < MAX_INST; k++) {
-		const struct raw_instance *prev = series_find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = series_find(&s->rs[i - 1], raw_name_at(rs, k));
 
 		if (!raw_in_total_at(rs, k) ||
-		    (pattern && !glob_match_ci(pattern, rs->inst[k].name)))
+		    (pattern && !glob_match_ci(pattern, raw_name_at(rs, k))))
 			continue;
 		cur[n] = &rs->inst[k];
 		dp[n] = NULL;
@@ -227,8 +227,8 @@ test_numa(void **unused)
 	for (size_t i = 0; i < 2; i++) {
 		assert_int_equal(s.rs[i].ninstances, ARRAY_SIZE(names));
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-			assert_string_equal(s.rs[i].inst[k].name, names[k]);
-			assert_int_equal(s.rs[i].inst[k].identity, k); /* the CPU number */
+			assert_string_equal(raw_name_at(&s.rs[i], k), names[k]);
+			assert_int_equal(raw_identity_at(&s.rs[i], k), k); /* the CPU number */
 			assert_true(raw_in_total_at(&s.rs[i], k));
 		}
 	}

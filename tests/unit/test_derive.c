@@ -426,11 +426,16 @@ test_wrap(void **state)
 	derive_deltas(&pus, &pu, &cus, &cu, &env2, &d);
 	assert_int_equal(d.status, ST_RESET);
 	/* a changed identity is a RESET, never a wrap */
-	pu.identity = 1;
-	cu.identity = 2;
+	raw_set_identity(&pus, 0, 1);
+	raw_set_identity(&cus, 0, 2);
 	set_value(&cus, 0, 0xFFFFFFF8u);
 	derive_deltas(&pus, &pu, &cus, &cu, &e32, &d);
 	assert_int_equal(d.status, ST_RESET);
+	/* the runs are the only heap these hand-built sets have */
+	free(pus.own.run_start);
+	free(pus.own.run_id);
+	free(cus.own.run_start);
+	free(cus.own.run_id);
 }
 
 static void
@@ -741,7 +746,7 @@ test_plain(void **state)
 		 * changed in another, a field one read lacks: not plain, each
 		 * status still derive_pair_status's */
 		raw_put(&crs, &crs.inst[3], F_B, 5);
-		crs.inst[5].identity = 99;
+		raw_set_identity(&crs, 5, 99);
 		raw_set_present_at(&crs, 7, ALL & ~((uint64_t)1 << F_MS));
 		derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
 		assert_false(ds.plain);
@@ -760,7 +765,7 @@ test_plain(void **state)
 		/* a gauge that fell is no fall: plain again once the rest is */
 		raw_put(&crs, &crs.inst[3], F_B, prs.wide ? raw_get(&prs, &prs.inst[3], F_B) + 1
 							  : raw_get(&prs, &prs.inst[3], F_B) + 1);
-		crs.inst[5].identity = 5;
+		raw_set_identity(&crs, 5, 5);
 		raw_set_present_at(&crs, 7, ALL);
 		raw_put(&crs, &crs.inst[2], F_G, 0);
 		raw_put(&prs, &prs.inst[2], F_G, 4000);

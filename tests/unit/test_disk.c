@@ -90,7 +90,7 @@ static const struct raw_instance *
 find(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -134,7 +134,7 @@ total_at(struct series *s, size_t i, const char *name)
 	size_t n = 0;
 
 	for (size_t k = 0; k < rs->ninstances; k++) {
-		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = find(&s->rs[i - 1], raw_name_at(rs, k));
 		if (!raw_in_total_at(rs, k))
 			continue;
 		assert_true(n < 16);
@@ -190,12 +190,12 @@ check_instances(const struct raw_set *rs, const char *const *names)
 	for (; names[n]; n++) {
 		if (n >= rs->ninstances)
 			fail_msg("instance %zu: none, want %s", n, names[n]);
-		if (strcmp(rs->inst[n].name, names[n]) != 0)
-			fail_msg("instance %zu: %s, want %s", n, rs->inst[n].name, names[n]);
+		if (strcmp(raw_name_at(rs, n), names[n]) != 0)
+			fail_msg("instance %zu: %s, want %s", n, raw_name_at(rs, n), names[n]);
 	}
 	if (rs->ninstances != n)
 		fail_msg("%zu instances, want %zu (extra: %s)", rs->ninstances, n,
-			 rs->inst[n].name);
+			 raw_name_at(rs, n));
 }
 
 /* ---- the parser ---------------------------------------------------------- */
@@ -403,8 +403,8 @@ test_modern_instances(void **unused)
 	check_instances(&s.rs[0], want);
 	check_instances(&s.rs[1], want);
 	/* dev_t 8:0 mixed with diskseq 1; nvme0n1 has no diskseq: dev_t 259:0 */
-	assert_true(find(&s.rs[1], "sda")->identity == (((uint64_t)8 << 20) ^ ((uint64_t)1 << 32)));
-	assert_true(find(&s.rs[1], "nvme0n1")->identity == (uint64_t)259 << 20);
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "sda")) == (((uint64_t)8 << 20) ^ ((uint64_t)1 << 32)));
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "nvme0n1")) == (uint64_t)259 << 20);
 	assert_true(raw_in_total(&s.rs[1], find(&s.rs[1], "sda")));
 	/* A snapshot (one read) has RAW values and no rates. */
 	check(derive_value(&s.rs[0], counter("Current Disk Queue Length"), find(&s.rs[0], "sda"),
@@ -542,7 +542,7 @@ test_appear(void **unused)
 	assert_true(value_at(&s, 1, "loop0", "Current Disk Queue Length").v == 1); /* t1: 1 */
 	check_at(&s, 1, "sr0", "Disk Reads/sec", ST_NEW, 0);
 	/* its identity took the diskseq read when it got its size: 10, not 9 */
-	assert_true(find(&s.rs[1], "loop0")->identity ==
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "loop0")) ==
 		    ((((uint64_t)7 << 20) | 0) ^ ((uint64_t)10 << 32)));
 	/* _Total over the pairs sda, sdb, loop1 (loop0, sr0 are NEW):
 	 * reads (100 + 10 + 10)/2 */
@@ -558,9 +558,9 @@ test_appear(void **unused)
 	check_at(&s, 2, "sr0", "Disk Read Bytes/sec", ST_OK, 20480);    /* 80*512/2 */
 	/* loop1 re-attached: size 2048 -> 4096 made us re-read its diskseq, 3 -> 4:
 	 * another identity, so RESET although no field went backwards past a wrap */
-	assert_true(find(&s.rs[1], "loop1")->identity ==
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "loop1")) ==
 		    ((((uint64_t)7 << 20) | 1) ^ ((uint64_t)3 << 32)));
-	assert_true(find(&s.rs[2], "loop1")->identity ==
+	assert_true(raw_identity(&s.rs[2], find(&s.rs[2], "loop1")) ==
 		    ((((uint64_t)7 << 20) | 1) ^ ((uint64_t)4 << 32)));
 	check_at(&s, 2, "loop1", "Disk Reads/sec", ST_RESET, 0);
 	/* _Total: sda 1000 + loop0 32768 + sr0 0 sectors written (loop1 RESET,
@@ -587,8 +587,8 @@ test_old(void **unused)
 	 * go by) and xvdz9 (no xvdz listed) are whole disks. */
 	check_instances(&s.rs[0], want);
 	check_instances(&s.rs[1], want);
-	assert_true(find(&s.rs[1], "sda")->identity == ((uint64_t)8 << 20)); /* dev_t only */
-	assert_true(find(&s.rs[1], "sdc")->identity == (((uint64_t)8 << 20) | 32));
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "sda")) == ((uint64_t)8 << 20)); /* dev_t only */
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "sdc")) == (((uint64_t)8 << 20) | 32));
 
 	/* sda: 11 fields. Deltas reads 200, sect_r 4000, ms_r 200, io 200, tiq 400 */
 	check_at(&s, 1, "sda", "Disk Reads/sec", ST_OK, 100);          /* 200/2 */

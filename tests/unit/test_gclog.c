@@ -260,29 +260,30 @@ cmp_set(const struct gclog_set_sample *got, size_t s, const struct raw_set *want
 	for (size_t i = 0; i < want->ninstances; i++) {
 		const struct raw_instance *g = &got->rs->inst[i], *w = &want->inst[i];
 		uint64_t present = raw_present(want, w) & rec_mask[s];
-		if (strcmp(g->name, w->name) != 0 || g->identity != w->identity ||
+		if (strcmp(raw_name(got->rs, g), raw_name(want, w)) != 0 ||
+		    raw_identity(got->rs, g) != raw_identity(want, w) ||
 		    raw_in_total(got->rs, g) != raw_in_total(want, w) || raw_present(got->rs, g) != present)
 			return snprintf(why, n,
 					"set %zu inst %zu: %s/%llu/%d/%llx, want %s/%llu/%d/%llx",
-					s, i, g->name, (unsigned long long)g->identity,
+					s, i, raw_name(got->rs, g), (unsigned long long)raw_identity(got->rs, g),
 					raw_in_total(got->rs, g), (unsigned long long)raw_present(got->rs, g),
-					w->name, (unsigned long long)w->identity, raw_in_total(want, w),
+					raw_name(want, w), (unsigned long long)raw_identity(want, w), raw_in_total(want, w),
 					(unsigned long long)present),
 			       -1;
 		for (unsigned f = 0; f < 64; f++)
 			if ((present >> f & 1) && raw_get(got->rs, g, f) != raw_get(want, w, f))
 				return snprintf(why, n, "set %zu inst %s field %u: %llu, want %llu",
-						s, w->name, f,
+						s, raw_name(want, w), f,
 						(unsigned long long)raw_get(got->rs, g, f),
 						(unsigned long long)raw_get(want, w, f)),
 				       -1;
 		if (s == 0)
-			snprintf(key, sizeof(key), "key:%s", w->name);
+			snprintf(key, sizeof(key), "key:%s", raw_name(want, w));
 		else
 			key[0] = '\0';
 		if (!got->keys || !got->keys[i] || strcmp(got->keys[i], key) != 0)
 			return snprintf(why, n, "set %zu inst %s: key \"%s\", want \"%s\"", s,
-					w->name, got->keys && got->keys[i] ? got->keys[i] : "(null)",
+					raw_name(want, w), got->keys && got->keys[i] ? got->keys[i] : "(null)",
 					key),
 			       -1;
 	}

@@ -91,7 +91,7 @@ static const struct raw_instance *
 find(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -475,7 +475,7 @@ test_interrupt_provider(void **unused)
 	 * ERR and MIS are one instance each, outside any CPU sum. */
 	assert_int_equal(s.rs[0].ninstances, ARRAY_SIZE(names0));
 	for (size_t i = 0; i < ARRAY_SIZE(names0); i++)
-		assert_string_equal(s.rs[0].inst[i].name, names0[i]);
+		assert_string_equal(raw_name_at(&s.rs[0], i), names0[i]);
 	assert_int_equal(s.rs[1].ninstances, ARRAY_SIZE(names0) + 2); /* + 30/0, 30/3 */
 	assert_null(find(&s.rs[1], "PMI/3"));
 	assert_null(find(&s.rs[1], "ERR/0"));
@@ -483,8 +483,8 @@ test_interrupt_provider(void **unused)
 	assert_int_equal(raw_in_total(&s.rs[1], find(&s.rs[1], "MIS/_Total")), 0);
 	assert_int_equal(raw_in_total(&s.rs[1], find(&s.rs[1], "LOC/3")), 1);
 	/* The cells of one row share its identity. */
-	assert_true(find(&s.rs[1], "27/0")->identity == find(&s.rs[1], "27/3")->identity);
-	assert_true(find(&s.rs[1], "27/0")->identity != find(&s.rs[1], "0/0")->identity);
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "27/0")) == raw_identity(&s.rs[1], find(&s.rs[1], "27/3")));
+	assert_true(raw_identity(&s.rs[1], find(&s.rs[1], "27/0")) != raw_identity(&s.rs[1], find(&s.rs[1], "0/0")));
 	assert_false(s.prov->set->has_total);
 	CHECK_ALL(&s, 1, "Interrupts/sec", t1);
 	series_free(&s);
@@ -534,7 +534,7 @@ test_softirq_provider(void **unused)
 		for (size_t t = 0; t < ARRAY_SIZE(types); t++)
 			for (unsigned c = 0; c < 4; c++) {
 				snprintf(name, sizeof(name), "%s/%u", types[t], c);
-				assert_string_equal(s.rs[i].inst[t * 4 + c].name, name);
+				assert_string_equal(raw_name_at(&s.rs[i], t * 4 + c), name);
 			}
 	}
 	assert_string_equal(s.prov->set->name, "Softirq");

@@ -97,7 +97,7 @@ static const struct raw_instance *
 find(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -141,7 +141,7 @@ total_at(struct series *s, size_t i, const char *name)
 	size_t n = 0;
 
 	for (size_t k = 0; k < rs->ninstances; k++) {
-		const struct raw_instance *prev = find(&s->rs[i - 1], rs->inst[k].name);
+		const struct raw_instance *prev = find(&s->rs[i - 1], raw_name_at(rs, k));
 		if (!raw_in_total_at(rs, k))
 			continue;
 		assert_true(n < 16);
@@ -197,12 +197,12 @@ check_instances(const struct raw_set *rs, const char *const *names)
 	for (; names[n]; n++) {
 		if (n >= rs->ninstances)
 			fail_msg("instance %zu: none, want %s", n, names[n]);
-		if (strcmp(rs->inst[n].name, names[n]) != 0)
-			fail_msg("instance %zu: %s, want %s", n, rs->inst[n].name, names[n]);
+		if (strcmp(raw_name_at(rs, n), names[n]) != 0)
+			fail_msg("instance %zu: %s, want %s", n, raw_name_at(rs, n), names[n]);
 	}
 	if (rs->ninstances != n)
 		fail_msg("%zu instances, want %zu (extra: %s)", rs->ninstances, n,
-			 rs->inst[n].name);
+			 raw_name_at(rs, n));
 }
 
 /* Parse the NUL-terminated line s. */
@@ -393,10 +393,10 @@ test_basic_instances(void **state)
 	check_instances(&s.rs[2], (const char *const[]){ "/", "/home", "/srv/raid", "/mnt/my disk",
 							 "/boot/efi", "/media/usb", NULL });
 	/* identity: the device's dev_t (8:1 is 8 << 20 | 1) */
-	assert_int_equal(find(&s.rs[0], "/")->identity, (8u << 20) | 1u);
-	assert_int_equal(find(&s.rs[0], "/home")->identity, (253u << 20) | 0u);
-	assert_int_equal(find(&s.rs[0], "/srv/raid")->identity, (9u << 20) | 0u);
-	assert_int_equal(find(&s.rs[0], "/mnt/my disk")->identity, (8u << 20) | 18u);
+	assert_int_equal(raw_identity(&s.rs[0], find(&s.rs[0], "/")), (8u << 20) | 1u);
+	assert_int_equal(raw_identity(&s.rs[0], find(&s.rs[0], "/home")), (253u << 20) | 0u);
+	assert_int_equal(raw_identity(&s.rs[0], find(&s.rs[0], "/srv/raid")), (9u << 20) | 0u);
+	assert_int_equal(raw_identity(&s.rs[0], find(&s.rs[0], "/mnt/my disk")), (8u << 20) | 18u);
 	series_free(&s);
 }
 
@@ -569,9 +569,9 @@ test_over(void **state)
 	series_load(&s, "ldisk-over", 3, 0);
 	for (size_t i = 0; i < 3; i++)
 		check_instances(&s.rs[i], (const char *const[]){ "/", "/data", NULL });
-	assert_int_equal(find(&s.rs[0], "/data")->identity, (8u << 20) | 17u);
-	assert_int_equal(find(&s.rs[1], "/data")->identity, (8u << 20) | 33u);
-	assert_int_equal(find(&s.rs[2], "/data")->identity, (8u << 20) | 17u);
+	assert_int_equal(raw_identity(&s.rs[0], find(&s.rs[0], "/data")), (8u << 20) | 17u);
+	assert_int_equal(raw_identity(&s.rs[1], find(&s.rs[1], "/data")), (8u << 20) | 33u);
+	assert_int_equal(raw_identity(&s.rs[2], find(&s.rs[2], "/data")), (8u << 20) | 17u);
 	/* sda1: 40 writes, 640 sectors, then 20 and 160 */
 	check_at(&s, 1, "/", "Disk Write Bytes/sec", ST_OK, 163840); /* 640 * 512 / 2 */
 	check_at(&s, 2, "/", "Disk Write Bytes/sec", ST_OK, 40960);  /* 160 * 512 / 2 */
@@ -672,10 +672,10 @@ test_live(void **state)
 		for (size_t i = 0; i < rs.ninstances; i++) {
 			const struct raw_instance *ri = &rs.inst[i];
 			struct statvfs sv;
-			if (statvfs(ri->name, &sv) != 0)
+			if (statvfs(raw_name(&rs, ri), &sv) != 0)
 				continue;
 			if (!(raw_present(&rs, ri) & ((uint64_t)1 << blocks)))
-				fail_msg("%s: no f_blocks in round %d", ri->name, round);
+				fail_msg("%s: no f_blocks in round %d", raw_name(&rs, ri), round);
 			assert_int_equal(raw_get(&rs, ri, frsize), sv.f_frsize);
 			assert_int_equal(raw_get(&rs, ri, blocks), sv.f_blocks);
 			assert_int_equal(raw_get(&rs, ri, files), sv.f_files);

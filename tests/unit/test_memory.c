@@ -236,7 +236,7 @@ test_basic(void **unused)
 	series_load(&s, &provider_memory, "sysmem-basic", 3, ~(uint64_t)0);
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(s.rs[i].ninstances, 1);
-		assert_string_equal(s.rs[i].inst[0].name, "");
+		assert_string_equal(raw_name_at(&s.rs[i], 0), "");
 	}
 	CHECK_ALL(&s, 0, t0);
 	CHECK_ALL(&s, 1, t1);

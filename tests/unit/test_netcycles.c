@@ -489,7 +489,7 @@ count_prefix(const struct raw_set *rs, const char *prefix)
 	int n = 0;
 
 	for (size_t i = 0; i < rs->ninstances; i++)
-		n += strncmp(rs->inst[i].name, prefix, strlen(prefix)) == 0;
+		n += strncmp(raw_name_at(rs, i), prefix, strlen(prefix)) == 0;
 	return n;
 }
 

@@ -118,7 +118,7 @@ static const struct raw_instance *
 find_inst(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -177,7 +177,7 @@ total_of(const struct series *s, size_t i, const char *name)
 			continue;
 		assert_true(n < 16);
 		cur[n] = ri;
-		prev = find_inst(&s->rs[i - 1], ri->name);
+		prev = find_inst(&s->rs[i - 1], raw_name(&s->rs[i], ri));
 		if (prev) {
 			derive_deltas(&s->rs[i - 1], prev, &s->rs[i], ri, &env, &d[n]);
 			dp[n] = &d[n];
@@ -752,7 +752,7 @@ same_reads(const struct raw_set *a, const struct raw_set *b)
 		return 0;
 	for (size_t i = 0; i < a->ninstances; i++) {
 		const struct raw_instance *x = &a->inst[i], *y = &b->inst[i];
-		if (strcmp(x->name, y->name) != 0 || x->identity != y->identity ||
+		if (strcmp(raw_name(a, x), raw_name(b, y)) != 0 || raw_identity(a, x) != raw_identity(b, y) ||
 		    raw_present(a, x) != raw_present(b, y))
 			return 0;
 		for (unsigned f = 0; f < NIC_NFIELDS; f++)
@@ -859,10 +859,10 @@ test_sysfs_instances(void **unused)
 	/* bonding_masters (a regular file) is not an interface; name order */
 	assert_int_equal(s.rs[0].ninstances, 7);
 	for (size_t i = 0; i < 7; i++)
-		assert_string_equal(s.rs[0].inst[i].name, t0_names[i]);
+		assert_string_equal(raw_name_at(&s.rs[0], i), t0_names[i]);
 	/* identity is the ifindex file */
-	assert_int_equal(find_inst(&s.rs[0], "lo")->identity, 1);
-	assert_int_equal(find_inst(&s.rs[0], "eth4")->identity, 6);
+	assert_int_equal(raw_identity(&s.rs[0], find_inst(&s.rs[0], "lo")), 1);
+	assert_int_equal(raw_identity(&s.rs[0], find_inst(&s.rs[0], "eth4")), 6);
 	/* _Total: interfaces with a device link only */
 	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
 	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "veth0")), 0);
@@ -886,7 +886,7 @@ test_sysfs_instances(void **unused)
 	assert_int_equal(s.rs[2].ninstances, 7);
 	assert_null(find_inst(&s.rs[2], "eth3"));
 	assert_non_null(find_inst(&s.rs[2], "wlan0"));
-	assert_int_equal(find_inst(&s.rs[2], "veth0")->identity, 9);
+	assert_int_equal(raw_identity(&s.rs[2], find_inst(&s.rs[2], "veth0")), 9);
 	series_free(&s);
 }
 
@@ -1081,8 +1081,8 @@ test_procnetdev_counters(void **unused)
 	(void)unused;
 	series_load(&s, "nic-procnetdev", 2, ALL_FIELDS);
 	assert_int_equal(s.rs[0].ninstances, 4);
-	assert_string_equal(s.rs[0].inst[0].name, "lo");
-	assert_string_equal(s.rs[0].inst[3].name, "docker0");
+	assert_string_equal(raw_name_at(&s.rs[0], 0), "lo");
+	assert_string_equal(raw_name_at(&s.rs[0], 3), "docker0");
 	/* without sysfs every interface but lo is in _Total */
 	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "lo")), 0);
 	assert_int_equal(raw_in_total(&s.rs[0], find_inst(&s.rs[0], "docker0")), 1);
@@ -1377,7 +1377,7 @@ test_live_netlink(void **unused)
 		read_once(&ctx, st, &rs);
 		lo = find_inst(&rs, "lo");
 		assert_non_null(lo);
-		assert_int_equal(lo->identity, 1);
+		assert_int_equal(raw_identity(&rs, lo), 1);
 		assert_int_equal(raw_in_total(&rs, lo), 0);
 		assert_true((raw_present(&rs, lo) & NIC_STATS_MASK) != 0);
 		assert_int_equal(raw_present(&rs, lo) & BIT(F_SPEED), 0); /* EINVAL */
@@ -1419,13 +1419,13 @@ test_live_queues(void **unused)
 			int bql;
 
 			if (!(raw_present(&rs, ri) & BIT(F_QLEN)))
-				fail_msg("%s: no Output Queue Length", ri->name);
+				fail_msg("%s: no Output Queue Length", raw_name(&rs, ri));
 			snprintf(path, sizeof(path),
 				 "/sys/class/net/%s/queues/tx-0/byte_queue_limits/inflight",
-				 ri->name);
+				 raw_name(&rs, ri));
 			bql = access(path, R_OK) == 0;
 			if (!!(raw_present(&rs, ri) & BIT(F_BQL_INFLIGHT)) != bql)
-				fail_msg("%s: Output Queue Bytes %s, sysfs %s", ri->name,
+				fail_msg("%s: Output Queue Bytes %s, sysfs %s", raw_name(&rs, ri),
 					 bql ? "missing" : "present", bql ? "has BQL" : "has none");
 			/* besides those, only the statistics the dump carries (all
 			 * recorded, so a reset in any of them is seen) */
@@ -1475,14 +1475,15 @@ test_netlink_equals_sysfs(void **unused)
 	read_once(&fctx, fst, &b);
 	for (size_t i = 0; i < n.ninstances; i++) {
 		const struct raw_instance *ni = &n.inst[i];
-		const struct raw_instance *ai = find_inst(&a, ni->name);
-		const struct raw_instance *bi = find_inst(&b, ni->name);
-		int is_quiet = quiet && strcmp(quiet, ni->name) == 0;
+		const char *name = raw_name(&n, ni);
+		const struct raw_instance *ai = find_inst(&a, name);
+		const struct raw_instance *bi = find_inst(&b, name);
+		int is_quiet = quiet && strcmp(quiet, name) == 0;
 
 		if (!ai || !bi)
 			continue; /* came or went meanwhile */
 		/* same identity (ifindex), same _Total membership */
-		assert_int_equal(ai->identity, ni->identity);
+		assert_int_equal(raw_identity(&a, ai), raw_identity(&n, ni));
 		assert_int_equal(raw_in_total(&a, ai), raw_in_total(&n, ni));
 		quiet_seen |= is_quiet;
 		for (unsigned f = 0; f < NIC_NSTATS; f++) {
@@ -1497,14 +1498,14 @@ test_netlink_equals_sysfs(void **unused)
 			if (is_quiet && (raw_get(&a, ai, f) != raw_get(&n, ni, f) ||
 					 raw_get(&b, bi, f) != raw_get(&n, ni, f)))
 				fail_msg("quiet %s %s: sysfs %llu, netlink %llu, sysfs %llu",
-					 ni->name, nic_stat_name(f),
+					 name, nic_stat_name(f),
 					 (unsigned long long)raw_get(&a, ai, f),
 					 (unsigned long long)raw_get(&n, ni, f),
 					 (unsigned long long)raw_get(&b, bi, f));
 			compared++;
 		}
 		if (is_quiet)
-			print_message("%s: %d fields equal in sysfs and netlink\n", ni->name,
+			print_message("%s: %d fields equal in sysfs and netlink\n", name,
 				      NIC_NSTATS);
 	}
 	assert_true(compared > 0);
@@ -1612,7 +1613,7 @@ static const struct raw_instance *
 live_find(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -1669,10 +1670,10 @@ test_live_link_changes(void **unused)
 	read_once(&ctx, st, &rs);
 	ri = live_find(&rs, a);
 	assert_non_null(ri);
-	assert_int_equal(ri->identity, if_nametoindex(a));
+	assert_int_equal(raw_identity(&rs, ri), if_nametoindex(a));
 	assert_true((raw_present(&rs, ri) & NIC_STATS_MASK) != 0);
 	assert_non_null(live_find(&rs, b));
-	id = ri->identity;
+	id = raw_identity(&rs, ri);
 	raw_set_free(&rs);
 
 	/* one is renamed: same identity, the new name */
@@ -1681,7 +1682,7 @@ test_live_link_changes(void **unused)
 	assert_null(live_find(&rs, a));
 	ri = live_find(&rs, c);
 	assert_non_null(ri);
-	assert_int_equal(ri->identity, id);
+	assert_int_equal(raw_identity(&rs, ri), id);
 	raw_set_free(&rs);
 
 	/* up: the carrier changes, speed is read again (veth: 10000) */

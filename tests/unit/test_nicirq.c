@@ -93,7 +93,7 @@ static const struct raw_instance *
 find_inst(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -115,14 +115,15 @@ rate_of(const struct series *s, const char *inst)
 
 	assert_non_null(c);
 	for (size_t k = 0; k < s->rs[1].ninstances; k++) {
-		const char *name = s->rs[1].inst[k].name;
+		const char *name = raw_name_at(&s->rs[1], k);
 		if (group ? strncmp(name, inst, iflen + 1) != 0 : strcmp(name, inst) != 0)
 			continue;
 		for (size_t i = 0; i < s->irq[1].ninstances; i++) {
 			const struct raw_instance *row = &s->irq[1].inst[i];
-			const struct raw_instance *prev = find_inst(&s->irq[0], row->name);
-			if (!strstr(row->name, "/_Total") &&
-			    PROV.rows_match(s->state, name, row->name)) {
+			const char *row_name = raw_name(&s->irq[1], row);
+			const struct raw_instance *prev = find_inst(&s->irq[0], row_name);
+			if (!strstr(row_name, "/_Total") &&
+			    PROV.rows_match(s->state, name, row_name)) {
 				assert_true(n < 64);
 				assert_non_null(prev);
 				derive_deltas(&s->irq[0], prev, &s->irq[1], row, &env, &d[n]);
@@ -198,13 +199,13 @@ test_instances(void **unused)
 		assert_int_equal(s.rc[r], 0);
 		assert_int_equal(s.rs[r].ninstances, sizeof(want) / sizeof(want[0]));
 		for (size_t i = 0; i < s.rs[r].ninstances; i++) {
-			assert_string_equal(s.rs[r].inst[i].name, want[i]);
+			assert_string_equal(raw_name_at(&s.rs[r], i), want[i]);
 			assert_int_equal(raw_present_at(&s.rs[r], i), 0); /* no raw field */
 		}
 	}
 	/* identity: the ifindex (eth0 2, eth10 4) */
-	assert_int_equal(find_inst(&s.rs[1], "eth0/2")->identity, 2);
-	assert_int_equal(find_inst(&s.rs[1], "eth10/0")->identity, 4);
+	assert_int_equal(raw_identity(&s.rs[1], find_inst(&s.rs[1], "eth0/2")), 2);
+	assert_int_equal(raw_identity(&s.rs[1], find_inst(&s.rs[1], "eth10/0")), 4);
 	series_free(&s);
 }
 

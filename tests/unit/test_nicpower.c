@@ -103,7 +103,7 @@ static const struct raw_instance *
 find_inst(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -285,17 +285,17 @@ test_instances(void **unused)
 	assert_int_equal(s.rs[0].ninstances, 5);
 	assert_int_equal(s.rs[1].ninstances, 5);
 	for (size_t i = 0; i < 5; i++) {
-		assert_string_equal(s.rs[0].inst[i].name, t0[i]);
-		assert_string_equal(s.rs[1].inst[i].name, t0[i]);
+		assert_string_equal(raw_name_at(&s.rs[0], i), t0[i]);
+		assert_string_equal(raw_name_at(&s.rs[1], i), t0[i]);
 	}
 	/* t2: eth3 gone, eth5 new */
 	assert_int_equal(s.rs[2].ninstances, 5);
 	for (size_t i = 0; i < 5; i++)
-		assert_string_equal(s.rs[2].inst[i].name, t2[i]);
-	assert_int_equal(find_inst(&s.rs[0], "eth0")->identity, 2);
-	assert_int_equal(find_inst(&s.rs[1], "eth1")->identity, 3);
-	assert_int_equal(find_inst(&s.rs[2], "eth1")->identity, 9); /* recreated */
-	assert_int_equal(find_inst(&s.rs[2], "eth5")->identity, 8);
+		assert_string_equal(raw_name_at(&s.rs[2], i), t2[i]);
+	assert_int_equal(raw_identity(&s.rs[0], find_inst(&s.rs[0], "eth0")), 2);
+	assert_int_equal(raw_identity(&s.rs[1], find_inst(&s.rs[1], "eth1")), 3);
+	assert_int_equal(raw_identity(&s.rs[2], find_inst(&s.rs[2], "eth1")), 9); /* recreated */
+	assert_int_equal(raw_identity(&s.rs[2], find_inst(&s.rs[2], "eth5")), 8);
 	/* eth2 says "unknown" and "unsupported": only the status is there */
 	assert_int_equal(raw_present(&s.rs[0], find_inst(&s.rs[0], "eth2")), BIT(NP_RUNTIME_STATUS));
 	/* eth3 is USB: no power_state */
@@ -454,7 +454,7 @@ test_live(void **unused)
 		char path[256], text[64];
 		uint64_t v;
 
-		assert_int_equal(nicdev_find(fs, ri->name, &dev), 0);
+		assert_int_equal(nicdev_find(fs, raw_name(&rs, ri), &dev), 0);
 		snprintf(path, sizeof(path), "%s/power_state", dev.dir);
 		if (procfs_read_small(fs, path, text, sizeof(text)) >= 0 &&
 		    nicpower_parse_power_state(text, &v) == 0) {
@@ -470,7 +470,7 @@ test_live(void **unused)
 			if (v == NP_RT_UNSUPPORTED)
 				assert_false(raw_present(&rs, ri) & BIT(NP_ACTIVE_TIME));
 		}
-		printf("live %s: device %s, fields 0x%llx\n", ri->name, dev.dir,
+		printf("live %s: device %s, fields 0x%llx\n", raw_name(&rs, ri), dev.dir,
 		       (unsigned long long)raw_present(&rs, ri));
 	}
 	raw_set_free(&rs);

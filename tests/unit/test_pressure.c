@@ -145,7 +145,7 @@ test_basic(void **unused)
 	for (size_t i = 0; i < 2; i++) {
 		assert_int_equal(s.rs[i].ninstances, 4);
 		for (size_t k = 0; k < 4; k++)
-			assert_string_equal(s.rs[i].inst[k].name, names[k]);
+			assert_string_equal(raw_name_at(&s.rs[i], k), names[k]);
 	}
 	assert_int_equal(raw_present_at(&s.rs[0], 0), SOME_BIT);      /* cpu: some only */
 	assert_int_equal(raw_present_at(&s.rs[0], 1), SOME_BIT | FULL_BIT);

@@ -129,7 +129,7 @@ static const struct raw_instance *
 find_inst(const struct raw_set *rs, const char *name)
 {
 	for (size_t i = 0; i < rs->ninstances; i++)
-		if (strcmp(rs->inst[i].name, name) == 0)
+		if (strcmp(raw_name_at(rs, i), name) == 0)
 			return &rs->inst[i];
 	return NULL;
 }
@@ -260,16 +260,16 @@ test_instances(void **unused)
 	assert_int_equal(s.rs[0].ninstances, 4);
 	assert_int_equal(s.rs[1].ninstances, 4);
 	for (size_t i = 0; i < 4; i++) {
-		assert_string_equal(s.rs[0].inst[i].name, t0[i]);
-		assert_string_equal(s.rs[1].inst[i].name, t0[i]);
-		assert_int_equal(s.rs[0].inst[i].identity, s.rs[1].inst[i].identity);
+		assert_string_equal(raw_name_at(&s.rs[0], i), t0[i]);
+		assert_string_equal(raw_name_at(&s.rs[1], i), t0[i]);
+		assert_int_equal(raw_identity_at(&s.rs[0], i), raw_identity_at(&s.rs[1], i));
 	}
 	assert_int_equal(s.rs[2].ninstances, 4);
 	for (size_t i = 0; i < 4; i++)
-		assert_string_equal(s.rs[2].inst[i].name, t2[i]);
+		assert_string_equal(raw_name_at(&s.rs[2], i), t2[i]);
 	/* two ports of one device: distinct identities */
-	assert_true(find_inst(&s.rs[0], "mlx5_0/1")->identity !=
-		    find_inst(&s.rs[0], "mlx5_0/2")->identity);
+	assert_true(raw_identity(&s.rs[0], find_inst(&s.rs[0], "mlx5_0/1")) !=
+		    raw_identity(&s.rs[0], find_inst(&s.rs[0], "mlx5_0/2")));
 	/* the cm_id count is never supplied */
 	for (size_t i = 0; i < 4; i++)
 		assert_false(raw_present_at(&s.rs[1], i) & BIT(RD_ACTIVE_CONNECTIONS));

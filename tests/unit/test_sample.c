@@ -164,7 +164,7 @@ test_copy(void **state)
 	assert_int_equal(raw_present_at(&kept, 1), BIT(F_B) | BIT(F_D));
 	assert_int_equal(raw_get(&kept, &kept.inst[1], F_B), 12); /* 2 + 10 */
 	assert_int_equal(raw_get(&kept, &kept.inst[1], F_D), 32); /* 2 + 30 */
-	assert_string_equal(kept.inst[1].name, "two");
+	assert_string_equal(raw_name_at(&kept, 1), "two");
 
 	raw_set_copy(&back, &kept); /* back keeps all, gets b and d */
 	assert_int_equal(raw_present_at(&back, 0), BIT(F_B) | BIT(F_D));
@@ -211,13 +211,13 @@ test_names_churn(void **state)
 		raw_sets_compact_names((struct raw_set *const[]){ cur, prev }, 2);
 		assert_true(own.own_names->n <= 2 * 2 + 64 + 1);
 		assert_true(shared.n <= 2 * 4 + 64 + 1);
-		assert_string_equal(own.inst[0].name, "eth0");
-		assert_string_equal(own.inst[1].name, name);
-		assert_string_equal(cur->inst[1].name, name);
+		assert_string_equal(raw_name_at(&own, 0), "eth0");
+		assert_string_equal(raw_name_at(&own, 1), name);
+		assert_string_equal(raw_name_at(cur, 1), name);
 		if (k) {
 			snprintf(name, sizeof(name), "veth%u", k - 1);
-			assert_string_equal(prev->inst[0].name, "lo");
-			assert_string_equal(prev->inst[1].name, name);
+			assert_string_equal(raw_name_at(prev, 0), "lo");
+			assert_string_equal(raw_name_at(prev, 1), name);
 		}
 	}
 	raw_set_free(&own);
@@ -235,12 +235,13 @@ assert_same_read(const struct raw_set *got, const struct raw_set *want, unsigned
 			 want->ninstances);
 	for (size_t i = 0; i < want->ninstances; i++) {
 		const struct raw_instance *g = &got->inst[i], *w = &want->inst[i];
-		if (strcmp(g->name, w->name) != 0 || g->identity != w->identity ||
+		if (strcmp(raw_name(got, g), raw_name(want, w)) != 0 ||
+		    raw_identity(got, g) != raw_identity(want, w) ||
 		    raw_present(got, g) != raw_present(want, w) ||
 		    raw_in_total(got, g) != raw_in_total(want, w))
-			fail_msg("round %u instance %zu: %s/%llu, want %s/%llu", round, i, g->name,
-				 (unsigned long long)g->identity, w->name,
-				 (unsigned long long)w->identity);
+			fail_msg("round %u instance %zu: %s/%llu, want %s/%llu", round, i,
+				 raw_name(got, g), (unsigned long long)raw_identity(got, g),
+				 raw_name(want, w), (unsigned long long)raw_identity(want, w));
 		for (uint64_t m = raw_present(want, w); m; m &= m - 1) {
 			unsigned f = (unsigned)__builtin_ctzll(m);
 			assert_true(raw_get(got, g, f) == raw_get(want, w, f));
@@ -335,7 +336,7 @@ test_pair(void **state)
 	assert_same_read(&pr[1], &ref[1], 1);
 	raw_set_begin(&pr[1]);
 	put_all(&pr[1], "alone", 5);
-	assert_string_equal(pr[1].inst[0].name, "alone");
+	assert_string_equal(raw_name_at(&pr[1], 0), "alone");
 	raw_set_free(&pr[1]);
 	raw_set_free(&ref[0]);
 	raw_set_free(&ref[1]);
@@ -356,12 +357,74 @@ test_pair(void **state)
 		struct raw_set *left = &pr[which ^ 1];
 		assert_null(left->sibling);
 		assert_true(left->list == &left->own);
-		assert_string_equal(left->inst[0].name, which ? "x0" : "y0");
+		assert_string_equal(raw_name_at(left, 0), which ? "x0" : "y0");
 		assert_true(raw_get(left, &left->inst[0], F_A) == (which ? 1u : 3u));
 		if (which)
-			assert_string_equal(left->inst[1].name, "x1");
+			assert_string_equal(raw_name_at(left, 1), "x1");
 		raw_set_free(left);
 	}
+	strset_free(&names);
+}
+
+/* Identities are kept by runs: the cells of a row (one identity) take one
+ * run, not one each. A read that changes one cell's identity splits its
+ * run on a list of its own, and the other read, which shared the list,
+ * keeps its identities; raw_set_identity and raw_set_copy keep them too. */
+static void
+test_identity_runs(void **state)
+{
+	(void)state;
+	struct raw_set pr[2], copy;
+	struct strset names = { 0 };
+	char name[32];
+	/* 3 rows of 4 cells, each row one identity; the read of round 1 gives
+	 * cell 5 (row 1) another */
+	const uint64_t rows[3] = { 10, 20, 30 };
+
+	raw_set_init(&pr[0], &set);
+	raw_set_init(&pr[1], &set);
+	raw_set_pair(&pr[0], &pr[1], &names);
+	for (int round = 0; round < 3; round++) {
+		struct raw_set *rs = &pr[round % 2];
+		raw_set_begin(rs);
+		for (size_t i = 0; i < 12; i++) {
+			snprintf(name, sizeof(name), "%u/%zu", (unsigned)rows[i / 4], i % 4);
+			uint64_t id = round == 2 && i == 5 ? 21 : rows[i / 4];
+			struct raw_instance *ri = raw_set_add(rs, name, strlen(name), id);
+			raw_put(rs, ri, F_A, i);
+		}
+		if (round < 2) {
+			assert_int_equal(rs->list->nruns, 3);
+			assert_int_equal(rs->list->run_start[1], 4);
+			assert_int_equal(rs->list->run_start[2], 8);
+		}
+		if (round == 1)
+			assert_ptr_equal(pr[0].inst, pr[1].inst); /* one list */
+	}
+	/* round 2 (pr[0]): 10 x 4, 20, 21, 20 x 2, 30 x 4 on a list of its own */
+	assert_ptr_not_equal(pr[0].inst, pr[1].inst);
+	assert_int_equal(pr[0].list->nruns, 5);
+	for (size_t i = 0; i < 12; i++) {
+		assert_int_equal(raw_identity_at(&pr[0], i), i == 5 ? 21 : rows[i / 4]);
+		assert_int_equal(raw_identity_at(&pr[1], i), rows[i / 4]);
+		snprintf(name, sizeof(name), "%u/%zu", (unsigned)rows[i / 4], i % 4);
+		assert_string_equal(raw_name_at(&pr[0], i), name);
+		assert_string_equal(raw_name_at(&pr[1], i), name);
+	}
+	/* a copy keeps the runs' identities, and so does a set made by hand */
+	raw_set_init(&copy, &set);
+	raw_set_copy(&copy, &pr[0]);
+	assert_int_equal(copy.list->nruns, 5);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(raw_identity_at(&copy, i), raw_identity_at(&pr[0], i));
+	raw_set_identity(&copy, 5, 20); /* the row whole again */
+	raw_set_identity(&copy, 11, 31); /* the last cell apart */
+	assert_int_equal(copy.list->nruns, 4);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(raw_identity_at(&copy, i), i == 11 ? 31 : rows[i / 4]);
+	raw_set_free(&copy);
+	raw_set_free(&pr[0]);
+	raw_set_free(&pr[1]);
 	strset_free(&names);
 }
 
@@ -426,7 +489,7 @@ test_names_nul(void **state)
 	raw_set_add(&rs, "ab", 2, 0);
 	raw_set_begin(&rs);
 	raw_set_add(&rs, "ab\0xyz", 6, 0);
-	assert_string_equal(rs.inst[0].name, "ab");
+	assert_string_equal(raw_name_at(&rs, 0), "ab");
 	raw_set_free(&rs);
 	strset_free(&ss);
 }
@@ -557,6 +620,7 @@ main(void)
 		cmocka_unit_test(test_names_churn),
 		cmocka_unit_test(test_names_nul),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_identity_runs),
 		cmocka_unit_test(test_present_width),
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_derive_kept),

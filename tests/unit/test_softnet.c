@@ -85,7 +85,7 @@ total_at(const struct series *s, size_t i, const char *name)
 
 	assert_true(rs->ninstances <= 16);
 	for (size_t k = 0; k < rs->ninstances; k++) {
-		const struct raw_instance *prev = i ? series_find(&s->rs[i - 1], rs->inst[k].name) : NULL;
+		const struct raw_instance *prev = i ? series_find(&s->rs[i - 1], raw_name_at(rs, k)) : NULL;
 
 		if (!raw_in_total_at(rs, k))
 			continue;
@@ -122,7 +122,7 @@ assert_names(const struct raw_set *rs, const char *want)
 	for (size_t k = 0; k < rs->ninstances; k++) {
 		if (k)
 			strcat(got, " ");
-		strcat(got, rs->inst[k].name);
+		strcat(got, raw_name_at(rs, k));
 	}
 	assert_string_equal(got, want);
 }

@@ -86,7 +86,7 @@ series_load(struct series *s, const struct provider *p, const char *fixture, siz
 		if (p->read(s->state, &s->rs[i], &err) != 0)
 			fail_msg("%s: %s", paths[i], err.msg);
 		assert_int_equal(s->rs[i].ninstances, 1);
-		assert_string_equal(s->rs[i].inst[0].name, "");
+		assert_string_equal(raw_name_at(&s->rs[i], 0), "");
 		assert_true(procfs_read_small(s->fs, "proc/uptime", buf, sizeof(buf)) > 0);
 		s->uptime[i] = strtod(buf, NULL);
 	}
