@@ -165,8 +165,9 @@ raw_same_name(const struct raw_set *a, size_t i, const struct raw_set *b, size_t
 	return strcmp(raw_name_at(a, i), raw_name_at(b, j)) == 0;
 }
 
-/* Give instance i of rs identity id (rs must not share its list with a
- * sibling): for a test or a tool that builds a read by hand. */
+/* Give instance i of rs identity id (a read sharing its sibling's list
+ * takes a list of its own first): for a test or a tool that builds a read
+ * by hand. */
 void raw_set_identity(struct raw_set *rs, size_t i, uint64_t id);
 
 /* The identity of instance i of rs (0 for an instance of a set built by
@@ -177,6 +178,16 @@ static inline uint64_t
 raw_identity(const struct raw_set *rs, const struct raw_instance *ri)
 {
 	return raw_identity_at(rs, (size_t)(ri - rs->inst));
+}
+
+/* Whether instance i of a and j of b have one identity: at once, with no
+ * search, when they are a set's two reads sharing their list (the usual
+ * case: a read follows its sibling's list only while they agree) and i is
+ * j. */
+static inline int
+raw_same_identity(const struct raw_set *a, size_t i, const struct raw_set *b, size_t j)
+{
+	return (i == j && a->list == b->list) || raw_identity_at(a, i) == raw_identity_at(b, j);
 }
 
 /* The word of field f in an instance's words, or RAW_SLOT_NONE. */

@@ -107,15 +107,6 @@ field_delta(const struct field_desc *fd, uint64_t a, uint64_t b, const struct ra
 	return 0;
 }
 
-/* Whether instance j of prs and i of crs have one identity: at once when
- * the two reads share their list (the usual case) and j is i. */
-static int
-same_identity(const struct raw_set *prs, size_t j, const struct raw_set *crs, size_t i)
-{
-	return (i == j && prs->list == crs->list) ||
-	       raw_identity_at(prs, j) == raw_identity_at(crs, i);
-}
-
 void
 derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	      const struct raw_set *crs, const struct raw_instance *cur,
@@ -129,7 +120,7 @@ derive_deltas(const struct raw_set *prs, const struct raw_instance *prev,
 	out->present = both;
 	out->wrapped = 0;
 	out->status = ST_OK;
-	if (!same_identity(prs, (size_t)(prev - prs->inst), crs, (size_t)(cur - crs->inst))) {
+	if (!raw_same_identity(prs, (size_t)(prev - prs->inst), crs, (size_t)(cur - crs->inst))) {
 		for (uint64_t m = both; m; m &= m - 1)
 			out->d[raw_slot(crs, (unsigned)__builtin_ctzll(m))] = 0;
 		out->status = ST_RESET;
@@ -181,7 +172,7 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	 * say OK. Anything else asks it. */
 	size_t j = (size_t)(prev - prs->inst), i = (size_t)(cur - crs->inst);
 
-	if (same_identity(prs, j, crs, i)) {
+	if (raw_same_identity(prs, j, crs, i)) {
 		const struct field_desc *fields = crs->set->fields;
 		const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
 		const uint8_t *pslot = prs->slot, *cslot = crs->slot;
@@ -305,7 +296,7 @@ derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct ra
 				fell |= ((m & t[k].bit) != 0) &
 					(wload(cw, t[k].c) < wload(pw, t[k].p));
 		}
-		if (!fell && same_identity(prev, j, cur, i)) {
+		if (!fell && raw_same_identity(prev, j, cur, i)) {
 			status[i] = ST_OK;
 		} else {
 			plain = 0;

@@ -1179,7 +1179,7 @@ map_instances(struct gclog_writer *w, struct wset *ws, const struct raw_set *rs,
 		} else {
 			const struct raw_instance *rj = &ref->inst[j];
 			id = wset_id(ws, j);
-			if (raw_identity_at(ref, j) != raw_identity_at(rs, i) ||
+			if (!raw_same_identity(ref, j, rs, i) ||
 			    raw_in_total(ref, rj) != raw_in_total(rs, ri) ||
 			    strcmp(wset_key(ws, id), k) != 0)
 				wmap_bind(ws, m, i, id, k);

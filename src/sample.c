@@ -122,6 +122,14 @@ raw_set_identity(struct raw_set *rs, size_t i, uint64_t id)
 	size_t n = rs->ninstances > i ? rs->ninstances : i + 1;
 	uint64_t *ids = xmalloc(n * sizeof(*ids));
 
+	if (rs->sibling && rs->sibling->list == rs->list) {
+		/* the sibling's identities stay: a list of rs's own */
+		struct raw_list *l = rs->list == &rs->own ? &rs->sibling->own : &rs->own;
+		list_copy_prefix(l, rs->list, rs->ninstances);
+		rs->list = l;
+		rs->inst = l->inst;
+	}
+
 	for (size_t k = 0; k < n; k++)
 		ids[k] = k == i ? id : raw_identity_at(rs, k);
 	rs->list->nruns = 0;
@@ -396,8 +404,11 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 		 * another one takes the list rs's sibling does not use, a
 		 * copy up to i */
 		const struct raw_list *shared = rs->list;
-		if (i == 0)
-			rs->run_at = 0;
+		/* the cursor is this read's while its adds have followed the
+		 * list from instance 0; otherwise (reads of a pair filled in
+		 * turn) it is found again */
+		if (i == 0 || rs->run_at >= shared->nruns || shared->run_start[rs->run_at] > i)
+			rs->run_at = run_of(shared, i);
 		while (rs->run_at + 1 < shared->nruns && shared->run_start[rs->run_at + 1] <= i)
 			rs->run_at++;
 		ri = &shared->inst[i];

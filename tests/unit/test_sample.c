@@ -428,6 +428,56 @@ test_identity_runs(void **state)
 	strset_free(&names);
 }
 
+/* Reads of a pair filled in turn, instance by instance: a read whose first
+ * instance went its own way (the sibling had none yet) and whose second
+ * follows the list finds that instance's run again, not where an older
+ * read left its cursor (found by a review: the cursor pointed past the
+ * runs, and the read took the list's identity for its own). raw_set_identity
+ * on a read sharing its list leaves the sibling's identities alone. */
+static void
+test_identity_cursor_interleaved(void **state)
+{
+	(void)state;
+	struct raw_set pr[2];
+	struct strset names = { 0 };
+	char name[8];
+	struct raw_set *a = &pr[0], *b = &pr[1];
+
+	raw_set_init(a, &set);
+	raw_set_init(b, &set);
+	raw_set_pair(a, b, &names);
+	/* three reads of 6 instances, 6 identities: a's cursor ends at run 5 */
+	for (int round = 0; round < 3; round++) {
+		struct raw_set *rs = round % 2 ? b : a;
+		raw_set_begin(rs);
+		for (unsigned i = 0; i < 6; i++) {
+			snprintf(name, sizeof(name), "a%u", i);
+			raw_set_add(rs, name, strlen(name), 10 + i);
+		}
+	}
+	assert_int_equal(a->run_at, 5);
+	/* both begun, then filled in turn */
+	raw_set_begin(b);
+	raw_set_begin(a);
+	raw_set_add(a, "a0", 2, 1); /* b has none: a's own path */
+	raw_set_add(b, "a0", 2, 1); /* a's list, followed */
+	raw_set_add(b, "a1", 2, 1); /* past a's instances: written on the list */
+	raw_set_add(a, "a1", 2, 15); /* follows b's instance 1: another identity */
+	assert_int_equal(raw_identity_at(b, 1), 1);
+	assert_int_equal(raw_identity_at(a, 1), 15);
+	/* a by hand, on the list b reads: b keeps its own */
+	raw_set_begin(a);
+	raw_set_add(a, "a0", 2, 1);
+	raw_set_add(a, "a1", 2, 1);
+	assert_ptr_equal(a->inst, b->inst);
+	raw_set_identity(a, 1, 7);
+	assert_int_equal(raw_identity_at(a, 1), 7);
+	assert_int_equal(raw_identity_at(b, 1), 1);
+	raw_set_free(a);
+	raw_set_free(b);
+	strset_free(&names);
+}
+
 /* The fields an instance read take as many bytes as the highest field
  * kept needs (1, 2, 4 or 8); each width keeps every bit, and a copy to a
  * set that keeps fewer fields keeps those. */
@@ -621,6 +671,7 @@ main(void)
 		cmocka_unit_test(test_names_nul),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_identity_runs),
+		cmocka_unit_test(test_identity_cursor_interleaved),
 		cmocka_unit_test(test_present_width),
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_derive_kept),
