@@ -64,6 +64,19 @@ run_of(const struct raw_list *from, size_t i)
 	return lo;
 }
 
+/* The run of l holding instance i, from run, the run of an instance
+ * before i (a read's adds walk the runs so, with no search); searched when
+ * run is not that. */
+static size_t
+run_follow(const struct raw_list *l, size_t run, size_t i)
+{
+	if (run >= l->nruns || l->run_start[run] > i)
+		return run_of(l, i);
+	while (run + 1 < l->nruns && l->run_start[run + 1] <= i)
+		run++;
+	return run;
+}
+
 uint64_t
 raw_identity_at(const struct raw_set *rs, size_t i)
 {
@@ -407,10 +420,7 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 		/* the cursor is this read's while its adds have followed the
 		 * list from instance 0; otherwise (reads of a pair filled in
 		 * turn) it is found again */
-		if (i == 0 || rs->run_at >= shared->nruns || shared->run_start[rs->run_at] > i)
-			rs->run_at = run_of(shared, i);
-		while (rs->run_at + 1 < shared->nruns && shared->run_start[rs->run_at + 1] <= i)
-			rs->run_at++;
+		rs->run_at = run_follow(shared, i == 0 ? 0 : rs->run_at, i);
 		ri = &shared->inst[i];
 		if (shared->run_id[rs->run_at] != identity || !same_name(rs, ri, name, len)) {
 			struct raw_list *l = rs->list == &rs->own ? &sib->own : &rs->own;
@@ -547,8 +557,7 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 	for (size_t i = 0, run = 0; i < src->ninstances; i++) {
 		const struct raw_instance *s = &src->inst[i];
 		const char *name = raw_name(src, s);
-		while (run + 1 < src->list->nruns && src->list->run_start[run + 1] <= i)
-			run++;
+		run = run_follow(src->list, run, i);
 		struct raw_instance *d = raw_set_add(dst, name, strlen(name),
 						     src->list->nruns ? src->list->run_id[run] : 0);
 		raw_copy_values(dst, d, src, s);
