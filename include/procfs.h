@@ -34,6 +34,9 @@ const char *procfs_root(const struct procfs *fs);
  * previous root's files) and starts a new generation, so every file is read
  * afresh. Returns 0, or -1 if the root cannot be opened. */
 int procfs_begin_read(struct procfs *fs, size_t index, struct err *err);
+/* The read generation procfs_begin_read started: what a tap that keeps
+ * values for its own read tags them with. */
+uint64_t procfs_generation(const struct procfs *fs);
 
 /* The file at relpath, shared by everyone asking for the same path; owned by
  * fs. Never NULL (a missing file shows at read time). */
@@ -69,6 +72,32 @@ struct pfile *procfs_pfile(struct procfs *fs, uint32_t number);
  * the next generation (for an attribute, see procfs_attr: until the next
  * attribute read, and read again if asked for after another). */
 const char *pfile_read(struct pfile *pf, size_t *len, struct err *err);
+
+/* Called with each line of a streamed file, without its newline (a last
+ * line without one too). */
+typedef void (*pfile_line_fn)(void *arg, const char *line, size_t len);
+
+/* Each line of pf, in order, to fn: read on to its end through a window
+ * (PFILE_LINE_MAX bytes on the stack), never whole into a buffer of the
+ * file's size, for a large file of records one reader parses as it goes
+ * (/proc/diskstats of 4,000 disks is 600 KiB). A line longer than the
+ * window is skipped, with a pfile_malformed note. Every tap of pf not
+ * handed this generation's lines yet is handed them in the same pass, so
+ * a second reader does not read the file again. Not cached: each call
+ * reads the file. 0, or -1 (err filled, errno kept) when pf cannot be
+ * opened or read; lines handed out before a failed read stand. */
+int pfile_lines(struct pfile *pf, pfile_line_fn fn, void *arg, struct err *err);
+#define PFILE_LINE_MAX (16 * 1024)
+
+/* Make fn(arg) a tap of pf: handed the lines of pf whenever another reader
+ * reads it (pfile_lines, or pfile_read when it reads the file afresh), at
+ * most once a generation. At most 4 taps per procfs; fn(arg) must outlive
+ * fs or be removed (pfile_untap). */
+void pfile_tap(struct pfile *pf, pfile_line_fn fn, void *arg);
+void pfile_untap(struct pfile *pf, pfile_line_fn fn, void *arg);
+/* Nonzero when tap fn(arg) of pf was handed this generation's lines (in
+ * full: a read that failed part way does not count). */
+int pfile_tapped(const struct pfile *pf, pfile_line_fn fn, void *arg);
 
 /* A provider found pf's text unlike anything the kernel writes there (no
  * cpu line in a /proc/stat): a note for the user, kept once a run per file

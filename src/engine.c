@@ -242,6 +242,36 @@ engine_hostname(const struct config *cfg, char *buf, size_t n)
 	buf[n - 1] = '\0';
 }
 
+/* Put the sets in the catalogue's order, whatever the paths' order: a
+ * file two sets read is read by the first in one pass the second is handed
+ * (pfile_tap: PhysicalDisk's of /proc/diskstats, for LogicalDisk). The
+ * new place of the set that was at each place; the caller frees it. */
+static size_t *
+sets_in_catalog_order(struct engine *e)
+{
+	size_t *moved = xcalloc(e->nsets ? e->nsets : 1, sizeof(*moved));
+	size_t *at = xcalloc(e->nsets ? e->nsets : 1, sizeof(*at));
+	struct eset *sorted = xcalloc(e->nsets ? e->nsets : 1, sizeof(*sorted));
+	size_t n = 0;
+
+	for (size_t s = 0; s < e->nsets; s++) {
+		at[s] = e->ncatalog; /* a set of no catalogue: last */
+		for (size_t k = 0; k < e->ncatalog; k++)
+			if (e->catalog[k] == e->sets[s].prov)
+				at[s] = k;
+	}
+	for (size_t c = 0; c <= e->ncatalog; c++)
+		for (size_t s = 0; s < e->nsets; s++)
+			if (at[s] == c) {
+				moved[s] = n;
+				sorted[n++] = e->sets[s];
+			}
+	memcpy(e->sets, sorted, e->nsets * sizeof(*sorted));
+	free(sorted);
+	free(at);
+	return moved;
+}
+
 /* ---- resolving paths ---------------------------------------------------- */
 
 static struct eset *
@@ -1769,17 +1799,19 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 			}
 			return EXIT_USAGE;
 		}
+	size_t *moved = sets_in_catalog_order(e);
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
-		it->es = &e->sets[(uintptr_t)it->es];
+		it->es = &e->sets[moved[(uintptr_t)it->es]];
 		if (cfg->capture.nfiles && strcmp(it->es->prov->set->name, "Network Capture") != 0) {
 			err_set(err, "'%s': --pcap replays a capture file, which holds only "
 				     "\\Network Capture counters", it->path);
 			return EXIT_USAGE;
 		}
 		if (it->rows_es)
-			it->rows_es = &e->sets[(uintptr_t)it->rows_es - 1];
+			it->rows_es = &e->sets[moved[(uintptr_t)it->rows_es - 1]];
 	}
+	free(moved);
 	if (cfg->mode == MODE_SAMPLE) {
 		/* a capture option with nothing to act on is a mistake */
 		int captures = 0, files;

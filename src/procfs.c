@@ -76,6 +76,17 @@ struct pfile_head {
 	uint32_t index; /* the block's, in fs->blocks */
 };
 
+/* A reader handed the lines of a file another reader streams (pfile_tap). */
+struct ptap {
+	uint32_t pf;  /* the file's number (pfile_number) */
+	uint32_t gen; /* the generation whose lines it was handed, 0 none */
+	pfile_line_fn fn;
+	void *arg;
+};
+
+/* The taps a procfs holds: two readers of one file are all there are. */
+#define MAX_TAPS 4
+
 struct procfs {
 	char **roots;
 	size_t nroots;
@@ -101,6 +112,8 @@ struct procfs {
 	size_t nblocks, nrecords;
 	struct pbuf *bufs;     /* the files' own buffers */
 	size_t nbufs, bufs_cap;
+	struct ptap taps[MAX_TAPS];
+	unsigned ntaps;
 };
 
 _Static_assert(sizeof(struct pfile_head) <= sizeof(struct pfile),
@@ -277,6 +290,12 @@ procfs_root(const struct procfs *fs)
 	if (fs->nroots == 0)
 		return "/";
 	return fs->roots[fs->current < fs->nroots ? fs->current : 0];
+}
+
+uint64_t
+procfs_generation(const struct procfs *fs)
+{
+	return fs->gen;
 }
 
 int
@@ -536,6 +555,158 @@ pfile_failed(struct pfile *pf, struct pbuf *pb, const char *what, int e, struct 
 	return NULL;
 }
 
+/* ---- streamed files and taps ---------------------------------------- */
+
+void
+pfile_tap(struct pfile *pf, pfile_line_fn fn, void *arg)
+{
+	struct procfs *fs = pf_fs(pf);
+
+	if (fs->ntaps == MAX_TAPS) {
+		fprintf(stderr, "getcounter: more than %d taps of files\n", MAX_TAPS);
+		abort(); /* a programming error: two readers of one file are all there are */
+	}
+	fs->taps[fs->ntaps++] = (struct ptap){ pfile_number(pf), 0, fn, arg };
+}
+
+void
+pfile_untap(struct pfile *pf, pfile_line_fn fn, void *arg)
+{
+	struct procfs *fs = pf_fs(pf);
+	uint32_t number = pfile_number(pf);
+
+	for (unsigned k = 0; k < fs->ntaps; k++)
+		if (fs->taps[k].pf == number && fs->taps[k].fn == fn && fs->taps[k].arg == arg) {
+			fs->taps[k] = fs->taps[--fs->ntaps];
+			return;
+		}
+}
+
+int
+pfile_tapped(const struct pfile *pf, pfile_line_fn fn, void *arg)
+{
+	const struct procfs *fs = pf_fs(pf);
+	uint32_t number = pfile_number(pf);
+
+	for (unsigned k = 0; k < fs->ntaps; k++)
+		if (fs->taps[k].pf == number && fs->taps[k].fn == fn && fs->taps[k].arg == arg)
+			return fs->taps[k].gen == gen32(fs);
+	return 0;
+}
+
+/* The readers a pass over pf hands its lines to: fn(arg) (if fn) and the
+ * taps of pf not yet handed this generation's, at most 1 + MAX_TAPS. */
+struct line_sinks {
+	pfile_line_fn fn[MAX_TAPS + 1];
+	void *arg[MAX_TAPS + 1];
+	struct ptap *tap[MAX_TAPS];
+	unsigned n, ntaps;
+};
+
+static void
+sinks_for(struct pfile *pf, pfile_line_fn fn, void *arg, struct line_sinks *ls)
+{
+	struct procfs *fs = pf_fs(pf);
+	uint32_t number = pfile_number(pf);
+
+	ls->n = ls->ntaps = 0;
+	if (fn) {
+		ls->fn[ls->n] = fn;
+		ls->arg[ls->n++] = arg;
+	}
+	for (unsigned k = 0; k < fs->ntaps; k++) {
+		struct ptap *t = &fs->taps[k];
+		if (t->pf != number || t->gen == gen32(fs) || (t->fn == fn && t->arg == arg))
+			continue;
+		ls->fn[ls->n] = t->fn;
+		ls->arg[ls->n++] = t->arg;
+		ls->tap[ls->ntaps++] = t;
+	}
+}
+
+static void
+sinks_line(const struct line_sinks *ls, const char *line, size_t len)
+{
+	for (unsigned k = 0; k < ls->n; k++)
+		ls->fn[k](ls->arg[k], line, len);
+}
+
+/* The pass is whole: its taps have this generation's lines. */
+static void
+sinks_done(const struct line_sinks *ls, const struct procfs *fs)
+{
+	for (unsigned k = 0; k < ls->ntaps; k++)
+		ls->tap[k]->gen = gen32(fs);
+}
+
+/* Hand the taps of pf not yet handed them the lines of text[0..len), just
+ * read whole by pfile_read. */
+static void
+taps_feed(struct pfile *pf, const char *text, size_t len)
+{
+	struct line_sinks ls;
+
+	sinks_for(pf, NULL, NULL, &ls);
+	if (!ls.n)
+		return;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		sinks_line(&ls, p, (size_t)(eol - p));
+		p = eol + 1;
+	}
+	sinks_done(&ls, pf_fs(pf));
+}
+
+int
+pfile_lines(struct pfile *pf, pfile_line_fn fn, void *arg, struct err *err)
+{
+	char win[PFILE_LINE_MAX];
+	size_t have = 0; /* the start of a line not handed out yet, at win[0] */
+	off_t off = 0;
+	int skipping = 0; /* in a line longer than the window */
+	struct line_sinks ls;
+
+	if (pfile_open(pf) < 0) {
+		pfile_failed(pf, NULL, "open", errno, err);
+		return -1;
+	}
+	sinks_for(pf, fn, arg, &ls);
+	for (;;) {
+		ssize_t n = pread(pf->fd, win + have, sizeof(win) - have, off);
+		if (n < 0) {
+			pfile_read_failed(pf, errno);
+			pfile_failed(pf, NULL, "read", errno, err);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		off += n;
+		size_t end = have + (size_t)n, start = 0;
+		for (const char *nl; (nl = memchr(win + start, '\n', end - start));) {
+			if (!skipping)
+				sinks_line(&ls, win + start, (size_t)(nl - win) - start);
+			skipping = 0;
+			start = (size_t)(nl - win) + 1;
+		}
+		have = end - start;
+		if (have == sizeof(win)) {
+			/* no newline in a whole window: not a file of records */
+			if (!skipping)
+				pfile_malformed(pf, "a line longer than 16 KiB");
+			skipping = 1;
+			have = 0;
+		} else if (start) {
+			memmove(win, win + start, have);
+		}
+	}
+	if (have && !skipping)
+		sinks_line(&ls, win, have);
+	sinks_done(&ls, pf_fs(pf));
+	pfile_release(pf);
+	return 0;
+}
+
 const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
@@ -589,6 +760,8 @@ pfile_read(struct pfile *pf, size_t *len, struct err *err)
 		return pfile_failed(pf, pb, "read", errno, err);
 	pfile_release(pf);
 	*len = (size_t)n;
+	if (pb && fs->ntaps)
+		taps_feed(pf, pb->p, (size_t)n);
 	return pb ? pb->p : fs->scratch;
 }
 

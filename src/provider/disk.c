@@ -459,57 +459,77 @@ disk_open(const struct provider_ctx *ctx, struct err *err)
 	return st;
 }
 
-/* One read: every whole disk of proc/diskstats into out. */
+/* One read's pass over proc/diskstats. */
+struct disk_pass {
+	struct disk_state *st;
+	struct raw_set *out;
+	const char *buf; /* the whole text, read without sys/block; else NULL */
+	size_t len;
+};
+
+/* One line of proc/diskstats: a whole disk's into the pass's set. */
+static void
+disk_line(void *arg, const char *line, size_t len)
+{
+	struct disk_pass *dp = arg;
+	struct disk_state *st = dp->st;
+	struct diskstats_line dl;
+	struct disk_entry *e;
+
+	if (diskstats_parse_line(line, len, &dl) < 0 || dl.name_len > NAME_MAX_LEN)
+		return;
+	e = entry_find(st, dl.name, dl.name_len);
+	if (e && e->seen == st->reads)
+		return; /* a name listed twice: the first wins */
+	if (!e || e->classified_epoch != st->epoch || e->seen + 1 != st->reads ||
+	    e->major != dl.major || e->minor != dl.minor) {
+		/* New, back after an absence, or another device. */
+		if (!st->sysblock && st->registered != st->reads) {
+			register_names(st, dp->buf, dp->len);
+			e = entry_find(st, dl.name, dl.name_len);
+		}
+		if (!e)
+			e = entry_add(st, dl.name, dl.name_len);
+		e->major = dl.major;
+		e->minor = dl.minor;
+		classify(st, e);
+	}
+	e->seen = st->reads;
+	if (e->kind != DISK_WHOLE || (e->size_file && !sized_now(st, e)))
+		return;
+
+	struct raw_instance *ri = raw_set_add(dp->out, e->name, strlen(e->name), e->identity);
+	uint32_t put = dl.present & st->put;
+	for (unsigned int f = 0; f < F_NFIELDS; f++)
+		if (put & (1u << f))
+			raw_put(dp->out, ri, f, dl.values[f]);
+}
+
+/* One read: every whole disk of proc/diskstats into out. With sys/block
+ * (always, live) the file is parsed as it is read, through a window:
+ * 4,000 disks make 600 KiB of text that no buffer keeps. Without it a
+ * new name is classified against every name of the read (register_names),
+ * so the text is read whole. */
 static int
 disk_read(void *state, struct raw_set *out, struct err *err)
 {
 	struct disk_state *st = state;
-	const char *buf, *p, *end;
-	size_t len;
+	struct disk_pass dp = { st, out, NULL, 0 };
 
-	buf = pfile_read(st->diskstats, &len, err);
-	if (!buf)
+	check_sysblock(st);
+	if (!st->sysblock && !(dp.buf = pfile_read(st->diskstats, &dp.len, err)))
 		return -1;
 	st->reads++;
 	st->cursor = 0;
-	check_sysblock(st);
-	for (p = buf, end = buf + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		struct diskstats_line dl;
-		struct disk_entry *e;
-
-		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) < 0 ||
-		    dl.name_len > NAME_MAX_LEN) {
+	if (dp.buf) {
+		for (const char *p = dp.buf, *end = dp.buf + dp.len; p < end;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl : end;
+			disk_line(&dp, p, (size_t)(eol - p));
 			p = eol + 1;
-			continue;
 		}
-		p = eol + 1;
-		e = entry_find(st, dl.name, dl.name_len);
-		if (e && e->seen == st->reads)
-			continue; /* a name listed twice: the first wins */
-		if (!e || e->classified_epoch != st->epoch || e->seen + 1 != st->reads ||
-		    e->major != dl.major || e->minor != dl.minor) {
-			/* New, back after an absence, or another device. */
-			if (!st->sysblock && st->registered != st->reads) {
-				register_names(st, buf, len);
-				e = entry_find(st, dl.name, dl.name_len);
-			}
-			if (!e)
-				e = entry_add(st, dl.name, dl.name_len);
-			e->major = dl.major;
-			e->minor = dl.minor;
-			classify(st, e);
-		}
-		e->seen = st->reads;
-		if (e->kind != DISK_WHOLE || (e->size_file && !sized_now(st, e)))
-			continue;
-
-		struct raw_instance *ri = raw_set_add(out, e->name, strlen(e->name), e->identity);
-		uint32_t put = dl.present & st->put;
-		for (unsigned int f = 0; f < F_NFIELDS; f++)
-			if (put & (1u << f))
-				raw_put(out, ri, f, dl.values[f]);
+	} else if (pfile_lines(st->diskstats, disk_line, &dp, err) < 0) {
+		return -1;
 	}
 	/* entry_find finds names: the names' own table is for adding only */
 	if (st->added)

@@ -502,17 +502,19 @@ struct ld_mount {
 	uint8_t hidden;   /* another device is mounted over the same point */
 	uint8_t space_ok; /* sv holds this read's statvfs figures */
 	uint32_t ds_present;
-	uint64_t ds_read; /* the read number ds holds, 0 for none */
+	uint64_t ds_gen; /* the procfs generation whose line ds holds, 0 for none */
 	uint64_t ds[DS_NFIELDS];
 	uint64_t sv[SV_NFIELDS];
 	char dev[32]; /* its diskstats name ("sda1"), --serve's device label */
 };
 
-/* A diskstats line, while the mounts are resolved (points into the buffer). */
+/* A diskstats line, while the mounts are resolved: its name (in
+ * st->line_names) and numbers, and its values for the mounts found. */
 struct ld_line {
-	const char *name;
-	size_t name_len;
+	size_t name_off, name_len;
 	unsigned int major, minor;
+	uint32_t present;
+	uint64_t ds[DS_NFIELDS];
 };
 
 /* A device-mapper volume's name (its dm/name), while mounts are resolved. */
@@ -539,9 +541,11 @@ struct ld_state {
 	char *names;
 	size_t names_len, names_cap;
 	struct index by_devt, by_name; /* mounts by device and by (visible) name */
-	/* scratch used while resolving, kept for reuse */
+	/* used while resolving, freed after */
 	struct ld_line *lines;
 	size_t nlines, lines_cap;
+	char *line_names;
+	size_t line_names_len, line_names_cap;
 	struct index lines_by_name;
 	struct ld_mapper *mappers;
 	size_t nmappers, mappers_cap;
@@ -550,6 +554,10 @@ struct ld_state {
 	size_t mapper_names_len, mapper_names_cap;
 	char *scratch; /* a decoded source or statvfs mount point */
 	size_t scratch_cap;
+	/* under --root: the mountinfo text and root the list was built from */
+	char *built_from;
+	size_t built_len, built_cap;
+	uint64_t root_serial;
 	struct space_worker *worker;
 };
 
@@ -606,39 +614,65 @@ mount_by_devt(const struct ld_state *st, uint64_t devt)
 	return -1;
 }
 
-/* Collect this read's diskstats lines (names and numbers) for resolving. */
+/* One diskstats line, collected for resolving: name, numbers, values. */
 static void
-collect_lines(struct ld_state *st, const char *buf, size_t len)
+collect_line(void *arg, const char *line, size_t len)
 {
-	const char *p = buf, *end;
-	size_t nl = 1; /* lines, at most */
+	struct ld_state *st = arg;
+	struct diskstats_line dl;
+	struct ld_line *l;
 
-	st->nlines = 0;
-	st->mappers_loaded = 0;
-	if (!buf)
+	if (diskstats_parse_line(line, len, &dl) < 0 || dl.name_len > NAME_MAX_LEN)
 		return;
-	end = buf + len;
-	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		nl++;
-	index_clear(&st->lines_by_name, nl);
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		struct diskstats_line dl;
+	if (st->nlines == st->lines_cap)
+		xgrow((void **)&st->lines, &st->lines_cap, st->nlines + 1, sizeof(*st->lines));
+	if (st->line_names_len + dl.name_len > st->line_names_cap)
+		xgrow((void **)&st->line_names, &st->line_names_cap,
+		      st->line_names_len + dl.name_len, 1);
+	l = &st->lines[st->nlines++];
+	*l = (struct ld_line){ st->line_names_len, dl.name_len, dl.major, dl.minor,
+			       dl.present & (uint32_t)st->put, { 0 } };
+	memcpy(l->ds, dl.values, sizeof(l->ds));
+	memcpy(st->line_names + st->line_names_len, dl.name, dl.name_len);
+	st->line_names_len += dl.name_len;
+}
 
-		if (!eol)
-			eol = end;
-		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) == 0 &&
-		    dl.name_len <= NAME_MAX_LEN) {
-			if (st->nlines == st->lines_cap)
-				xgrow((void **)&st->lines, &st->lines_cap, st->nlines + 1,
-				      sizeof(*st->lines));
-			st->lines[st->nlines] = (struct ld_line){ dl.name, dl.name_len, dl.major,
-								  dl.minor };
-			index_put(&st->lines_by_name, name_hash(dl.name, dl.name_len), st->nlines);
-			st->nlines++;
-		}
-		p = eol + 1;
+/* Collect this read's diskstats lines for resolving, and index them by
+ * name. */
+static void
+collect_lines(struct ld_state *st)
+{
+	st->nlines = 0;
+	st->line_names_len = 0;
+	st->mappers_loaded = 0;
+	if (pfile_lines(st->diskstats, collect_line, st, NULL) < 0)
+		st->nlines = 0;
+	index_clear(&st->lines_by_name, st->nlines + 1);
+	for (size_t i = 0; i < st->nlines; i++) {
+		const struct ld_line *l = &st->lines[i];
+		index_put(&st->lines_by_name, name_hash(st->line_names + l->name_off, l->name_len),
+			  i);
 	}
+}
+
+/* Free what resolving used: a mount list is rebuilt seldom, and the lines
+ * of 4,000 disks are 700 KiB. */
+static void
+resolved(struct ld_state *st)
+{
+	free(st->lines);
+	free(st->line_names);
+	free(st->lines_by_name.slot);
+	free(st->mappers);
+	free(st->mapper_names);
+	st->lines = NULL;
+	st->line_names = NULL;
+	st->lines_by_name = (struct index){ 0 };
+	st->mappers = NULL;
+	st->mapper_names = NULL;
+	st->nlines = st->lines_cap = st->line_names_len = st->line_names_cap = 0;
+	st->nmappers = st->mappers_cap = st->mapper_names_len = st->mapper_names_cap = 0;
+	st->mappers_loaded = 0;
 }
 
 /* The diskstats line named name[0..len), or -1. */
@@ -652,7 +686,7 @@ line_by_name(const struct ld_state *st, const char *name, size_t len)
 	for (size_t s = (size_t)name_hash(name, len) & mask; st->lines_by_name.slot[s];
 	     s = (s + 1) & mask) {
 		const struct ld_line *l = &st->lines[st->lines_by_name.slot[s] - 1];
-		if (l->name_len == len && memcmp(l->name, name, len) == 0)
+		if (l->name_len == len && memcmp(st->line_names + l->name_off, name, len) == 0)
 			return (long)(st->lines_by_name.slot[s] - 1);
 	}
 	return -1;
@@ -669,11 +703,12 @@ load_mappers(struct ld_state *st)
 	st->mapper_names_len = 0;
 	for (size_t i = 0; i < st->nlines; i++) {
 		const struct ld_line *l = &st->lines[i];
+		const char *lname = st->line_names + l->name_off;
 		long n;
 
-		if (l->name_len < 4 || memcmp(l->name, "dm-", 3) != 0)
+		if (l->name_len < 4 || memcmp(lname, "dm-", 3) != 0)
 			continue;
-		snprintf(path, sizeof(path), "sys/block/%.*s/dm/name", (int)l->name_len, l->name);
+		snprintf(path, sizeof(path), "sys/block/%.*s/dm/name", (int)l->name_len, lname);
 		n = procfs_read_small(st->fs, path, name, sizeof(name));
 		if (n <= 0)
 			continue;
@@ -725,8 +760,10 @@ device_identity(struct ld_state *st, const struct ld_line *l)
 	char path[NAME_MAX_LEN + 48], sname[NAME_MAX_LEN + 1];
 	uint64_t id = ((uint64_t)l->major << 20) | l->minor, seq;
 
+	const char *lname = st->line_names + l->name_off;
+
 	for (size_t i = 0; i < l->name_len; i++)
-		sname[i] = l->name[i] == '/' ? '!' : l->name[i];
+		sname[i] = lname[i] == '/' ? '!' : lname[i];
 	sname[l->name_len] = '\0';
 	snprintf(path, sizeof(path), "sys/class/block/%s/diskseq", sname);
 	if (procfs_read_u64(st->fs, path, &seq) == 0)
@@ -806,11 +843,11 @@ merge_order(struct ld_state *st, size_t n1)
 static void
 rebuild(struct ld_state *st, const char *mi, size_t len)
 {
-	const char *p, *end = mi + len, *ds;
-	size_t dslen = 0, nl = 1, first_pass = 0;
+	const char *p, *end = mi + len;
+	size_t nl = 1, first_pass = 0;
+	uint64_t gen = procfs_generation(st->fs);
 
-	ds = pfile_read(st->diskstats, &dslen, NULL);
-	collect_lines(st, ds, dslen);
+	collect_lines(st);
 	for (const char *q = mi; (q = memchr(q, '\n', (size_t)(end - q))); q++)
 		nl++;
 	index_clear(&st->by_devt, nl);
@@ -839,61 +876,92 @@ rebuild(struct ld_state *st, const char *mi, size_t len)
 	for (size_t i = 0; i < st->nlines; i++) {
 		const struct ld_line *l = &st->lines[i];
 		long m = mount_by_devt(st, devt_of(l->major, l->minor));
-		if (m >= 0 && l->name_len < sizeof(st->mounts[m].dev)) {
-			memcpy(st->mounts[m].dev, l->name, l->name_len);
+		if (m < 0)
+			continue;
+		if (l->name_len < sizeof(st->mounts[m].dev)) {
+			memcpy(st->mounts[m].dev, st->line_names + l->name_off, l->name_len);
 			st->mounts[m].dev[l->name_len] = 0;
 		}
+		/* this read's values: the device's first line */
+		if (st->mounts[m].ds_gen != gen) {
+			st->mounts[m].ds_gen = gen;
+			st->mounts[m].ds_present = l->present;
+			memcpy(st->mounts[m].ds, l->ds, sizeof(l->ds));
+		}
 	}
-	if (!st->nmounts || !procfs_exists(st->fs, "sys/class/block"))
-		return; /* no diskseq to mix in */
-	for (size_t i = 0; i < st->nlines; i++) {
-		const struct ld_line *l = &st->lines[i];
-		long m = mount_by_devt(st, devt_of(l->major, l->minor));
-		if (m >= 0)
-			st->mounts[m].identity = device_identity(st, l);
-	}
+	if (st->nmounts && procfs_exists(st->fs, "sys/class/block"))
+		for (size_t i = 0; i < st->nlines; i++) {
+			const struct ld_line *l = &st->lines[i];
+			long m = mount_by_devt(st, devt_of(l->major, l->minor));
+			if (m >= 0) /* dev_t with the diskseq mixed in */
+				st->mounts[m].identity = device_identity(st, l);
+		}
+	resolved(st);
 }
 
-/* Nonzero when the mount list must be built again before this read. */
+/* Nonzero when the mount list must be built again before this read: live,
+ * when the kernel says the mount table changed; under --root, when the
+ * root or its mountinfo's text did (a series' next root, or a tree
+ * rewritten between reads). Either way not at each read: a rebuild reads
+ * diskstats itself, and allocates. */
 static int
 mounts_changed(struct ld_state *st)
 {
 	struct pollfd pfd = { .fd = st->poll_fd, .events = POLLPRI };
-
-	if (!st->live || st->poll_fd < 0 || st->stale)
-		return 1;
-	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLPRI | POLLERR));
-}
-
-/* Record each mount's diskstats line of this read. */
-static void
-read_diskstats(struct ld_state *st)
-{
-	const char *buf, *p, *end;
+	const char *mi;
 	size_t len;
 
-	buf = pfile_read(st->diskstats, &len, NULL);
-	if (!buf)
-		return;
-	for (p = buf, end = buf + len; p < end;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		struct diskstats_line dl;
-		struct ld_mount *m;
-		long i;
+	if (st->live && st->poll_fd >= 0 && !st->stale)
+		return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLPRI | POLLERR));
+	if (st->live || st->stale || st->root_serial != procfs_root_serial(st->fs) ||
+	    !(mi = pfile_read(st->mountinfo, &len, NULL)) || len != st->built_len ||
+	    memcmp(mi, st->built_from, len) != 0)
+		return 1;
+	return 0;
+}
 
-		if (!eol)
-			eol = end;
-		if (diskstats_parse_line(p, (size_t)(eol - p), &dl) == 0 &&
-		    (i = mount_by_devt(st, devt_of(dl.major, dl.minor))) >= 0) {
-			m = &st->mounts[i];
-			if (m->ds_read != st->reads) {
-				m->ds_read = st->reads;
-				m->ds_present = dl.present & (uint32_t)st->put;
-				memcpy(m->ds, dl.values, sizeof(m->ds));
-			}
-		}
-		p = eol + 1;
+/* Under --root: keep the text the mount list was built from. */
+static void
+keep_built_from(struct ld_state *st, const char *mi, size_t len)
+{
+	if (st->live)
+		return;
+	if (len > st->built_cap)
+		xgrow((void **)&st->built_from, &st->built_cap, len, 1);
+	if (len)
+		memcpy(st->built_from, mi, len);
+	st->built_len = len;
+	st->root_serial = procfs_root_serial(st->fs);
+}
+
+/* A line of this read's diskstats: its values, if a mount is on its
+ * device (the device's first line). A tap: PhysicalDisk's pass over the
+ * file hands it the lines, so the file is read once for both sets. */
+static void
+ds_line(void *arg, const char *line, size_t len)
+{
+	struct ld_state *st = arg;
+	struct diskstats_line dl;
+	uint64_t gen = procfs_generation(st->fs);
+	long i;
+
+	if (diskstats_parse_line(line, len, &dl) == 0 &&
+	    (i = mount_by_devt(st, devt_of(dl.major, dl.minor))) >= 0 &&
+	    st->mounts[i].ds_gen != gen) {
+		struct ld_mount *m = &st->mounts[i];
+		m->ds_gen = gen;
+		m->ds_present = dl.present & (uint32_t)st->put;
+		memcpy(m->ds, dl.values, sizeof(m->ds));
 	}
+}
+
+/* Each mount's diskstats line of this read, unless another reader's pass
+ * (or the rebuild) handed them already. */
+static void
+read_diskstats(struct ld_state *st, int rebuilt)
+{
+	if (!rebuilt && !pfile_tapped(st->diskstats, ds_line, st))
+		(void)pfile_lines(st->diskstats, ds_line, st, NULL);
 }
 
 /* Under --root: each mount's figures from the DIR/statvfs line naming it. */
@@ -1017,6 +1085,8 @@ ldisk_open(const struct provider_ctx *ctx, struct err *err)
 	} else {
 		st->statvfs_file = procfs_file(ctx->fs, "statvfs");
 	}
+	if (st->put & DS_FIELDS)
+		pfile_tap(st->diskstats, ds_line, st);
 	return st;
 }
 
@@ -1025,8 +1095,8 @@ static int
 ldisk_read(void *state, struct raw_set *out, struct err *err)
 {
 	struct ld_state *st = state;
-	uint64_t posted_ns = 0;
-	int posted = 0;
+	uint64_t posted_ns = 0, gen = procfs_generation(st->fs);
+	int posted = 0, rebuilt = 0;
 
 	(void)err;
 	st->reads++;
@@ -1035,6 +1105,8 @@ ldisk_read(void *state, struct raw_set *out, struct err *err)
 		const char *mi = pfile_read(st->mountinfo, &len, NULL);
 		if (mi) {
 			rebuild(st, mi, len);
+			keep_built_from(st, mi, len);
+			rebuilt = 1;
 			st->stale = 0;
 		} else {
 			st->nmounts = 0; /* no mount table here: no instances */
@@ -1049,7 +1121,7 @@ ldisk_read(void *state, struct raw_set *out, struct err *err)
 		posted_ns = now_mono_ns();
 	}
 	if (st->put & DS_FIELDS)
-		read_diskstats(st);
+		read_diskstats(st, rebuilt);
 	if (st->worker) {
 		space_take(st, posted, posted_ns);
 	} else if (st->statvfs_file && (st->put & SPACE_FIELDS)) {
@@ -1064,7 +1136,7 @@ ldisk_read(void *state, struct raw_set *out, struct err *err)
 		if (m->hidden)
 			continue;
 		ri = raw_set_add(out, st->names + m->name_off, m->name_len, m->identity);
-		if (m->ds_read == st->reads)
+		if (m->ds_gen == gen)
 			for (unsigned int f = 0; f < DS_NFIELDS; f++)
 				if (m->ds_present & (1u << f))
 					raw_put(out, ri, f, m->ds[f]);
@@ -1093,11 +1165,11 @@ ldisk_close(void *state)
 	free(st->names);
 	free(st->by_devt.slot);
 	free(st->by_name.slot);
-	free(st->lines);
-	free(st->lines_by_name.slot);
-	free(st->mappers);
 	free(st->scratch);
-	free(st->mapper_names);
+	free(st->built_from);
+	resolved(st);
+	if (st->put & DS_FIELDS)
+		pfile_untap(st->diskstats, ds_line, st);
 	free(st);
 }
 

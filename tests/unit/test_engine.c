@@ -3,7 +3,8 @@
  * the old engine is as it was and goes on reading; on success the new one
  * reads the sets taken over and the ones opened anew, and both engines
  * close cleanly (each state closed once: make asan checks). Live, on this
- * machine's /proc/meminfo (Memory is read on any Linux).
+ * machine's /proc/meminfo (Memory is read on any Linux). Sets read in the
+ * catalogue's order, so that a file two of them read is read once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -107,12 +109,82 @@ test_reopen_takes_over(void **state)
 	config_free(&cfg);
 }
 
+/* The bytes this process has had from read(2) and pread(2) so far. */
+static unsigned long long
+rchar(void)
+{
+	char buf[512];
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "rchar: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Sets are read in the catalogue's order whatever the paths' order, so
+ * that PhysicalDisk's pass over /proc/diskstats hands LogicalDisk its
+ * lines: with LogicalDisk's path first, a sample still reads the file
+ * once (a copy of ldisk-basic/t0 whose diskstats has 3,000 more lines, so
+ * that the file is most of what a sample reads). */
+static void
+test_sets_in_catalog_order(void **state)
+{
+	char root[128], cmd[400], path[300];
+	struct config cfg;
+	struct err err;
+	int rc;
+	const char *paths[] = { "\\LogicalDisk(*)\\Disk Reads/sec",
+				"\\PhysicalDisk(*)\\Disk Reads/sec" };
+	const struct frame *f = NULL;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/gc-test-engine-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r ../fixtures/ldisk-basic/t0 '%s'", root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
+	FILE *fp = fopen(path, "a");
+	assert_non_null(fp);
+	for (int i = 0; i < 3000; i++)
+		fprintf(fp, "   7 %7d loop%d 1 0 2 3 4 0 5 6 0 7 8 0 0 0 0 0 0\n", i, i);
+	long size = ftell(fp);
+	fclose(fp);
+	char *argv[] = { "getcounter", "--root", root, NULL };
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cli_parse(3, argv, &cfg, &err), 0);
+	struct engine *e = engine_open(&cfg, paths, 2, &rc, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+	for (int k = 0; k < 3; k++) {
+		unsigned long long before = rchar();
+		assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+		unsigned long long got = rchar() - before;
+		assert_true(got >= (unsigned long long)size);
+		assert_true(got < (unsigned long long)size * 3 / 2);
+	}
+	/* and the rows keep the paths' order */
+	struct frame_row tmp;
+	struct pathbuf pb = { 0 };
+	assert_non_null(f);
+	assert_non_null(strstr(frame_row_path(f, frame_row_at(f, 0, &tmp), &pb), "LogicalDisk("));
+	free(pb.buf);
+	engine_close(e);
+	config_free(&cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reopen_bad_path_keeps_old),
 		cmocka_unit_test(test_reopen_takes_over),
+		cmocka_unit_test(test_sets_in_catalog_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

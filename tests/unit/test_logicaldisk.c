@@ -21,8 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -686,6 +688,94 @@ test_live(void **state)
 	procfs_free(fs);
 }
 
+/* The bytes this process has had from read(2) and pread(2) so far. */
+static unsigned long long
+rchar(void)
+{
+	char buf[512];
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "rchar: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Read together as the engine reads them, PhysicalDisk first, the two
+ * sets read proc/diskstats once a generation: LogicalDisk takes the lines
+ * of PhysicalDisk's pass (so the file rewritten between the two reads
+ * changes nothing for it, and the bytes it reads are far fewer than the
+ * file's), and reads the file itself when alone. The tree is a copy of
+ * ldisk-basic/t0 under /tmp, its diskstats grown by 3,000 loop lines. */
+static void
+test_one_pass_for_both_sets(void **state)
+{
+	char root[128], cmd[1400], path[300];
+	const char *roots[1] = { root };
+	struct err err = { { 0 } };
+	struct raw_set pd, ld;
+	(void)state;
+
+	snprintf(root, sizeof(root), "/tmp/gc-test-ldisk-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r ../fixtures/ldisk-basic/t0 '%s'", root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	for (int i = 0; i < 3000; i++)
+		fprintf(f, "   7 %7d loop%d 1 0 2 3 4 0 5 6 0 7 8 0 0 0 0 0 0\n", i, i);
+	long size = ftell(f);
+	fclose(f);
+	assert_true(size > 150000);
+	struct procfs *fs = procfs_new(roots, 1);
+	struct provider_ctx ctx = { .fs = fs };
+	raw_set_init(&pd, provider_physicaldisk.set);
+	raw_set_init(&ld, ld_set());
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	void *pst = provider_physicaldisk.open(&ctx, &err), *lst = provider_logicaldisk.open(&ctx, &err);
+	assert_non_null(pst);
+	assert_non_null(lst);
+	for (int gen = 0; gen < 4; gen++) {
+		if (gen)
+			assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+		raw_set_begin(&pd);
+		raw_set_begin(&ld);
+		if (gen != 2)
+			assert_int_equal(provider_physicaldisk.read(pst, &pd, &err), 0);
+		if (gen == 1) {
+			/* sda1's reads 2001 -> 9001, after PhysicalDisk's pass (in
+			 * place: the file is kept open) */
+			snprintf(cmd, sizeof(cmd), "sed 's/ sda1 2001 / sda1 9001 /' '%s' > '%s.new' && "
+				 "cat '%s.new' > '%s'", path, path, path, path);
+			assert_int_equal(system(cmd), 0);
+		}
+		unsigned long long before = rchar();
+		assert_int_equal(provider_logicaldisk.read(lst, &ld, &err), 0);
+		unsigned long long got = rchar() - before;
+		/* its own pass when alone (and at gen 0, to build its mounts) */
+		if (gen == 0 || gen == 2)
+			assert_true(got >= (unsigned long long)size);
+		else
+			assert_true(got < (unsigned long long)size / 4);
+		const struct raw_instance *slash = find(&ld, "/");
+		assert_non_null(slash);
+		/* gen 1: the pass's lines, not the file's new text; gen 2: alone,
+		 * its own pass; gen 3: PhysicalDisk's pass again */
+		assert_int_equal(raw_get(&ld, slash, 0), gen <= 1 ? 2001 : 9001);
+	}
+	provider_logicaldisk.close(lst);
+	provider_physicaldisk.close(pst);
+	raw_set_free(&pd);
+	raw_set_free(&ld);
+	procfs_free(fs);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -701,6 +791,7 @@ main(void)
 		cmocka_unit_test(test_over),
 		cmocka_unit_test(test_no_mountinfo),
 		cmocka_unit_test(test_needed),
+		cmocka_unit_test(test_one_pass_for_both_sets),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

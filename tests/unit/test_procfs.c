@@ -5,9 +5,11 @@
  * read again when another attribute was read in between; a directory listed
  * without "." and "..", again after an entry came, from inside another
  * listing, and not at all when missing; a root switch closing and reopening
- * everything; a file read with its blanks folded; live, a /proc file of records longer than the kernel's page
- * (mountinfo with 120 mounts, made in a mount namespace of a child) read
- * whole, though each read gives one page of it.
+ * everything; a file read with its blanks folded; a file streamed line by
+ * line through a window (pfile_lines) and the taps handed its lines; live,
+ * a /proc file of records longer than the kernel's page (mountinfo with 300
+ * mounts, made in a mount namespace of a child) read whole, and streamed,
+ * though each read gives one page of it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -339,7 +341,137 @@ test_fold_blanks(void **unused)
 	remove_tree(root);
 }
 
-/* In a child with a mount namespace of its own holding 120 more tmpfs
+/* What a line reader was handed: the lines joined by newlines, and a count. */
+struct got_lines {
+	char *text;
+	size_t len, cap, n;
+};
+
+static void
+got_line(void *arg, const char *line, size_t len)
+{
+	struct got_lines *g = arg;
+
+	if (g->len + len + 1 > g->cap) {
+		g->cap = (g->len + len + 1) * 2;
+		g->text = realloc(g->text, g->cap);
+		assert_non_null(g->text);
+	}
+	memcpy(g->text + g->len, line, len);
+	g->len += len;
+	g->text[g->len++] = '\n';
+	g->n++;
+}
+
+/* A file streamed through the window: every line as it is, across the
+ * window's edges, an empty one, a last one without a newline; a line
+ * longer than the window skipped with a note. Taps: handed the lines of
+ * another reader's pass once a generation (of pfile_read's fresh read
+ * too), not their own reader's twice, none after a failed read or once
+ * removed. */
+static void
+test_lines_and_taps(void **unused)
+{
+	char root[256];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	static char text[400 * 1024], want[400 * 1024];
+	size_t tlen = 0, wlen = 0, len;
+	struct got_lines a = { 0 }, b = { 0 };
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	/* 5,000 lines of 0 to 119 bytes: past eighteen windows */
+	for (int i = 0; i < 5000; i++) {
+		int n = (i * 37) % 120;
+		if (i == 2500) { /* a line longer than the window, then an empty one */
+			memset(text + tlen, 'L', 20000);
+			tlen += 20000;
+			text[tlen++] = '\n';
+			text[tlen++] = '\n';
+			want[wlen++] = '\n';
+		}
+		for (int k = 0; k < n; k++)
+			text[tlen + (size_t)k] = want[wlen + (size_t)k] = (char)('a' + (i + k) % 26);
+		tlen += (size_t)n;
+		wlen += (size_t)n;
+		text[tlen++] = '\n';
+		want[wlen++] = '\n';
+	}
+	memcpy(text + tlen, "last", 4); /* no newline */
+	tlen += 4;
+	text[tlen] = '\0';
+	memcpy(want + wlen, "last\n", 5);
+	wlen += 5;
+	assert_true(tlen > 18 * PFILE_LINE_MAX);
+	put(root, "proc/diskstats", text);
+
+	struct procfs *fs = procfs_new(roots, 1);
+	struct pfile *pf = procfs_file(fs, "proc/diskstats");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	pfile_tap(pf, got_line, &a);
+	assert_false(pfile_tapped(pf, got_line, &a));
+	assert_int_equal(pfile_lines(pf, got_line, &b, &err), 0);
+	assert_int_equal(b.n, 5002);
+	assert_int_equal(b.len, wlen);
+	assert_memory_equal(b.text, want, wlen);
+	const char *note = procfs_next_note(fs);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "proc/diskstats: a line longer than 16 KiB"));
+	/* the tap had the same lines, in the same pass */
+	assert_true(pfile_tapped(pf, got_line, &a));
+	assert_int_equal(a.n, 5002);
+	assert_memory_equal(a.text, want, wlen);
+	/* a second pass in the generation: the tap is not handed them again */
+	b.len = b.n = 0;
+	assert_int_equal(pfile_lines(pf, got_line, &b, &err), 0);
+	assert_int_equal(b.n, 5002);
+	assert_int_equal(a.n, 5002);
+
+	/* the next generation: the tap's own pass hands it each line once */
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_false(pfile_tapped(pf, got_line, &a));
+	a.len = a.n = 0;
+	assert_int_equal(pfile_lines(pf, got_line, &a, &err), 0);
+	assert_int_equal(a.n, 5002);
+
+	/* pfile_read's fresh read hands the tap the lines; a cached one not */
+	put(root, "proc/diskstats", "x\ny\n");
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	a.len = a.n = 0;
+	assert_non_null(pfile_read(pf, &len, &err));
+	assert_non_null(pfile_read(pf, &len, &err));
+	assert_true(pfile_tapped(pf, got_line, &a));
+	assert_int_equal(a.n, 2);
+	assert_memory_equal(a.text, "x\ny\n", 4);
+
+	/* a file that cannot be read: -1, the reason, the tap not handed it */
+	struct pfile *gone = procfs_file(fs, "proc/nothere");
+	struct got_lines c = { 0 };
+	pfile_tap(gone, got_line, &c);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_int_equal(pfile_lines(gone, got_line, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot open"));
+	assert_non_null(strstr(err.msg, "proc/nothere"));
+	assert_false(pfile_tapped(gone, got_line, &c));
+	assert_int_equal(c.n, 0);
+	pfile_untap(gone, got_line, &c);
+
+	/* removed: handed nothing */
+	put(root, "proc/diskstats", "z\n");
+	pfile_untap(pf, got_line, &a);
+	a.len = a.n = 0;
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	assert_int_equal(pfile_lines(pf, got_line, &b, &err), 0);
+	assert_int_equal(a.n, 0);
+	assert_false(pfile_tapped(pf, got_line, &a));
+	procfs_free(fs);
+	free(a.text);
+	free(b.text);
+	remove_tree(root);
+}
+
+/* In a child with a mount namespace of its own holding 300 more tmpfs
  * mounts: procfs's live read of proc/self/mountinfo against a plain read()
  * loop. Exit 0 alike, 1 not, 77 when no namespace can be made. */
 static int
@@ -354,7 +486,7 @@ mountinfo_child(const char *dir)
 
 	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		return 77;
-	for (int i = 0; i < 120; i++) {
+	for (int i = 0; i < 300; i++) {
 		snprintf(path, sizeof(path), "%s/mount-point-%03d", dir, i);
 		if (mkdir(path, 0755) != 0 || mount("gctest", path, "tmpfs", 0, "size=4k") != 0)
 			return 77;
@@ -362,16 +494,24 @@ mountinfo_child(const char *dir)
 	fd = open("/proc/self/mountinfo", O_RDONLY);
 	while (fd >= 0 && (got = read(fd, want + n, sizeof(want) - 1 - n)) > 0)
 		n += (size_t)got;
-	if (fd < 0 || n < 3 * 4096)
+	if (fd < 0 || n <= PFILE_LINE_MAX) /* past a page, and past the window */
 		return 1;
 	close(fd);
 	struct procfs *fs = procfs_new(NULL, 0);
 	if (procfs_begin_read(fs, 0, &err) != 0)
 		return 1;
-	const char *text = pfile_read(procfs_file(fs, "proc/self/mountinfo"), &len, &err);
+	struct pfile *pf = procfs_file(fs, "proc/self/mountinfo");
+	const char *text = pfile_read(pf, &len, &err);
 	int same = text && len == n && memcmp(text, want, n) == 0;
 	if (!same)
 		fprintf(stderr, "procfs read %zu bytes of mountinfo, read() %zu\n", len, n);
+	/* streamed through the window, as pfile_lines reads it */
+	struct got_lines g = { 0 };
+	if (pfile_lines(pf, got_line, &g, &err) != 0 || g.len != n || memcmp(g.text, want, n) != 0) {
+		fprintf(stderr, "pfile_lines gave %zu bytes of mountinfo, read() %zu\n", g.len, n);
+		same = 0;
+	}
+	free(g.text);
 	procfs_free(fs);
 	return same ? 0 : 1;
 }
@@ -414,6 +554,7 @@ main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_root_switch),
 		cmocka_unit_test(test_fold_blanks),
+		cmocka_unit_test(test_lines_and_taps),
 		cmocka_unit_test(test_proc_file_past_a_page),
 	};
 
