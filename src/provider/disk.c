@@ -75,29 +75,31 @@ enum disk_kind {
 	DISK_WHOLE, /* a whole disk, counted */
 };
 
-/* What we know of one name diskstats has listed. */
+/* What we know of one name diskstats has listed: 48 bytes (4,000 disks
+ * make 192 KB of them). */
 struct disk_entry {
-	const char *name; /* in the state's names */
-	unsigned int major, minor;
-	uint8_t kind;          /* enum disk_kind */
-	uint8_t has_diskseq;
-	uint64_t diskseq;
 	uint64_t identity;
-	struct pfile *size_file; /* re-read each read (loop, nbd, zram, removable), or NULL */
-	uint64_t size;           /* the last size read from size_file */
-	uint64_t classified_epoch; /* 0: never classified */
-	uint64_t seen;   /* the read number it was last listed in */
-	uint64_t listed; /* the read number it was last registered in (no sys/block) */
+	uint64_t size;       /* the last size read from size_file */
+	uint32_t name;       /* its place in the state's names */
+	uint32_t size_file;  /* pfile_number of the size file re-read each read
+			      * (loop, nbd, zram, removable), or 0 */
+	unsigned int major, minor;
+	uint32_t classified_epoch; /* 0: never classified */
+	uint32_t seen;   /* the read number it was last listed in */
+	uint32_t listed; /* the read number it was last registered in (no sys/block) */
+	uint8_t kind;    /* enum disk_kind */
 };
+
+_Static_assert(sizeof(struct disk_entry) == 48, "a disk entry is 48 bytes");
 
 struct disk_state {
 	struct procfs *fs;
 	struct pfile *diskstats;
 	uint32_t put; /* fields to record */
 	int sysblock; /* sys/block exists: -1 unknown */
-	uint64_t epoch; /* from 1, bumped when sysblock changes: classify anew */
-	uint64_t reads; /* read number, from 1 */
-	uint64_t registered; /* read number whose names are all in the table */
+	uint32_t epoch; /* from 1, bumped when sysblock changes: classify anew */
+	uint32_t reads; /* read number, from 1 (never 0, which is none) */
+	uint32_t registered; /* read number whose names are all in the table */
 	struct disk_entry *entries;
 	size_t nentries, cap;
 	struct strset names; /* the entries' names (entries are never dropped) */
@@ -185,11 +187,26 @@ name_hash(const char *name, size_t len)
 	return h;
 }
 
+/* The name of e. */
+static const char *
+entry_name(const struct disk_state *st, const struct disk_entry *e)
+{
+	return strset_str(&st->names, e->name);
+}
+
+/* Nonzero when e is named name[0..len). */
+static int
+entry_named(const struct disk_state *st, const struct disk_entry *e, const char *name, size_t len)
+{
+	const char *n = entry_name(st, e);
+	return strncmp(n, name, len) == 0 && n[len] == '\0';
+}
+
 /* Put entry index i into the slot table (which has room). */
 static void
 slot_insert(struct disk_state *st, size_t i)
 {
-	const char *name = st->entries[i].name;
+	const char *name = entry_name(st, &st->entries[i]);
 	size_t mask = st->nslots - 1;
 	size_t s = name_hash(name, strlen(name)) & mask;
 
@@ -208,7 +225,7 @@ entry_find(struct disk_state *st, const char *name, size_t len)
 	len = strnlen(name, len);
 	if (st->cursor < st->nentries) {
 		e = &st->entries[st->cursor];
-		if (strncmp(e->name, name, len) == 0 && e->name[len] == '\0') {
+		if (entry_named(st, e, name, len)) {
 			st->cursor++;
 			return e;
 		}
@@ -218,7 +235,7 @@ entry_find(struct disk_state *st, const char *name, size_t len)
 	size_t mask = st->nslots - 1;
 	for (size_t s = name_hash(name, len) & mask; st->slots[s]; s = (s + 1) & mask) {
 		e = &st->entries[st->slots[s] - 1];
-		if (strncmp(e->name, name, len) == 0 && e->name[len] == '\0') {
+		if (entry_named(st, e, name, len)) {
 			st->cursor = (size_t)(e - st->entries) + 1;
 			return e;
 		}
@@ -244,7 +261,7 @@ entry_add(struct disk_state *st, const char *name, size_t len)
 	}
 	e = &st->entries[st->nentries];
 	memset(e, 0, sizeof(*e));
-	strset_add_n(&st->names, name, len, &e->name);
+	e->name = strset_add_n(&st->names, name, len, NULL);
 	st->added = 1;
 	slot_insert(st, st->nentries);
 	st->nentries++;
@@ -330,35 +347,32 @@ register_names(struct disk_state *st, const char *buf, size_t len)
 
 /* Read the size file of e into e->size; 0, or -1 when it cannot be read. */
 static int
-read_size(struct disk_entry *e)
+read_size(struct disk_state *st, struct disk_entry *e)
 {
 	const char *buf, *p;
 	size_t len;
 
-	buf = pfile_read(e->size_file, &len, NULL);
+	buf = pfile_read(procfs_pfile(st->fs, e->size_file), &len, NULL);
 	if (!buf)
 		return -1;
 	p = skip_blanks(buf);
 	return parse_u64(&p, &e->size);
 }
 
-/* Read sys/class/block/NAME/diskseq into e. */
+/* e's identity: dev_t, mixed with the disk sequence number where the
+ * kernel has one (sys/class/block/NAME/diskseq; sname NULL: none). */
 static void
-read_diskseq(struct disk_state *st, struct disk_entry *e, const char *sname)
+set_identity(struct disk_state *st, struct disk_entry *e, const char *sname)
 {
 	char path[NAME_MAX_LEN + 64];
+	uint64_t diskseq;
 
-	snprintf(path, sizeof(path), "sys/class/block/%s/diskseq", sname);
-	e->has_diskseq = procfs_read_u64(st->fs, path, &e->diskseq) == 0;
-}
-
-/* dev_t, mixed with the disk sequence number where the kernel has one. */
-static void
-set_identity(struct disk_entry *e)
-{
 	e->identity = ((uint64_t)e->major << 20) | e->minor;
-	if (e->has_diskseq)
-		e->identity ^= e->diskseq << 32;
+	if (!sname)
+		return;
+	snprintf(path, sizeof(path), "sys/class/block/%s/diskseq", sname);
+	if (procfs_read_u64(st->fs, path, &diskseq) == 0)
+		e->identity ^= diskseq << 32;
 }
 
 /* Decide whether e (its name, major and minor set) is a whole disk. Without
@@ -367,22 +381,22 @@ static void
 classify(struct disk_state *st, struct disk_entry *e)
 {
 	char sname[NAME_MAX_LEN + 1], path[NAME_MAX_LEN + 64];
+	const char *name = entry_name(st, e);
 	uint64_t v;
 
 	e->classified_epoch = st->epoch;
 	e->kind = DISK_SKIP;
-	e->size_file = NULL;
-	e->has_diskseq = 0;
-	if (starts_with(e->name, "dm-") || starts_with(e->name, "md"))
+	e->size_file = 0;
+	if (starts_with(name, "dm-") || starts_with(name, "md"))
 		return;
 	if (!st->sysblock) {
-		if (named_partition(st, e->name))
+		if (named_partition(st, name))
 			return;
 		e->kind = DISK_WHOLE;
-		set_identity(e);
+		set_identity(st, e, NULL);
 		return;
 	}
-	sysfs_name(sname, e->name);
+	sysfs_name(sname, name);
 	snprintf(path, sizeof(path), "sys/block/%s", sname);
 	if (!procfs_exists(st->fs, path))
 		return;
@@ -395,18 +409,17 @@ classify(struct disk_state *st, struct disk_entry *e)
 	snprintf(path, sizeof(path), "sys/block/%s/removable", sname);
 	int removable = procfs_read_u64(st->fs, path, &v) == 0 && v == 1;
 	snprintf(path, sizeof(path), "sys/block/%s/size", sname);
-	if (removable || starts_with(e->name, "loop") || starts_with(e->name, "nbd") ||
-	    starts_with(e->name, "zram")) {
+	if (removable || starts_with(name, "loop") || starts_with(name, "nbd") ||
+	    starts_with(name, "zram")) {
 		/* Its size comes and goes: checked at every read. */
-		e->size_file = procfs_file(st->fs, path);
-		if (read_size(e) < 0)
+		e->size_file = pfile_number(procfs_file(st->fs, path));
+		if (read_size(st, e) < 0)
 			e->size = 1; /* no size to go by: counted */
 	} else if (procfs_read_u64(st->fs, path, &v) == 0 && v == 0) {
 		return;
 	}
 	e->kind = DISK_WHOLE;
-	read_diskseq(st, e, sname);
-	set_identity(e);
+	set_identity(st, e, sname);
 }
 
 /* Nonzero when e, a whole disk re-checked at every read, is sized now. A
@@ -417,12 +430,11 @@ sized_now(struct disk_state *st, struct disk_entry *e)
 	uint64_t before = e->size;
 	char sname[NAME_MAX_LEN + 1];
 
-	if (read_size(e) < 0)
+	if (read_size(st, e) < 0)
 		return 1;
 	if (e->size != before) {
-		sysfs_name(sname, e->name);
-		read_diskseq(st, e, sname);
-		set_identity(e);
+		sysfs_name(sname, entry_name(st, e));
+		set_identity(st, e, sname);
 	}
 	return e->size != 0;
 }
@@ -481,7 +493,7 @@ disk_line(void *arg, const char *line, size_t len)
 	e = entry_find(st, dl.name, dl.name_len);
 	if (e && e->seen == st->reads)
 		return; /* a name listed twice: the first wins */
-	if (!e || e->classified_epoch != st->epoch || e->seen + 1 != st->reads ||
+	if (!e || e->classified_epoch != st->epoch || (uint32_t)(e->seen + 1) != st->reads ||
 	    e->major != dl.major || e->minor != dl.minor) {
 		/* New, back after an absence, or another device. */
 		if (!st->sysblock && st->registered != st->reads) {
@@ -498,7 +510,8 @@ disk_line(void *arg, const char *line, size_t len)
 	if (e->kind != DISK_WHOLE || (e->size_file && !sized_now(st, e)))
 		return;
 
-	struct raw_instance *ri = raw_set_add(dp->out, e->name, strlen(e->name), e->identity);
+	const char *name = entry_name(st, e);
+	struct raw_instance *ri = raw_set_add(dp->out, name, strlen(name), e->identity);
 	uint32_t put = dl.present & st->put;
 	for (unsigned int f = 0; f < F_NFIELDS; f++)
 		if (put & (1u << f))
@@ -519,7 +532,8 @@ disk_read(void *state, struct raw_set *out, struct err *err)
 	check_sysblock(st);
 	if (!st->sysblock && !(dp.buf = pfile_read(st->diskstats, &dp.len, err)))
 		return -1;
-	st->reads++;
+	if (++st->reads == 0) /* 0 is none: after 2^32 reads, 1 again */
+		st->reads = 1;
 	st->cursor = 0;
 	if (dp.buf) {
 		for (const char *p = dp.buf, *end = dp.buf + dp.len; p < end;) {
