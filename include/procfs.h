@@ -113,7 +113,7 @@ typedef int (*procfs_entry_fn)(const char *name, unsigned char type, void *arg);
 
 /* List directory relpath (but "." and ".."), in the order the kernel gives,
  * calling fn for each entry. The directory stays open (as a file does) and
- * is read again from its start each call into a reused buffer: allocates
+ * is read again from its start each call into a buffer on the stack: allocates
  * nothing in steady state. 0, or -1 (errno set) when it cannot be opened
  * or read. */
 int procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *arg);

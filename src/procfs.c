@@ -4,7 +4,10 @@
  * tree under --root), kept open, and re-read with pread from offset 0 (a
  * /proc file on to its end: pfile_pread) into a buffer fitted to it. A
  * file read once in a generation is served from its buffer to every
- * provider that asks again in the same generation.
+ * provider that asks again in the same generation. A large file of records
+ * that is parsed as it comes (/proc/diskstats) has no buffer: pfile_lines
+ * streams its lines through a window on the stack, to its reader and, in
+ * the same pass, to the file's taps (pfile_tap), the other readers.
  *
  * Memory per file is kept small, since a large tree has tens of thousands:
  * a record is 20 bytes in a 4 KiB block aligned to its size whose first slot
@@ -13,9 +16,9 @@
  * interfaces' statistics share 27 last parts and each interface's
  * directory), and an attribute file (procfs_attr: a few bytes parsed at
  * once) has no buffer of its own but reads into one scratch buffer all
- * attributes share. Directories are
- * listed with getdents64 on a kept-open descriptor into a reused buffer, so
- * a listing allocates nothing either.
+ * attributes share. Directories are listed with getdents64 on a kept-open
+ * descriptor into a buffer on the stack, so a listing allocates nothing
+ * either.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +44,8 @@
 /* The id of the empty directory part ("stat" rather than "proc/stat"). */
 #define NO_DIR UINT32_MAX
 
-/* The directory-listing buffer (one getdents64 call fills it). */
+/* The directory-listing buffer, on the stack (one getdents64 call fills
+ * it). */
 #define DENTS_SIZE (32 * 1024)
 
 /* A file's record: its path, descriptor and buffer. What a read
@@ -101,8 +105,6 @@ struct procfs {
 	size_t scratch_cap, scratch_len;
 	const struct pfile *scratch_owner;
 	uint32_t scratch_gen; /* the generation of scratch's text */
-	char *dents;      /* DENTS_SIZE bytes, for procfs_list */
-	int listing;      /* a procfs_list is running (dents in use) */
 	/* pfile_malformed's notes not yet taken by procfs_next_note */
 	char notes[8][256];
 	unsigned nnotes, notes_taken;
@@ -240,7 +242,6 @@ procfs_free(struct procfs *fs)
 	free(fs->blocks);
 	strset_free(&fs->parts);
 	free(fs->scratch);
-	free(fs->dents);
 	for (size_t i = 0; i < fs->nroots; i++)
 		free(fs->roots[i]);
 	free(fs->roots);
@@ -778,26 +779,17 @@ int
 procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *arg)
 {
 	struct pfile *pf = pfile_get(fs, relpath, 0);
-	char small[4096], *buf;
-	size_t size;
+	/* on the stack, not kept: a listing from inside fn has its own */
+	char buf[DENTS_SIZE] __attribute__((aligned(8)));
+	size_t size = sizeof(buf);
 	int stop = 0;
 
 	if (pfile_open(pf) < 0)
 		return -1;
-	if (fs->listing) { /* called from fn: a buffer of its own */
-		buf = small;
-		size = sizeof(small);
-	} else {
-		if (!fs->dents)
-			fs->dents = xmalloc(DENTS_SIZE);
-		buf = fs->dents;
-		size = DENTS_SIZE;
-	}
 	if (lseek(pf->fd, 0, SEEK_SET) < 0) {
 		pfile_release(pf);
 		return -1;
 	}
-	fs->listing++;
 	while (!stop) {
 		long n = syscall(SYS_getdents64, pf->fd, buf, size);
 		if (n <= 0) {
@@ -806,7 +798,6 @@ procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *ar
 				close(pf->fd); /* a vanished directory: reopen next time */
 				pf->fd = -1;
 				fs->nopen--;
-				fs->listing--;
 				errno = e;
 				return -1;
 			}
@@ -821,7 +812,6 @@ procfs_list(struct procfs *fs, const char *relpath, procfs_entry_fn fn, void *ar
 			stop = fn(d->d_name, d->d_type, arg);
 		}
 	}
-	fs->listing--;
 	pfile_release(pf);
 	return 0;
 }
