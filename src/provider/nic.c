@@ -424,24 +424,28 @@ static const struct counter_set set = {
 /* One interface the provider has seen, kept from read to read. */
 struct nic_if {
 	char *name; /* owned */
-	int ifindex;      /* live */
 	uint64_t seen;    /* number of the last read that listed it */
-	uint8_t probed;   /* `device` checked (files: for the ifindex probed_id) */
 	uint64_t probed_id;
+	uint64_t speed;
+	/* BQL: queues/tx-N/byte_queue_limits/inflight, one file per queue */
+	struct pfile **bql; /* owned array; the files are owned by procfs */
+	int ifindex;      /* live */
+	uint32_t carrier_changes;
+	/* live: this read's instance in the raw_set, and its root qdisc */
+	uint32_t slot;
+	uint32_t qlen;
+	uint32_t nbql;
+	uint8_t probed;   /* `device` checked (files: for the ifindex probed_id) */
 	uint8_t link_probed; /* live: speed and duplex read */
 	uint8_t in_total;
 	uint8_t has_speed, has_duplex;
-	uint64_t speed, duplex;
-	uint32_t carrier_changes;
-	/* live: this read's instance in the raw_set, and its root qdisc */
-	size_t slot;
-	uint32_t qlen;
+	uint8_t duplex;   /* 1: full (nic_parse_duplex) */
 	uint8_t has_qlen;
-	/* BQL: queues/tx-N/byte_queue_limits/inflight, one file per queue */
 	uint8_t bql_probed;
-	size_t nbql;
-	struct pfile **bql; /* owned array; the files are owned by procfs */
 };
+
+/* 72 bytes: a record per interface, 2,000 at fixture L. */
+_Static_assert(sizeof(struct nic_if) == 72, "an interface record is 72 bytes");
 
 /* Files: the attribute files of an interface, in nic_state.files: its
  * ifindex, speed and duplex, then each needed statistic (stat_slot). */
@@ -665,7 +669,7 @@ probe_live(struct nic_state *st, struct nic_if *ni, int relink)
 	ni->has_speed = read_live_attr(st, ni, "speed", buf, sizeof(buf)) >= 0 &&
 			nic_parse_speed(buf, &ni->speed) == 0;
 	ni->has_duplex = read_live_attr(st, ni, "duplex", buf, sizeof(buf)) >= 0;
-	ni->duplex = ni->has_duplex ? nic_parse_duplex(buf) : 0;
+	ni->duplex = ni->has_duplex ? (uint8_t)nic_parse_duplex(buf) : 0;
 }
 
 /* Put the needed statistics fields of s into ri (all of them at once when
@@ -834,7 +838,7 @@ emit_live(struct nic_state *st, struct nic_if *ni, const struct nic_stats *s)
 	struct raw_instance *ri =
 		raw_set_add(st->out, ni->name, strlen(ni->name), (uint64_t)ni->ifindex);
 
-	ni->slot = st->out->ninstances - 1;
+	ni->slot = (uint32_t)(st->out->ninstances - 1);
 	raw_set_in_total(st->out, ri, ni->in_total);
 	/* the dump carries every statistic: record them all, so a reset in
 	 * any field resets the instance whatever was asked */
@@ -1126,7 +1130,7 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 	if (needed & BIT(F_DUPLEX)) {
 		text = if_read(st, i, SLOT_DUPLEX, "", "duplex");
 		ni->has_duplex = text != NULL;
-		ni->duplex = text ? nic_parse_duplex(text) : 0;
+		ni->duplex = text ? (uint8_t)nic_parse_duplex(text) : 0;
 	}
 	put_link(out, ri, ni, needed);
 }
