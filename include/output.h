@@ -37,13 +37,16 @@ struct frame_columns {
 };
 
 /* Rows row .. row + n - 1 of a frame, whose columns are col .. col + n - 1
- * and whose values and statuses are value[val ..] and status[val ..]: a
- * wildcard's rows are mostly one run. With val FRAME_RUN_UNIFORM every row
- * of the run is 0 with status st, and none is stored (the rows of a set
- * that can supply nothing cost no 9 bytes each). */
+ * and whose values are value[val ..]: a wildcard's rows are mostly one
+ * run. Their statuses are status[sti ..], or, with sti FRAME_RUN_UNIFORM,
+ * all st (the usual case: a frame of rows that are all OK, or all FIRST,
+ * keeps no status). With val FRAME_RUN_UNIFORM every row of the run is 0
+ * with status st, and nothing is stored (the rows of a set that can supply
+ * nothing cost no 9 bytes each). */
 struct frame_run {
 	uint32_t row, col, n;
 	uint32_t val;
+	uint32_t sti;
 	uint8_t st;
 };
 
@@ -51,10 +54,10 @@ struct frame_run {
 
 /* The derived values of one interval, stamped with the later read. Its
  * rows are stored one of two ways: as frame_row records (rows; a frame
- * built by hand), or, the engine's way, as two arrays of 9 bytes a row in
- * all (value, status; rows NULL) and runs of columns, which name their
- * set, counter and instance through cols. Outputs read either through
- * frame_row_at. */
+ * built by hand), or, the engine's way, as runs of columns, which name
+ * their set, counter and instance through cols, and arrays of their values
+ * (8 bytes a row) and of the statuses of runs that are not one (a byte a
+ * row; rows NULL). Outputs read either through frame_row_at. */
 struct frame {
 	int64_t wall_ns;  /* UTC nanoseconds */
 	const char *host; /* the HOST of the rows' paths */
@@ -64,7 +67,7 @@ struct frame {
 	const struct frame_run *runs; /* in row order, covering every row */
 	size_t nruns;
 	const double *value;    /* the runs' values (frame_run.val) */
-	const uint8_t *status;  /* and their statuses */
+	const uint8_t *status;  /* and their statuses (frame_run.sti) */
 	const struct frame_columns *cols;
 };
 
@@ -107,7 +110,8 @@ frame_row_at(const struct frame *f, size_t i, struct frame_row *tmp)
 		tmp->status = run->st;
 		tmp->value = 0;
 	} else {
-		tmp->status = f->status[run->val + (i - run->row)];
+		tmp->status = run->sti == FRAME_RUN_UNIFORM ? run->st
+							     : f->status[run->sti + (i - run->row)];
 		tmp->value = f->value[run->val + (i - run->row)];
 	}
 	return tmp;

@@ -184,10 +184,12 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	/* the frame's rows: runs of their columns, and the values and
-	 * statuses (9 bytes a row) of the runs that are not uniform */
+	/* the frame's rows: runs of their columns, the values (8 bytes a
+	 * row) of the runs that are not uniform, and the statuses of those
+	 * that are not one status (a byte a row) */
 	size_t nrows;
 	size_t nvals, vals_cap;
+	size_t nsts, sts_cap;
 	struct frame_run *runs;
 	size_t nruns, runs_cap;
 	double *row_val;
@@ -1361,12 +1363,14 @@ engine_smooth(struct engine *e)
 	xgrow((void **)&e->smooth, &e->smooth_cap, e->cols.n, sizeof(*e->smooth));
 	for (size_t k = 0; k < e->nruns; k++)
 		for (uint32_t q = 0; q < e->runs[k].n; q++) {
-			int uniform = e->runs[k].val == FRAME_RUN_UNIFORM;
-			size_t r = uniform ? 0 : e->runs[k].val + q;
-			uint32_t col = e->runs[k].col + q;
+			const struct frame_run *run = &e->runs[k];
+			int uniform = run->val == FRAME_RUN_UNIFORM;
+			size_t r = uniform ? 0 : run->val + q;
+			uint8_t st = run->sti == FRAME_RUN_UNIFORM ? run->st : e->row_st[run->sti + q];
+			uint32_t col = run->col + q;
 			struct smooth_cell *s = &e->smooth[col];
 			const struct counter_desc *c = e->counters[idmap_key(&e->cols, col) >> 33].counter;
-			if (uniform || !value_exists(c, (enum value_status)e->row_st[r])) {
+			if (uniform || !value_exists(c, (enum value_status)st)) {
 				s->on = 0;
 				continue;
 			}
@@ -1378,41 +1382,65 @@ engine_smooth(struct engine *e)
 		}
 }
 
+/* Whether index a (of run n long) continues at b: both FRAME_RUN_UNIFORM,
+ * or b is a + n. */
+static int
+continues(uint32_t a, uint32_t n, uint32_t b)
+{
+	return a == FRAME_RUN_UNIFORM ? b == FRAME_RUN_UNIFORM
+				      : b != FRAME_RUN_UNIFORM && a + n == b;
+}
+
 /* Append the columns of it's rows, which start at frame row row, to the
- * frame's runs (continuing the last run where the columns and values do):
- * their values from val on, or none (FRAME_RUN_UNIFORM: each 0 with
- * status st). */
+ * frame's runs (continuing the last run where the columns, values and
+ * statuses do): their values from val on, or none (FRAME_RUN_UNIFORM: each
+ * 0), their statuses from sti on, or none (FRAME_RUN_UNIFORM: each st). */
 static void
-frame_add_runs(struct engine *e, const struct item *it, size_t row, uint32_t val, uint8_t st)
+frame_add_runs(struct engine *e, const struct item *it, size_t row, uint32_t val, uint32_t sti,
+	       uint8_t st)
 {
 	for (size_t u = 0; u < it->nruns; u++) {
 		const struct row_ref *ref = &it->refs[u];
 		struct frame_run *last = e->nruns ? &e->runs[e->nruns - 1] : NULL;
 		if (last && last->row + last->n == row && last->col + last->n == ref->column &&
-		    (val == FRAME_RUN_UNIFORM ? last->val == val && last->st == st
-					      : last->val != FRAME_RUN_UNIFORM &&
-							last->val + last->n == val)) {
+		    continues(last->val, last->n, val) && continues(last->sti, last->n, sti) &&
+		    (sti != FRAME_RUN_UNIFORM || last->st == st)) {
 			last->n += ref->n;
 		} else {
 			xgrow((void **)&e->runs, &e->runs_cap, e->nruns + 1, sizeof(*e->runs));
 			e->runs[e->nruns++] = (struct frame_run){ (uint32_t)row, ref->column, ref->n,
-								  val, st };
+								  val, sti, st };
 		}
 		row += ref->n;
 		if (val != FRAME_RUN_UNIFORM)
 			val += ref->n;
+		if (sti != FRAME_RUN_UNIFORM)
+			sti += ref->n;
 	}
 }
 
-/* Room in the value arrays for n more values than stored. */
+/* Room in the value and status arrays for n more than stored. */
 static void
 frame_vals_room(struct engine *e, size_t n)
 {
-	if (e->nvals + n <= e->vals_cap)
-		return;
-	e->vals_cap = next_cap(e->vals_cap, e->nvals + n);
-	e->row_val = xrealloc(e->row_val, e->vals_cap * sizeof(*e->row_val));
-	e->row_st = xrealloc(e->row_st, e->vals_cap * sizeof(*e->row_st));
+	if (e->nvals + n > e->vals_cap) {
+		e->vals_cap = next_cap(e->vals_cap, e->nvals + n);
+		e->row_val = xrealloc(e->row_val, e->vals_cap * sizeof(*e->row_val));
+	}
+	if (e->nsts + n > e->sts_cap) {
+		e->sts_cap = next_cap(e->sts_cap, e->nsts + n);
+		e->row_st = xrealloc(e->row_st, e->sts_cap * sizeof(*e->row_st));
+	}
+}
+
+/* Whether n statuses are one. */
+static int
+one_status(const uint8_t *st, size_t n)
+{
+	for (size_t r = 1; r < n; r++)
+		if (st[r] != st[0])
+			return 0;
+	return 1;
 }
 
 /* Whether n rows of counter c are one status without a value (and 0, as
@@ -1501,7 +1529,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
 	size_t ncols = e->cols.n;
 
-	e->nrows = e->nruns = e->nvals = 0;
+	e->nrows = e->nruns = e->nvals = e->nsts = 0;
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
@@ -1527,15 +1555,17 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	}
 	/* the most the value arrays held at once (an item's rows go in
 	 * before it is known whether they are a uniform run) */
-	size_t vals_need = 0;
+	size_t vals_need = 0, sts_need = 0;
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
 		frame_vals_room(e, it->nrefs);
 		if (e->nvals + it->nrefs > vals_need)
 			vals_need = e->nvals + it->nrefs;
+		if (e->nsts + it->nrefs > sts_need)
+			sts_need = e->nsts + it->nrefs;
 		double *val = e->row_val + e->nvals;
-		uint8_t *st = e->row_st + e->nvals;
+		uint8_t *st = e->row_st + e->nsts;
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
@@ -1546,7 +1576,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				continue;
 			if (!it->built)
 				item_build(e, it);
-			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, ST_NO_INSTANCE);
+			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, FRAME_RUN_UNIFORM,
+				       ST_NO_INSTANCE);
 			e->nrows += it->nrefs;
 			continue;
 		}
@@ -1623,10 +1654,14 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		/* a set that can supply nothing (eBPF under --root): its rows
 		 * are one status, and no value is kept */
 		if (rows_uniform(it->c, val, st, it->nrefs)) {
-			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, st[0]);
-		} else {
-			frame_add_runs(e, it, e->nrows, (uint32_t)e->nvals, 0);
+			frame_add_runs(e, it, e->nrows, FRAME_RUN_UNIFORM, FRAME_RUN_UNIFORM, st[0]);
+		} else if (one_status(st, it->nrefs)) {
+			frame_add_runs(e, it, e->nrows, (uint32_t)e->nvals, FRAME_RUN_UNIFORM, st[0]);
 			e->nvals += it->nrefs;
+		} else {
+			frame_add_runs(e, it, e->nrows, (uint32_t)e->nvals, (uint32_t)e->nsts, 0);
+			e->nvals += it->nrefs;
+			e->nsts += it->nrefs;
 		}
 		e->nrows += it->nrefs;
 	}
@@ -1634,7 +1669,10 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	if (e->vals_cap > vals_need + vals_need / 4) {
 		e->vals_cap = vals_need ? vals_need : 1;
 		e->row_val = xrealloc(e->row_val, e->vals_cap * sizeof(*e->row_val));
-		e->row_st = xrealloc(e->row_st, e->vals_cap * sizeof(*e->row_st));
+	}
+	if (e->sts_cap > sts_need + sts_need / 4) {
+		e->sts_cap = sts_need ? sts_need : 1;
+		e->row_st = xrealloc(e->row_st, e->sts_cap * sizeof(*e->row_st));
 	}
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)

@@ -4,7 +4,8 @@
  * reads the sets taken over and the ones opened anew, and both engines
  * close cleanly (each state closed once: make asan checks). Live, on this
  * machine's /proc/meminfo (Memory is read on any Linux). Sets read in the
- * catalogue's order, so that a file two of them read is read once.
+ * catalogue's order, so that a file two of them read is read once; a
+ * frame's statuses kept only where a run's rows differ.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,6 +179,77 @@ test_sets_in_catalog_order(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The status of the row of f for instance inst (which must be there). */
+static enum value_status
+status_of(const struct frame *f, const char *inst)
+{
+	for (size_t i = 0; i < f->nrows; i++) {
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
+		if (r->instance && strcmp(r->instance, inst) == 0)
+			return r->status;
+	}
+	fail_msg("no row for %s", inst);
+	return ST_OK;
+}
+
+/* A frame keeps statuses only for runs of rows that are not one status:
+ * over disk-appear, where disks come (NEW) and go (NO_INSTANCE) and one
+ * is re-attached (RESET), each row has its own; over disk-modern, every
+ * row is OK and no run stores any. */
+static void
+test_frame_statuses(void **state)
+{
+	struct config cfg;
+	struct err err;
+	int rc;
+	const char *paths[] = { "\\PhysicalDisk(*)\\Disk Reads/sec", "\\PhysicalDisk(*)\\Disk Writes/sec" };
+	const struct frame *f = NULL;
+	char *argv[] = { "getcounter", "--root", "../fixtures/disk-appear/t0", "--root",
+			 "../fixtures/disk-appear/t1", "--root", "../fixtures/disk-appear/t2", NULL };
+
+	(void)state;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cli_parse(7, argv, &cfg, &err), 0);
+	struct engine *e = engine_open(&cfg, paths, 2, &rc, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+	assert_int_equal(engine_step(e, 1, 0, &f, &err), 0);
+	assert_non_null(f);
+	assert_int_equal(status_of(f, "sda"), ST_OK);
+	assert_int_equal(status_of(f, "sdb"), ST_OK);
+	assert_int_equal(status_of(f, "loop0"), ST_NEW);
+	assert_int_equal(status_of(f, "loop1"), ST_OK);
+	assert_int_equal(status_of(f, "sr0"), ST_NEW);
+	assert_int_equal(status_of(f, "_Total"), ST_OK);
+	assert_int_equal(engine_step(e, 2, 0, &f, &err), 0);
+	assert_non_null(f);
+	assert_int_equal(status_of(f, "sda"), ST_OK);
+	assert_int_equal(status_of(f, "loop0"), ST_OK);
+	assert_int_equal(status_of(f, "loop1"), ST_RESET);
+	assert_int_equal(status_of(f, "sdb"), ST_NO_INSTANCE);
+	engine_close(e);
+	config_free(&cfg);
+
+	char *steady[] = { "getcounter", "--root", "../fixtures/disk-modern/t0", "--root",
+			   "../fixtures/disk-modern/t1", NULL };
+	assert_int_equal(cli_parse(5, steady, &cfg, &err), 0);
+	e = engine_open(&cfg, paths, 2, &rc, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+	assert_int_equal(engine_step(e, 1, 0, &f, &err), 0);
+	assert_non_null(f);
+	assert_int_equal(f->nrows, 6);
+	for (size_t i = 0; i < f->nrows; i++) {
+		struct frame_row tmp;
+		assert_int_equal(frame_row_at(f, i, &tmp)->status, ST_OK);
+	}
+	for (size_t k = 0; k < f->nruns; k++)
+		assert_int_equal(f->runs[k].sti, FRAME_RUN_UNIFORM);
+	engine_close(e);
+	config_free(&cfg);
+}
+
 int
 main(void)
 {
@@ -185,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_reopen_bad_path_keeps_old),
 		cmocka_unit_test(test_reopen_takes_over),
 		cmocka_unit_test(test_sets_in_catalog_order),
+		cmocka_unit_test(test_frame_statuses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
