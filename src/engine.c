@@ -1433,10 +1433,12 @@ frame_vals_room(struct engine *e, size_t n)
 	}
 }
 
-/* Whether n statuses are one. */
+/* Whether n statuses are one (not for none: there is no st[0]). */
 static int
 one_status(const uint8_t *st, size_t n)
 {
+	if (n == 0)
+		return 0;
 	for (size_t r = 1; r < n; r++)
 		if (st[r] != st[0])
 			return 0;

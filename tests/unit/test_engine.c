@@ -196,7 +196,7 @@ status_of(const struct frame *f, const char *inst)
 /* A frame keeps statuses only for runs of rows that are not one status:
  * over disk-appear, where disks come (NEW) and go (NO_INSTANCE) and one
  * is re-attached (RESET), each row has its own; over disk-modern, every
- * row is OK and no run stores any. */
+ * row is OK and no run stores any, beside an item of no rows. */
 static void
 test_frame_statuses(void **state)
 {
@@ -233,8 +233,10 @@ test_frame_statuses(void **state)
 
 	char *steady[] = { "getcounter", "--root", "../fixtures/disk-modern/t0", "--root",
 			   "../fixtures/disk-modern/t1", NULL };
+	/* and an item with no rows (its pattern matches nothing) */
+	const char *more[] = { "\\PhysicalDisk(nosuch*)\\Disk Reads/sec", paths[0], paths[1] };
 	assert_int_equal(cli_parse(5, steady, &cfg, &err), 0);
-	e = engine_open(&cfg, paths, 2, &rc, &err);
+	e = engine_open(&cfg, more, 3, &rc, &err);
 	assert_non_null(e);
 	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
 	assert_int_equal(engine_step(e, 1, 0, &f, &err), 0);
