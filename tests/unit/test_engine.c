@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "gc_test.h"
 
 #define AVAIL "\\Memory\\Available MBytes"
 #define COMMIT "\\Memory\\Committed Bytes"
@@ -110,22 +111,6 @@ test_reopen_takes_over(void **state)
 	config_free(&cfg);
 }
 
-/* The bytes this process has had from read(2) and pread(2) so far. */
-static unsigned long long
-rchar(void)
-{
-	char buf[512];
-	unsigned long long v = 0;
-	FILE *f = fopen("/proc/self/io", "r");
-
-	assert_non_null(f);
-	while (fgets(buf, sizeof(buf), f))
-		if (sscanf(buf, "rchar: %llu", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 /* Sets are read in the catalogue's order whatever the paths' order, so
  * that PhysicalDisk's pass over /proc/diskstats hands LogicalDisk its
  * lines: with LogicalDisk's path first, a sample still reads the file
@@ -134,7 +119,7 @@ rchar(void)
 static void
 test_sets_in_catalog_order(void **state)
 {
-	char root[128], cmd[400], path[300];
+	char root[128];
 	struct config cfg;
 	struct err err;
 	int rc;
@@ -143,17 +128,7 @@ test_sets_in_catalog_order(void **state)
 	const struct frame *f = NULL;
 
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/gc-test-engine-%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r ../fixtures/ldisk-basic/t0 '%s'", root,
-		 root);
-	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
-	FILE *fp = fopen(path, "a");
-	assert_non_null(fp);
-	for (int i = 0; i < 3000; i++)
-		fprintf(fp, "   7 %7d loop%d 1 0 2 3 4 0 5 6 0 7 8 0 0 0 0 0 0\n", i, i);
-	long size = ftell(fp);
-	fclose(fp);
+	long size = gc_grown_disk_tree("engine", root, sizeof(root));
 	char *argv[] = { "getcounter", "--root", root, NULL };
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(cli_parse(3, argv, &cfg, &err), 0);
@@ -161,9 +136,9 @@ test_sets_in_catalog_order(void **state)
 	assert_non_null(e);
 	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
 	for (int k = 0; k < 3; k++) {
-		unsigned long long before = rchar();
+		unsigned long long before = gc_rchar();
 		assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
-		unsigned long long got = rchar() - before;
+		unsigned long long got = gc_rchar() - before;
 		assert_true(got >= (unsigned long long)size);
 		assert_true(got < (unsigned long long)size * 3 / 2);
 	}
@@ -175,8 +150,7 @@ test_sets_in_catalog_order(void **state)
 	free(pb.buf);
 	engine_close(e);
 	config_free(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	gc_remove_tree(root);
 }
 
 /* The status of the row of f for instance inst (which must be there). */

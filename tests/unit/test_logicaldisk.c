@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "derive.h"
+#include "gc_test.h"
 #include "mountinfo.h"
 #include "provider.h"
 
@@ -688,22 +689,6 @@ test_live(void **state)
 	procfs_free(fs);
 }
 
-/* The bytes this process has had from read(2) and pread(2) so far. */
-static unsigned long long
-rchar(void)
-{
-	char buf[512];
-	unsigned long long v = 0;
-	FILE *f = fopen("/proc/self/io", "r");
-
-	assert_non_null(f);
-	while (fgets(buf, sizeof(buf), f))
-		if (sscanf(buf, "rchar: %llu", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 /* Read together as the engine reads them, PhysicalDisk first, the two
  * sets read proc/diskstats once a generation: LogicalDisk takes the lines
  * of PhysicalDisk's pass (so the file rewritten between the two reads
@@ -719,18 +704,8 @@ test_one_pass_for_both_sets(void **state)
 	struct raw_set pd, ld;
 	(void)state;
 
-	snprintf(root, sizeof(root), "/tmp/gc-test-ldisk-%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r ../fixtures/ldisk-basic/t0 '%s'", root,
-		 root);
-	assert_int_equal(system(cmd), 0);
+	long size = gc_grown_disk_tree("ldisk", root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	for (int i = 0; i < 3000; i++)
-		fprintf(f, "   7 %7d loop%d 1 0 2 3 4 0 5 6 0 7 8 0 0 0 0 0 0\n", i, i);
-	long size = ftell(f);
-	fclose(f);
-	assert_true(size > 150000);
 	struct procfs *fs = procfs_new(roots, 1);
 	struct provider_ctx ctx = { .fs = fs };
 	raw_set_init(&pd, provider_physicaldisk.set);
@@ -753,9 +728,9 @@ test_one_pass_for_both_sets(void **state)
 				 "cat '%s.new' > '%s'", path, path, path, path);
 			assert_int_equal(system(cmd), 0);
 		}
-		unsigned long long before = rchar();
+		unsigned long long before = gc_rchar();
 		assert_int_equal(provider_logicaldisk.read(lst, &ld, &err), 0);
-		unsigned long long got = rchar() - before;
+		unsigned long long got = gc_rchar() - before;
 		/* its own pass when alone (and at gen 0, to build its mounts) */
 		if (gen == 0 || gen == 2)
 			assert_true(got >= (unsigned long long)size);
@@ -772,8 +747,7 @@ test_one_pass_for_both_sets(void **state)
 	raw_set_free(&pd);
 	raw_set_free(&ld);
 	procfs_free(fs);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	gc_remove_tree(root);
 }
 
 int
