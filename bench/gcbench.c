@@ -13,8 +13,9 @@
  * Prints one line of key=value figures (see bench/README.md). With
  * malloc-count.so preloaded it also counts allocations in the measured
  * steps and the heap the engine holds. --files F writes the files the
- * engine keeps open (relative to the root), and the netlink requests and
- * statvfs calls of its last warm-up step ("@netlink PROTOCOL HEX",
+ * engine keeps open and read in its last warm-up step (relative to the
+ * root; pread is recorded below), and the netlink requests and
+ * statvfs calls of that step ("@netlink PROTOCOL HEX",
  * "@statvfs PATH", recorded by the sendto and statvfs below): the floor
  * reads exactly those files, sends exactly those requests and makes those
  * calls.
@@ -102,6 +103,38 @@ statvfs(const char *path, struct statvfs *buf)
 		pthread_mutex_unlock(&requests_mu);
 	}
 	return real ? real(path, buf) : -1;
+}
+
+/* The descriptors the engine preads during the recorded step. A file it
+ * keeps open but does not read at every step (LogicalDisk's mountinfo,
+ * read when the mounts change; netcycles' cpuinfo, read at open) is no
+ * part of a sample, so the floor must not read it: list_files lists the
+ * kept-open files read in the recorded step only. */
+#define MAX_FD 65536
+static unsigned char fd_read[MAX_FD / 8];
+
+static void
+note_read(int fd)
+{
+	if (recording && fd >= 0 && fd < MAX_FD)
+		__atomic_fetch_or(&fd_read[fd / 8], (unsigned char)(1u << (fd % 8)),
+				  __ATOMIC_RELAXED);
+}
+
+/* Every pread of the library objects comes through these, as sendto
+ * does. */
+ssize_t
+pread(int fd, void *buf, size_t n, off_t off)
+{
+	note_read(fd);
+	return (ssize_t)syscall(SYS_pread64, fd, buf, n, off);
+}
+
+ssize_t
+pread64(int fd, void *buf, size_t n, off_t off)
+{
+	note_read(fd);
+	return (ssize_t)syscall(SYS_pread64, fd, buf, n, off);
 }
 
 /* The files the engine opens during the recorded step, as "@open REL" (a
@@ -209,9 +242,10 @@ skipped(int fd, const int *skip, size_t n)
 	return 0;
 }
 
-/* Write the regular files (relative to root) this process has open, but
- * the fds in skip, one a line, then the netlink requests recorded, into
- * path. Returns the number of lines written. */
+/* Write the regular files (relative to root) this process has open and
+ * read in the recorded step, but the fds in skip, one a line, then the
+ * netlink requests recorded, into path. Returns the number of lines
+ * written. */
 static long
 list_files(const char *path, const char *root, const int *skip, size_t nskip)
 {
@@ -242,6 +276,8 @@ list_files(const char *path, const char *root, const int *skip, size_t nskip)
 
 		if (de->d_name[0] == '.' || fd <= 2 || fd == dirfd(d) || skipped(fd, skip, nskip))
 			continue;
+		if (fd >= MAX_FD || !(fd_read[fd / 8] >> (fd % 8) & 1))
+			continue; /* kept open, not read at every step */
 		if (fstat(fd, &sb) < 0)
 			continue;
 		if (!S_ISREG(sb.st_mode))
@@ -436,6 +472,7 @@ main(int argc, char **argv)
 			ticker_step(&tk);
 		/* record the requests of the last warm-up step: steady state */
 		recording = w == warmup - 1;
+		memset(fd_read, 0, sizeof(fd_read));
 		requests_len = 0;
 		requests[0] = '\0';
 		opens_len = 0;
