@@ -394,7 +394,12 @@ space_main(void *arg)
 		}
 		pthread_mutex_lock(&w->mu);
 		w->busy = 0;
+		/* signalled unlocked: the reader, on this CPU, wakes to a free
+		 * lock rather than back to this thread holding it (two more
+		 * switches a round) */
+		pthread_mutex_unlock(&w->mu);
 		pthread_cond_signal(&w->done);
+		pthread_mutex_lock(&w->mu);
 	}
 	orphaned = w->orphaned;
 	pthread_mutex_unlock(&w->mu);
@@ -1027,9 +1032,11 @@ space_post(struct ld_state *st)
 		w->busy = 1;
 		posted = 1;
 		space_follow(w);
-		pthread_cond_signal(&w->wake);
 	}
 	pthread_mutex_unlock(&w->mu);
+	/* signalled unlocked, as the thread signals done */
+	if (posted)
+		pthread_cond_signal(&w->wake);
 	return posted;
 }
 
