@@ -1843,15 +1843,17 @@ engine_setup(struct engine *e, const struct config *cfg, const char *const *path
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		it->es = &e->sets[moved[(uintptr_t)it->es]];
-		if (cfg->capture.nfiles && strcmp(it->es->prov->set->name, "Network Capture") != 0) {
-			err_set(err, "'%s': --pcap replays a capture file, which holds only "
-				     "\\Network Capture counters", it->path);
-			return EXIT_USAGE;
-		}
 		if (it->rows_es)
 			it->rows_es = &e->sets[moved[(uintptr_t)it->rows_es - 1]];
 	}
 	free(moved);
+	for (size_t k = 0; k < e->nitems; k++)
+		if (cfg->capture.nfiles &&
+		    strcmp(e->items[k].es->prov->set->name, "Network Capture") != 0) {
+			err_set(err, "'%s': --pcap replays a capture file, which holds only "
+				     "\\Network Capture counters", e->items[k].path);
+			return EXIT_USAGE;
+		}
 	if (cfg->mode == MODE_SAMPLE) {
 		/* a capture option with nothing to act on is a mistake */
 		int captures = 0, files;
