@@ -123,6 +123,42 @@ struct idx_run {
 	uint32_t start, stride, n;
 };
 
+/* Where a field's value lies in an instance's words of one read: its
+ * first word, and whether it takes two (low, high). */
+struct wref {
+	uint8_t off;  /* a slot's first word is below 2 x SET_MAX_FIELDS */
+	uint8_t wide;
+};
+
+/* A counter whose every field (N's and B's terms, the multiplier) each
+ * instance read, as derive.c's plain loops take it: where each term lies
+ * in the two reads (prs NULL for a type of one read), in N's then B's
+ * order. */
+struct plain_terms {
+	uint8_t nn, nd;     /* terms of N, then of B */
+	uint8_t narrow;     /* no value takes two words in either read */
+	uint8_t simple;     /* N's terms all added, no B, no multiplier */
+	uint8_t gauge;      /* some term is a gauge (whose delta is 0) */
+	uint8_t mul;        /* a multiplier, at m in cur */
+	struct wref m;
+	struct wref p[2 * COUNTER_MAX_TERMS], c[2 * COUNTER_MAX_TERMS];
+	uint8_t neg[2 * COUNTER_MAX_TERMS], is_gauge[2 * COUNTER_MAX_TERMS];
+};
+
+/* The plain terms of one counter over one pair of reads, formed by the
+ * first derive_run or derive_total_span that needs them and taken by the
+ * next ones given the same plan: the caller keeps one for a run of calls
+ * on one counter and clears it (c NULL) whenever the reads may have
+ * changed (each frame). Each call checks that the plan is for its own
+ * counter, reads and fields, so a plan is never taken for another's. */
+struct derive_plan {
+	const struct counter_desc *c; /* NULL: empty */
+	const struct raw_set *prs, *crs;
+	uint64_t mask;
+	int ok; /* pt holds the terms; 0: the counter is not plain there */
+	struct plain_terms pt;
+};
+
 /* Instances of one read taken by index, for a total that copies nothing:
  * rs->inst[i] for i = idx[k], k < n (idx NULL: i = k), or for each index of
  * runs[0 .. n) when runs is not NULL; each paired with its deltas in ds
@@ -137,6 +173,7 @@ struct derive_span {
 	size_t n;
 	int in_total;
 	const struct idx_run *runs;
+	struct derive_plan *plan; /* NULL: terms formed by each call */
 };
 
 /* derive_total over a span. */

@@ -197,13 +197,6 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	return d.status;
 }
 
-/* Where a field's value lies in an instance's words of one read: its
- * first word, and whether it takes two (low, high). */
-struct wref {
-	uint8_t off;  /* a slot's first word is below 2 x SET_MAX_FIELDS */
-	uint8_t wide;
-};
-
 static inline struct wref
 wref_of(const struct raw_set *rs, unsigned f)
 {
@@ -656,21 +649,6 @@ sum_of_fields(const struct counter_desc *c)
 	return 1;
 }
 
-/* A counter whose every field (N's and B's terms, the multiplier) each
- * instance read, as the plain loops take it: where each term lies in the
- * two reads (prs NULL for a type of one read), in N's then B's order. */
-struct plain_terms {
-	uint8_t nn, nd;     /* terms of N, then of B */
-	uint8_t narrow;     /* no value takes two words in either read */
-	uint8_t simple;     /* sum_of_fields: N's terms all added, no B, no
-			     * multiplier */
-	uint8_t gauge;      /* some term is a gauge (whose delta is 0) */
-	uint8_t mul;        /* a multiplier, at m in cur */
-	struct wref m;
-	struct wref p[2 * COUNTER_MAX_TERMS], c[2 * COUNTER_MAX_TERMS];
-	uint8_t neg[2 * COUNTER_MAX_TERMS], is_gauge[2 * COUNTER_MAX_TERMS];
-};
-
 static void
 plain_term(struct plain_terms *pt, unsigned t, const struct term *term,
 	   const struct raw_set *prs, const struct raw_set *crs)
@@ -707,6 +685,26 @@ plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struc
 		pt->narrow &= !pt->m.wide;
 	}
 	return pt->nn > 0;
+}
+
+/* plain_terms from plan when it holds them for the same counter, reads
+ * and fields, else formed (into plan, when there is one, for the next
+ * call; else into local): NULL when c is not plain there. */
+static const struct plain_terms *
+plain_terms_of(struct derive_plan *plan, const struct counter_desc *c,
+	       const struct raw_set *prs, const struct raw_set *crs, uint64_t mask,
+	       struct plain_terms *local)
+{
+	if (!plan)
+		return plain_terms(c, prs, crs, mask, local) ? local : NULL;
+	if (plan->c != c || plan->prs != prs || plan->crs != crs || plan->mask != mask) {
+		plan->ok = plain_terms(c, prs, crs, mask, &plan->pt);
+		plan->c = c;
+		plan->prs = prs;
+		plan->crs = crs;
+		plan->mask = mask;
+	}
+	return plan->ok ? &plan->pt : NULL;
 }
 
 /* An instance's sum of terms first .. first + nt (in term order, as
@@ -951,22 +949,23 @@ plain_raw_loop(const struct raw_set *rs, const struct plain_terms *pt, unsigned 
  * pair status p for each instance as value_of gives it. */
 static void
 run_sum_raw(const struct raw_set *rs, const struct counter_desc *c, size_t from, size_t n,
-	    const uint32_t *prev_of, enum value_status pair, uint64_t all, double *val,
-	    uint8_t *st)
+	    const uint32_t *prev_of, enum value_status pair, uint64_t all,
+	    struct derive_plan *plan, double *val, uint8_t *st)
 {
 	unsigned nt = 0, f[COUNTER_MAX_TERMS], s[COUNTER_MAX_TERMS];
 	uint64_t num = 0;
 	double scale = c->scale != 0 ? c->scale : 1;
-	struct plain_terms pt;
+	struct plain_terms local;
+	const struct plain_terms *pt = plain_terms_of(plan, c, NULL, rs, all, &local);
 
 	/* every instance read every term, and no sum can overflow: nothing
 	 * to test but whether the instance is new */
-	if (plain_terms(c, NULL, rs, all, &pt) && isfinite(0x1p64 * COUNTER_MAX_TERMS * scale)) {
-		if (pt.narrow && pt.nn == 1)
-			plain_raw_loop(rs, &pt, 1, 1, from, n, scale, prev_of, pair, val, st);
+	if (pt && isfinite(0x1p64 * COUNTER_MAX_TERMS * scale)) {
+		if (pt->narrow && pt->nn == 1)
+			plain_raw_loop(rs, pt, 1, 1, from, n, scale, prev_of, pair, val, st);
 		else
-			plain_raw_loop(rs, &pt, pt.nn, pt.narrow, from, n, scale, prev_of, pair, val,
-				       st);
+			plain_raw_loop(rs, pt, pt->nn, pt->narrow, from, n, scale, prev_of, pair,
+				       val, st);
 		return;
 	}
 	for (; nt < COUNTER_MAX_TERMS && c->num[nt].sign; nt++) {
@@ -1056,15 +1055,16 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	if (!sp->ds || sp->first || !counter_type_needs_two(c->type)) {
 		enum value_status pair = !sp->ds ? ST_OK : sp->first ? ST_FIRST : ST_OK;
 		const uint32_t *prev_of = sp->ds && !sp->first ? sp->ds->prev_of : NULL;
-		struct plain_terms pt;
+		struct plain_terms local;
+		const struct plain_terms *pt;
 		if (c->type == CT_RAW && sum_of_fields(c)) {
-			run_sum_raw(rs, c, from, sp->n, prev_of, pair, sp->ds ? sp->ds->all : 0, val,
-				    st);
+			run_sum_raw(rs, c, from, sp->n, prev_of, pair, sp->ds ? sp->ds->all : 0,
+				    sp->plan, val, st);
 			return;
 		}
 		if (sp->ds && !counter_type_needs_two(c->type) &&
-		    plain_terms(c, NULL, rs, sp->ds->all, &pt)) {
-			run_plain(rs, NULL, c, &pt, from, sp->n, env, prev_of, pair, val, st);
+		    (pt = plain_terms_of(sp->plan, c, NULL, rs, sp->ds->all, &local))) {
+			run_plain(rs, NULL, c, pt, from, sp->n, env, prev_of, pair, val, st);
 			return;
 		}
 		for (size_t k = 0; k < sp->n; k++) {
@@ -1081,14 +1081,15 @@ derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t 
 	struct field_deltas d;
 	struct ds_reads r;
 
-	struct plain_terms pt;
+	struct plain_terms local;
+	const struct plain_terms *pt;
 	if (sp->ds->plain && env->dt > 0 &&
-	    plain_terms(c, sp->ds->prev, sp->ds->cur, sp->ds->both, &pt)) {
+	    (pt = plain_terms_of(sp->plan, c, sp->ds->prev, sp->ds->cur, sp->ds->both, &local))) {
 		if ((c->type == CT_RATE || c->type == CT_QUEUELEN || c->type == CT_DELTA) &&
-		    pt.simple && !pt.gauge)
-			run_plain_rate(sp->ds, c, &pt, from, sp->n, env, val, st);
+		    pt->simple && !pt->gauge)
+			run_plain_rate(sp->ds, c, pt, from, sp->n, env, val, st);
 		else
-			run_plain(rs, sp->ds->prev, c, &pt, from, sp->n, env, NULL, ST_OK, val,
+			run_plain(rs, sp->ds->prev, c, pt, from, sp->n, env, NULL, ST_OK, val,
 				  st);
 		return;
 	}
@@ -1338,29 +1339,29 @@ plain_total(const struct counter_desc *c, const struct derive_span *sp,
 	    const struct derive_env *env, struct value *out)
 {
 	const struct delta_store *ds = sp->ds;
-	struct plain_terms pt;
+	struct plain_terms local;
+	const struct plain_terms *pt;
 	int two = counter_type_needs_two(c->type);
 	size_t n = 0;
 	double sn = 0, sb = 0;
 
 	if (!ds || ds->cur != sp->rs || no_total(c))
 		return 0;
-	if (two) {
-		if (sp->first || !ds->plain || !(env->dt > 0) ||
-		    !plain_terms(c, ds->prev, sp->rs, ds->both, &pt))
-			return 0;
-	} else if (!plain_terms(c, NULL, sp->rs, ds->all, &pt)) {
+	if (two && (sp->first || !ds->plain || !(env->dt > 0)))
 		return 0;
-	}
-	if (pt.simple && (!two || !pt.gauge)) {
-		if (pt.narrow && pt.nn == 1 && two)
-			plain_walk(sp, &pt, c, 1, 1, 1, 1, &n, &sn, &sb);
-		else if (pt.narrow && pt.nn == 1)
-			plain_walk(sp, &pt, c, 1, 1, 1, 0, &n, &sn, &sb);
+	pt = two ? plain_terms_of(sp->plan, c, ds->prev, sp->rs, ds->both, &local)
+		 : plain_terms_of(sp->plan, c, NULL, sp->rs, ds->all, &local);
+	if (!pt)
+		return 0;
+	if (pt->simple && (!two || !pt->gauge)) {
+		if (pt->narrow && pt->nn == 1 && two)
+			plain_walk(sp, pt, c, 1, 1, 1, 1, &n, &sn, &sb);
+		else if (pt->narrow && pt->nn == 1)
+			plain_walk(sp, pt, c, 1, 1, 1, 0, &n, &sn, &sb);
 		else
-			plain_walk(sp, &pt, c, pt.nn, pt.narrow, 1, two, &n, &sn, &sb);
+			plain_walk(sp, pt, c, pt->nn, pt->narrow, 1, two, &n, &sn, &sb);
 	} else {
-		plain_walk(sp, &pt, c, 0, 0, 0, two, &n, &sn, &sb);
+		plain_walk(sp, pt, c, 0, 0, 0, two, &n, &sn, &sb);
 	}
 	if (n == 0) {
 		*out = (struct value){ 0, ST_NO_INSTANCE };

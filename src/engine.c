@@ -184,6 +184,7 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
+	struct derive_plan plan; /* the item being derived's (engine_frame) */
 	/* the frame's rows: runs of their columns, the values (8 bytes a
 	 * row) of the runs that are not uniform, and the statuses of those
 	 * that are not one status (a byte a row) */
@@ -1349,7 +1350,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
 	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
-				  NULL, ref->n, 0, it->rows + ref->first };
+				  NULL, ref->n, 0, it->rows + ref->first, &e->plan };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
 
@@ -1433,16 +1434,24 @@ frame_vals_room(struct engine *e, size_t n)
 	}
 }
 
-/* Whether n statuses are one (not for none: there is no st[0]). */
+/* Whether n statuses are one (not for none: there is no st[0]); eight
+ * compared at a time (a frame's every status passes here). */
 static int
 one_status(const uint8_t *st, size_t n)
 {
+	uint64_t all = 0x0101010101010101ull * st[0], diff = 0;
+	size_t r = 0;
+
 	if (n == 0)
 		return 0;
-	for (size_t r = 1; r < n; r++)
-		if (st[r] != st[0])
-			return 0;
-	return 1;
+	for (; r + 8 <= n; r += 8) {
+		uint64_t w;
+		memcpy(&w, st + r, sizeof(w));
+		diff |= w ^ all;
+	}
+	for (; r < n; r++)
+		diff |= (uint64_t)(st[r] ^ st[0]);
+	return diff == 0;
 }
 
 /* Whether n rows of counter c are one status without a value (and 0, as
@@ -1517,12 +1526,12 @@ item_build(struct engine *e, struct item *it)
 /* The total of one group: its members' pairs, summed as for _Total. */
 static struct value
 group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
-	    int snapshot, const struct derive_env *env)
+	    int snapshot, const struct derive_env *env, struct derive_plan *plan)
 {
 	struct idx_run range = { g->first, 1, g->n };
 	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, !snapshot && !es->have_prev,
 				  es->members ? es->members + g->first : NULL,
-				  es->members ? g->n : 1, 1, es->members ? NULL : &range };
+				  es->members ? g->n : 1, 1, es->members ? NULL : &range, plan };
 	return derive_total_span(c, &sp, env);
 }
 
@@ -1571,6 +1580,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
 					  e->ulong_bits };
 
+		e->plan.c = NULL; /* the reads changed since the last frame */
 		/* a replayed read without this set: no rows for it, or (csv,
 		 * tsv, table: fixed columns) its rows without values */
 		if (es->absent || (it->rows_es && it->rows_es->absent)) {
@@ -1588,7 +1598,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				/* a run of instances: derived together */
 				derive_run(&(struct derive_span){ es->cur, snapshot ? NULL : &es->ds,
 								  !snapshot && !es->have_prev, NULL,
-								  it->refs[u].n, 0, NULL },
+								  it->refs[u].n, 0, NULL, &e->plan },
 					   it->c, it->need, it->refs[u].idx, &env, val + r, st + r);
 				r += it->refs[u].n;
 				continue;
@@ -1635,14 +1645,15 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						v = derive_total_span(it->c, &(struct derive_span){
 							es->cur, snapshot ? NULL : &es->ds,
 							!snapshot && !es->have_prev, NULL,
-							es->cur->ninstances, 1, NULL }, &env);
+							es->cur->ninstances, 1, NULL, &e->plan },
+							&env);
 					break;
 				case REF_GROUP:
 					if (it->rows_es)
 						v = rows_value(e, it, r, snapshot);
 					else
 						v = group_value(es, it->c, &es->groups[idx],
-								snapshot, &env);
+								snapshot, &env, &e->plan);
 					break;
 				case REF_GONE:
 				case REF_MISSING:

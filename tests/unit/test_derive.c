@@ -546,27 +546,34 @@ run_matches_value(const struct delta_store *ds)
 	size_t n = crs->ninstances;
 	uint64_t words[SET_MAX_FIELDS];
 
+	/* one plan for every call: each takes it only for its own counter
+	 * and reads, and the second call of a pair takes what the first
+	 * formed */
+	struct derive_plan plan = { 0 };
+
 	assert_true(n >= 2 && n <= 16);
-	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
+	for (int mode = 0; mode < 6; mode++) { /* paired, first read, snapshot; then planned */
 		for (int c = 0; c < NC; c++) {
 			double val[16];
 			uint8_t st[16];
 			uint64_t need = counter_fields(&counters[c]);
 			/* from 1 on: a run need not start at the first instance */
-			derive_run(&(struct derive_span){ crs, mode == 2 ? NULL : ds, mode == 1, NULL,
-							  n - 1, 0, NULL },
-				   &counters[c], need, 1, &env2, val, st);
+			struct derive_span sp = { crs, mode % 3 == 2 ? NULL : ds, mode % 3 == 1, NULL,
+						  n - 1, 0, NULL, mode >= 3 ? &plan : NULL };
+			for (int twice = 0; twice <= (mode >= 3); twice++)
+				derive_run(&sp, &counters[c], need, 1, &env2, val, st);
 			for (size_t k = 1; k < n; k++) {
-				enum value_status pair = mode == 2   ? ST_OK
-							 : mode == 1 ? ST_FIRST
+				enum value_status pair = mode % 3 == 2	 ? ST_OK
+							 : mode % 3 == 1 ? ST_FIRST
 							 : prev_of && prev_of[k] == DERIVE_NO_PREV ? ST_NEW
 											: ST_OK;
 				struct field_deltas d;
 				int two = counter_type_needs_two(counters[c].type);
-				if (mode == 0 && pair == ST_OK && two)
+				int paired = mode % 3 == 0 && pair == ST_OK && two;
+				if (paired)
 					delta_store_get(ds, k, need, words, &d);
 				struct value v = derive_value(crs, &counters[c], &crs->inst[k],
-							      mode == 0 && pair == ST_OK && two ? &d : NULL,
+							      paired ? &d : NULL,
 							      pair, &env2);
 				assert_int_equal(st[k - 1], v.status);
 				assert_memory_equal(&val[k - 1], &v.v, sizeof(v.v));
@@ -684,15 +691,20 @@ static void
 totals_match(const struct delta_store *ds, const struct derive_span *shape)
 {
 	struct delta_store slow = *ds;
+	struct derive_plan plan = { 0 }; /* shared, as run_matches_value's */
 	slow.plain = 0;
 	slow.both = slow.all = 0;
-	for (int mode = 0; mode < 3; mode++) { /* paired, first read, snapshot */
+	for (int mode = 0; mode < 6; mode++) { /* paired, first read, snapshot; then planned */
 		struct derive_span a = *shape, b = *shape;
-		a.ds = mode == 2 ? NULL : ds;
-		b.ds = mode == 2 ? NULL : &slow;
-		a.first = b.first = mode == 1;
+		a.ds = mode % 3 == 2 ? NULL : ds;
+		b.ds = mode % 3 == 2 ? NULL : &slow;
+		a.first = b.first = mode % 3 == 1;
+		a.plan = mode >= 3 ? &plan : NULL;
+		b.plan = NULL;
 		for (int c = 0; c < NC; c++) {
 			struct value x = derive_total_span(&counters[c], &a, &env2);
+			if (mode >= 3) /* again, from what the first formed */
+				x = derive_total_span(&counters[c], &a, &env2);
 			struct value y = derive_total_span(&counters[c], &b, &env2);
 			assert_int_equal(x.status, y.status);
 			assert_memory_equal(&x.v, &y.v, sizeof(x.v));
@@ -728,9 +740,9 @@ test_plain(void **state)
 		 * 9 then 1, 4, 7, 10), as groups take them */
 		const uint32_t idx[] = { 4, 2, 9, 1, 0 };
 		const struct idx_run runs[] = { { 0, 3, 4 }, { 1, 3, 4 } };
-		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL });
-		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, idx, 5, 1, NULL });
-		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, 2, 0, runs });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL, NULL });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, idx, 5, 1, NULL, NULL });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, 2, 0, runs, NULL });
 		/* no dt: BAD_TIME, not the plain loops */
 		struct delta_store nodt = ds;
 		nodt.env.dt = 0;
@@ -738,7 +750,7 @@ test_plain(void **state)
 		env0.dt = 0;
 		double val[N];
 		uint8_t st[N];
-		derive_run(&(struct derive_span){ &crs, &nodt, 0, NULL, N, 0, NULL },
+		derive_run(&(struct derive_span){ &crs, &nodt, 0, NULL, N, 0, NULL, NULL },
 			   &counters[C_RATE], counter_fields(&counters[C_RATE]), 0, &env0, val, st);
 		assert_int_equal(st[0], ST_BAD_TIME);
 
@@ -761,7 +773,7 @@ test_plain(void **state)
 		assert_int_equal(status[3], ST_RESET);
 		assert_int_equal(status[5], ST_RESET);
 		run_matches_value(&ds);
-		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL });
+		totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL, NULL });
 		/* a gauge that fell is no fall: plain again once the rest is */
 		raw_put(&crs, &crs.inst[3], F_B, prs.wide ? raw_get(&prs, &prs.inst[3], F_B) + 1
 							  : raw_get(&prs, &prs.inst[3], F_B) + 1);

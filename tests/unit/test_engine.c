@@ -226,6 +226,74 @@ test_frame_statuses(void **state)
 	config_free(&cfg);
 }
 
+/* Write ROOT/proc/uptime (up seconds) and ROOT/proc/diskstats with disks
+ * d0 .. d(n-1), each with reads r, but for disk skip (none when n). */
+static void
+write_disks(const char *root, int up, size_t n, size_t skip, unsigned r)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "mkdir -p '%s/proc'", root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%d.00 %d.00\n", up, 2 * up);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
+	assert_non_null(f = fopen(path, "w"));
+	for (size_t d = 0; d < n; d++)
+		if (d != skip)
+			fprintf(f, " 240 %4zu d%zu %u 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", d, d, r);
+	fclose(f);
+}
+
+/* One row NEW among OK ones, at each place of a run of 21 rows (the
+ * statuses are compared eight at a time, then the rest): that row alone
+ * says NEW, and only that run keeps statuses. */
+static void
+test_frame_status_each_place(void **state)
+{
+	enum { N = 21 };
+	char t0[200], t1[200];
+	const char *paths[] = { "\\PhysicalDisk(*)\\Disk Reads/sec" };
+
+	(void)state;
+	snprintf(t0, sizeof(t0), "/tmp/gc-test-places-%d/t0", (int)getpid());
+	snprintf(t1, sizeof(t1), "/tmp/gc-test-places-%d/t1", (int)getpid());
+	for (size_t skip = 0; skip <= N; skip++) {
+		struct config cfg;
+		struct err err;
+		int rc;
+		const struct frame *f = NULL;
+		char *argv[] = { "getcounter", "--root", t0, "--root", t1, NULL };
+
+		write_disks(t0, 100, N, skip, 10);
+		write_disks(t1, 101, N, N, 20);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(cli_parse(5, argv, &cfg, &err), 0);
+		struct engine *e = engine_open(&cfg, paths, 1, &rc, &err);
+		assert_non_null(e);
+		assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+		assert_int_equal(engine_step(e, 1, 0, &f, &err), 0);
+		assert_non_null(f);
+		for (size_t d = 0; d < N; d++) {
+			char name[16];
+			snprintf(name, sizeof(name), "d%zu", d);
+			assert_int_equal(status_of(f, name), d == skip ? ST_NEW : ST_OK);
+		}
+		int kept = 0;
+		for (size_t k = 0; k < f->nruns; k++)
+			kept |= f->runs[k].sti != FRAME_RUN_UNIFORM;
+		assert_int_equal(kept, skip < N);
+		engine_close(e);
+		config_free(&cfg);
+	}
+	char dir[200];
+	snprintf(dir, sizeof(dir), "/tmp/gc-test-places-%d", (int)getpid());
+	gc_remove_tree(dir);
+}
+
 int
 main(void)
 {
@@ -234,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_reopen_takes_over),
 		cmocka_unit_test(test_sets_in_catalog_order),
 		cmocka_unit_test(test_frame_statuses),
+		cmocka_unit_test(test_frame_status_each_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -663,6 +663,48 @@ test_widen(void **state)
 	}
 }
 
+/* raw_put_all of every run of fields lo .. hi of a set of twelve (the
+ * NIC's way: four values at a time, then the rest), and of masks with
+ * holes, each with small values and with one value past 32 bits at each
+ * place: every value comes back, and nothing outside the mask is put. */
+#define R_NF 12
+static void
+test_put_all_runs(void **state)
+{
+	(void)state;
+	static struct field_desc rf[R_NF];
+	static const char *names[R_NF] = { "f0", "f1", "f2", "f3", "f4",  "f5",
+					   "f6", "f7", "f8", "f9", "f10", "f11" };
+	for (unsigned f = 0; f < R_NF; f++)
+		rf[f] = (struct field_desc){ names[f], FW_64, FK_COUNTER, FB_NONE, NO_PROM };
+	const struct counter_set rset = { .name = "Runs", .fields = rf, .nfields = R_NF };
+	struct raw_set rs;
+	uint64_t v[R_NF];
+
+	for (unsigned lo = 0; lo < R_NF; lo++)
+		for (unsigned hi = lo + 1; hi <= R_NF; hi++)
+			for (int hole = 0; hole < 2; hole++)
+				for (int big = -1; big < (int)R_NF; big++) {
+					uint64_t m = (((uint64_t)1 << hi) - 1) & ~(((uint64_t)1 << lo) - 1);
+					if (hole && hi - lo >= 3)
+						m &= ~((uint64_t)1 << (lo + 1));
+					else if (hole)
+						continue;
+					/* a fresh read: a wide slot stays wide */
+					raw_set_init(&rs, &rset);
+					struct raw_instance *ri = raw_set_add(&rs, "x", 1, 1);
+					for (unsigned f = 0; f < R_NF; f++)
+						v[f] = 1000u * lo + 37u * f + hi +
+						       ((int)f == big ? (uint64_t)1 << 32 : 0);
+					raw_put_all(&rs, ri, v, m);
+					assert_true(raw_present(&rs, ri) == m);
+					for (unsigned f = 0; f < R_NF; f++)
+						if (m >> f & 1)
+							assert_true(raw_get(&rs, ri, f) == v[f]);
+					raw_set_free(&rs);
+				}
+}
+
 int
 main(void)
 {
@@ -677,6 +719,7 @@ main(void)
 		cmocka_unit_test(test_derive_kept),
 		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_widen),
+		cmocka_unit_test(test_put_all_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
