@@ -527,6 +527,50 @@ nic_netlink_monitor(struct nic_netlink *nl, struct err *err)
 	return 0;
 }
 
+/* A socket subscribed to RTNLGRP_LINK alone (see nic.h). */
+int
+nic_link_watch_open(void)
+{
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1u << (RTNLGRP_LINK - 1),
+	};
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether notifications came since the last call (see nic.h): they are
+ * only counted, so a datagram cut short by the small buffer is as good as
+ * whole. */
+int
+nic_link_watch_changed(int fd)
+{
+	char buf[512];
+	int changed = 0;
+
+	if (fd < 0)
+		return 1;
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n >= 0) {
+			changed = 1;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return changed;
+		return 1; /* ENOBUFS: some were lost; or the socket failed */
+	}
+}
+
 /* Walk one datagram of link notifications (see nic.h). */
 int
 nic_netlink_parse_events(const void *buf, size_t len, nic_event_fn fn, void *arg)

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "nic.h"
 #include "nicdev.h"
 #include "nicpower.h"
 #include "provider.h"
@@ -117,6 +119,7 @@ struct np_state {
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	int rescan;          /* an attribute failed: discover again */
+	int watch;           /* live: link notifications (nic_link_watch_open), or -1 */
 	char path[192];
 };
 
@@ -322,6 +325,7 @@ nicpower_open(const struct provider_ctx *ctx, struct err *err)
 	(void)err;
 	st->ctx = ctx;
 	st->fs = ctx->fs;
+	st->watch = procfs_is_live(ctx->fs) ? nic_link_watch_open() : -1;
 	return st;
 }
 
@@ -332,8 +336,12 @@ nicpower_read(void *state, struct raw_set *out, struct err *err)
 	struct np_state *st = state;
 
 	(void)err;
-	if (!procfs_is_live(st->fs) || st->rescan || st->scanned_ns == 0 ||
-	    now_mono_ns() - st->scanned_ns >= RESCAN_NS) {
+	/* live, listed again when the links changed (or each second
+	 * without notifications): listing sys/class/net was 3.7 ms over 401
+	 * interfaces, every sample at a 1 s interval */
+	int changed = st->watch >= 0 ? nic_link_watch_changed(st->watch)
+				     : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
+	if (!procfs_is_live(st->fs) || st->rescan || st->scanned_ns == 0 || changed) {
 		discover(st);
 		st->scanned_ns = now_mono_ns();
 	}
@@ -350,6 +358,8 @@ nicpower_close(void *state)
 
 	if (!st)
 		return;
+	if (st->watch >= 0)
+		close(st->watch);
 	free(st->ifs);
 	free(st);
 }
