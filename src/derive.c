@@ -800,13 +800,14 @@ plain_rate_loop(const struct raw_set *prs, const struct raw_set *crs,
 		double sum = plain_sum(&t, 0, nt, narrow, 1, 1, pv + i * ps, cv + i * cs);
 		if (safe) {
 			val[k] = sum * scale; /* rate: divided by dt below */
-			st[k] = ST_OK;
 		} else {
 			struct value v = sum_value(sum, scale, dt, rate, 0);
 			val[k] = v.v;
 			st[k] = v.status;
 		}
 	}
+	if (safe)
+		memset(st, ST_OK, n); /* each one OK, stored at once */
 	if (safe && rate)
 		divide_all(val, n, dt);
 }
@@ -814,7 +815,7 @@ plain_rate_loop(const struct raw_set *prs, const struct raw_set *crs,
 /* derive_run's loop for a rate or delta of a sum_of_fields (no gauge)
  * over a plain pair (dt > 0) whose fields every instance read both times:
  * each value its deltas' sum, ST_OK, as value_of gives it. */
-static void
+static __attribute__((noinline)) void
 run_plain_rate(const struct delta_store *ds, const struct counter_desc *c,
 	       const struct plain_terms *pt, size_t from, size_t n, const struct derive_env *env,
 	       double *val, uint8_t *st)
@@ -941,8 +942,13 @@ plain_raw_loop(const struct raw_set *rs, const struct plain_terms *pt, unsigned 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k;
 		val[k] = plain_sum(&t, 0, nt, narrow, 1, 0, NULL, v + i * stride) * scale;
-		st[k] = prev_of && prev_of[i] == DERIVE_NO_PREV ? ST_NEW : (uint8_t)pair;
 	}
+	/* the statuses at once: each the pair's, but a new instance's */
+	memset(st, pair, n);
+	if (prev_of)
+		for (size_t k = 0; k < n; k++)
+			if (prev_of[from + k] == DERIVE_NO_PREV)
+				st[k] = ST_NEW;
 }
 
 /* derive_run's loop for a CT_RAW sum_of_fields: the current values' sum,

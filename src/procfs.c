@@ -510,20 +510,28 @@ pfile_pread_folded(struct pfile *pf, struct pbuf *pb, size_t *cap)
 		if (n == 0)
 			break;
 		off += n;
-		for (ssize_t k = 0; k < n; k++) {
-			char c = win[k];
-			if (c == ' ' || c == '\t') {
-				if (blank++ >= 2)
-					continue;
-				c = ' ';
-			} else {
-				blank = 0;
-			}
+		for (const char *q = win, *end = win + n; q < end;) {
 			if (len + 1 >= *cap) {
 				*cap = *cap ? *cap * 2 : 4096;
 				pb->p = xrealloc(pb->p, *cap);
 			}
-			pb->p[len++] = c;
+			/* as many bytes as the buffer has room for, were none
+			 * folded away: the loop tests nothing but the bytes */
+			size_t room = *cap - 1 - len;
+			const char *stop = (size_t)(end - q) < room ? end : q + room;
+			char *out = pb->p + len;
+			for (; q < stop; q++) {
+				char c = *q;
+				if (c == ' ' || c == '\t') {
+					if (blank++ >= 2)
+						continue;
+					c = ' ';
+				} else {
+					blank = 0;
+				}
+				*out++ = c;
+			}
+			len = (size_t)(out - pb->p);
 		}
 	}
 	if (!*cap) {
