@@ -456,6 +456,39 @@ clamp(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* CT_UTILIZATION's link, of instance i of rs: its bandwidth from the set's
+ * speed field (Mbit/s; bw 0 when unknown) and whether it is full duplex
+ * (the duplex field). */
+static inline void
+link_of(const struct raw_set *rs, size_t i, double *bw, int *full)
+{
+	uint64_t present = raw_present_at(rs, i);
+	const uint32_t *w = raw_words(rs, i);
+
+	*bw = 0;
+	*full = 0;
+	if (rs->set->speed_field) {
+		unsigned f = rs->set->speed_field - 1u;
+		uint64_t speed = present & bit(f) ? raw_word(rs, w, raw_slot(rs, f)) : 0;
+		if (speed > 0 && speed < 0xFFFFFFFFu)
+			*bw = (double)speed * 1e6;
+	}
+	if (rs->set->duplex_field) {
+		unsigned f = rs->set->duplex_field - 1u;
+		*full = (present & bit(f)) && raw_word(rs, w, raw_slot(rs, f)) == 1;
+	}
+}
+
+/* CT_UTILIZATION of n received and b sent bytes over dt on a link of bw
+ * bit/s (> 0): the larger on a full-duplex link, their sum otherwise. */
+static inline double
+utilization(double n, double b, double bw, int full, double dt)
+{
+	double bytes = full ? (n > b ? n : b) : n + b;
+
+	return 100.0 * bytes * 8.0 / (dt * bw);
+}
+
 /* The formula of c's type over N and B (already summed, means divided). */
 static inline __attribute__((always_inline)) struct value
 apply(const struct raw_set *rs, const struct counter_desc *c, double n, double b,
@@ -509,26 +542,15 @@ apply(const struct raw_set *rs, const struct counter_desc *c, double n, double b
 		r.v = env->wall_s - n * scale;
 		break;
 	case CT_UTILIZATION: {
-		/* num: received bytes; den: sent bytes; bandwidth from the
-		 * set's speed field (Mbit/s), duplex from its duplex field. */
 		double bw = 0;
 		int full = 0;
-		if (cur && rs->set->speed_field) {
-			unsigned f = rs->set->speed_field - 1u;
-			uint64_t speed = (raw_present(rs, cur) & bit(f)) ? raw_get(rs, cur, f) : 0;
-			if (speed > 0 && speed < 0xFFFFFFFFu)
-				bw = (double)speed * 1e6;
-		}
-		if (cur && rs->set->duplex_field) {
-			unsigned f = rs->set->duplex_field - 1u;
-			full = (raw_present(rs, cur) & bit(f)) && raw_get(rs, cur, f) == 1;
-		}
+		if (cur)
+			link_of(rs, (size_t)(cur - rs->inst), &bw, &full);
 		if (bw <= 0) {
 			r.status = ST_UNSUPPORTED;
 			return r;
 		}
-		double bytes = full ? (n > b ? n : b) : n + b;
-		r.v = 100.0 * bytes * 8.0 / (dt * bw);
+		r.v = utilization(n, b, bw, full, dt);
 		break;
 	}
 	}
@@ -736,20 +758,33 @@ plain_sum(const struct plain_terms *pt, unsigned first, unsigned nt, int narrow,
 	return sum;
 }
 
-/* An instance's N and B as instance_nb forms them. */
+/* An instance's N and B as instance_nb forms them. nn and nd: N's and B's
+ * terms when constants where it is inlined (a loop made for them), else
+ * 0 (pt's). */
 static inline __attribute__((always_inline)) void
-plain_nb(const struct plain_terms *pt, const struct counter_desc *c, const uint32_t *pw,
-	 const uint32_t *cw, double *n, double *b)
+plain_nb_of(const struct plain_terms *pt, const struct counter_desc *c, unsigned nn,
+	    unsigned nd, const uint32_t *pw, const uint32_t *cw, double *n, double *b)
 {
 	double mul = 1;
 
-	*n = plain_sum(pt, 0, pt->nn, 0, 0, pw != NULL, pw, cw);
-	*b = pt->nd ? plain_sum(pt, pt->nn, pt->nd, 0, 0, pw != NULL, pw, cw) : 0;
+	if (!nn) {
+		nn = pt->nn;
+		nd = pt->nd;
+	}
+	*n = plain_sum(pt, 0, nn, 0, 0, pw != NULL, pw, cw);
+	*b = nd ? plain_sum(pt, nn, nd, 0, 0, pw != NULL, pw, cw) : 0;
 	if (pt->mul)
 		mul = (double)wload(cw, pt->m);
 	*n *= mul;
 	if (!c->mul_num_only)
 		*b *= mul;
+}
+
+static inline __attribute__((always_inline)) void
+plain_nb(const struct plain_terms *pt, const struct counter_desc *c, const uint32_t *pw,
+	 const uint32_t *cw, double *n, double *b)
+{
+	plain_nb_of(pt, c, 0, 0, pw, cw, n, b);
 }
 
 /* Nonzero when sum_value can neither overflow nor go negative for any sum
@@ -841,10 +876,11 @@ run_plain_rate(const struct delta_store *ds, const struct counter_desc *c,
  * (two): pv prev's words, else NULL): N and B as instance_nb forms them,
  * then apply, as value_of does; a one-read type's value takes its pair
  * status (pair, or NEW where prev_of says so) as value_of gives it. */
-static void
-run_plain(const struct raw_set *rs, const struct raw_set *prs, const struct counter_desc *c,
-	  const struct plain_terms *pt, size_t from, size_t n, const struct derive_env *env,
-	  const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
+static inline __attribute__((always_inline)) void
+run_plain_loop(const struct raw_set *rs, const struct raw_set *prs,
+	       const struct counter_desc *c, const struct plain_terms *pt, unsigned tn,
+	       unsigned td, size_t from, size_t n, const struct derive_env *env,
+	       const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
 {
 	const struct plain_terms t = *pt;
 	const uint32_t *pv = prs ? prs->values : NULL, *cv = rs->values;
@@ -853,7 +889,7 @@ run_plain(const struct raw_set *rs, const struct raw_set *prs, const struct coun
 	for (size_t k = 0; k < n; k++) {
 		size_t i = from + k;
 		double nn, bb;
-		plain_nb(&t, c, pv ? pv + i * ps : NULL, cv + i * cs, &nn, &bb);
+		plain_nb_of(&t, c, tn, td, pv ? pv + i * ps : NULL, cv + i * cs, &nn, &bb);
 		struct value r = apply(rs, c, nn, bb, &rs->inst[i], NULL, env);
 		if (!prs) {
 			enum value_status p =
@@ -864,6 +900,19 @@ run_plain(const struct raw_set *rs, const struct raw_set *prs, const struct coun
 		val[k] = r.v;
 		st[k] = r.status;
 	}
+}
+
+/* run_plain_loop, made for N and B of one term each (a fraction, a
+ * utilization: received over sent bytes) or for any terms. */
+static void
+run_plain(const struct raw_set *rs, const struct raw_set *prs, const struct counter_desc *c,
+	  const struct plain_terms *pt, size_t from, size_t n, const struct derive_env *env,
+	  const uint32_t *prev_of, enum value_status pair, double *val, uint8_t *st)
+{
+	if (pt->nn == 1 && pt->nd == 1)
+		run_plain_loop(rs, prs, c, pt, 1, 1, from, n, env, prev_of, pair, val, st);
+	else
+		run_plain_loop(rs, prs, c, pt, 0, 0, from, n, env, prev_of, pair, val, st);
 }
 
 /* derive_run's paired loop for a rate or delta of a sum_of_fields of
