@@ -180,6 +180,12 @@ struct derive_span {
 struct value derive_total_span(const struct counter_desc *c, const struct derive_span *sp,
 			       const struct derive_env *env);
 
+/* derive_total_span of each of n spans into val[k] and st[k]: spans of one
+ * read that differ only in their instances (idx, n, runs), so the
+ * counter's terms are looked at once (a set's groups, e.g. IF/_Total). */
+void derive_total_spans(const struct counter_desc *c, const struct derive_span *sp, size_t n,
+			const struct derive_env *env, double *val, uint8_t *st);
+
 /* The values of counter c for the sp->n current instances from index from
  * on (sp->idx and sp->runs unused): each instance's derive_value, with its
  * deltas of the fields in need formed from sp->ds when it pairs; into

@@ -1345,7 +1345,7 @@ plain_walk(const struct derive_span *sp, const struct plain_terms *pt,
 	   const struct counter_desc *c, unsigned nt, int narrow, int simple, int two, size_t *n,
 	   double *sn, double *sb)
 {
-	const struct plain_terms t = *pt;
+	const struct plain_terms *t = pt; /* the caller's local copy */
 	const uint32_t *pv = two ? sp->ds->prev->values : NULL, *cv = sp->rs->values;
 	size_t ps = two ? sp->ds->prev->stride : 0, cs = sp->rs->stride;
 	const uint8_t *in = sp->in_total ? sp->rs->in_total : NULL;
@@ -1355,12 +1355,12 @@ plain_walk(const struct derive_span *sp, const struct plain_terms *pt,
 	if (sp->runs) {
 		for (size_t q = 0; q < sp->n; q++)
 			for (uint32_t j = 0; j < sp->runs[q].n; j++)
-				plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, in,
+				plain_add(t, c, nt, narrow, simple, pv, ps, cv, cs, in,
 					  (size_t)sp->runs[q].start + (size_t)j * sp->runs[q].stride,
 					  &cnt, &sumn, &sumb);
 	} else if (sp->idx) {
 		for (size_t k = 0; k < sp->n; k++)
-			plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, in, sp->idx[k], &cnt,
+			plain_add(t, c, nt, narrow, simple, pv, ps, cv, cs, in, sp->idx[k], &cnt,
 				  &sumn, &sumb);
 	} else {
 		/* eight instances a byte of in_total: a whole byte all in
@@ -1376,7 +1376,7 @@ plain_walk(const struct derive_span *sp, const struct plain_terms *pt,
 			}
 			const uint8_t *byte_in = in && (!whole || in[k >> 3] != 0xFF) ? in : NULL;
 			for (; k < end; k++)
-				plain_add(&t, c, nt, narrow, simple, pv, ps, cv, cs, byte_in, k,
+				plain_add(t, c, nt, narrow, simple, pv, ps, cv, cs, byte_in, k,
 					  &cnt, &sumn, &sumb);
 		}
 	}
@@ -1385,29 +1385,35 @@ plain_walk(const struct derive_span *sp, const struct plain_terms *pt,
 	*sb = sumb;
 }
 
-/* derive_total_span of a counter whose fields every instance read (both
- * times, of a plain pair, for a type of two reads with dt > 0): what
- * total_add and total_end give, with nothing to test but _Total's
- * membership. 0 when it is not such a counter. */
-static int
-plain_total(const struct counter_desc *c, const struct derive_span *sp,
-	    const struct derive_env *env, struct value *out)
+/* The terms plain_total takes for a total of c over sp: those of a counter
+ * whose fields every instance read (both times, of a plain pair, for a
+ * type of two reads with dt > 0), else NULL. */
+static const struct plain_terms *
+plain_total_terms(const struct counter_desc *c, const struct derive_span *sp,
+		  const struct derive_env *env, struct plain_terms *local)
 {
 	const struct delta_store *ds = sp->ds;
-	struct plain_terms local;
-	const struct plain_terms *pt;
+
+	if (!ds || ds->cur != sp->rs || no_total(c))
+		return NULL;
+	if (counter_type_needs_two(c->type))
+		return sp->first || !ds->plain || !(env->dt > 0)
+			       ? NULL
+			       : plain_terms_of(sp->plan, c, ds->prev, sp->rs, ds->both, local);
+	return plain_terms_of(sp->plan, c, NULL, sp->rs, ds->all, local);
+}
+
+/* The total over sp of a counter plain_total_terms gave pt for (a local
+ * copy): what total_add and total_end give, with nothing to test but
+ * _Total's membership. */
+static inline __attribute__((always_inline)) struct value
+plain_total(const struct counter_desc *c, const struct derive_span *sp,
+	    const struct plain_terms *pt, const struct derive_env *env)
+{
 	int two = counter_type_needs_two(c->type);
 	size_t n = 0;
 	double sn = 0, sb = 0;
 
-	if (!ds || ds->cur != sp->rs || no_total(c))
-		return 0;
-	if (two && (sp->first || !ds->plain || !(env->dt > 0)))
-		return 0;
-	pt = two ? plain_terms_of(sp->plan, c, ds->prev, sp->rs, ds->both, &local)
-		 : plain_terms_of(sp->plan, c, NULL, sp->rs, ds->all, &local);
-	if (!pt)
-		return 0;
 	if (pt->simple && (!two || !pt->gauge)) {
 		if (pt->narrow && pt->nn == 1 && two)
 			plain_walk(sp, pt, c, 1, 1, 1, 1, &n, &sn, &sb);
@@ -1418,25 +1424,48 @@ plain_total(const struct counter_desc *c, const struct derive_span *sp,
 	} else {
 		plain_walk(sp, pt, c, 0, 0, 0, two, &n, &sn, &sb);
 	}
-	if (n == 0) {
-		*out = (struct value){ 0, ST_NO_INSTANCE };
-		return 1;
-	}
+	if (n == 0)
+		return (struct value){ 0, ST_NO_INSTANCE };
 	if (c->total == TOTAL_MEAN) {
 		sn /= (double)n;
 		sb /= (double)n;
 	}
-	*out = apply(sp->rs, c, sn, sb, NULL, NULL, env);
-	return 1;
+	return apply(sp->rs, c, sn, sb, NULL, NULL, env);
+}
+
+void
+derive_total_spans(const struct counter_desc *c, const struct derive_span *sp, size_t n,
+		   const struct derive_env *env, double *val, uint8_t *st)
+{
+	struct plain_terms local;
+	const struct plain_terms *pt = n ? plain_total_terms(c, sp, env, &local) : NULL;
+
+	if (pt) {
+		const struct plain_terms t = *pt; /* see plain_rate_loop */
+		for (size_t k = 0; k < n; k++) {
+			struct value v = plain_total(c, &sp[k], &t, env);
+			val[k] = v.v;
+			st[k] = v.status;
+		}
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct value v = derive_total_span(c, &sp[k], env);
+		val[k] = v.v;
+		st[k] = v.status;
+	}
 }
 
 struct value
 derive_total_span(const struct counter_desc *c,
 		  const struct derive_span *sp, const struct derive_env *env)
 {
-	struct value pv;
-	if (plain_total(c, sp, env, &pv))
-		return pv;
+	struct plain_terms local;
+	const struct plain_terms *pt = plain_total_terms(c, sp, env, &local);
+	if (pt) {
+		const struct plain_terms t = *pt; /* see plain_rate_loop */
+		return plain_total(c, sp, &t, env);
+	}
 	struct total_acc a = { 0 };
 	int two = counter_type_needs_two(c->type), stop = 0;
 	uint64_t need = counter_fields(c), words[SET_MAX_FIELDS];

@@ -1523,16 +1523,31 @@ item_build(struct engine *e, struct item *it)
 	item_build_rows(e, it);
 }
 
-/* The total of one group: its members' pairs, summed as for _Total. */
-static struct value
-group_value(struct eset *es, const struct counter_desc *c, const struct group *g,
-	    int snapshot, const struct derive_env *env, struct derive_plan *plan)
+/* The totals of a run of groups (ref's n, the first ref->idx), each its
+ * members' pairs summed as for _Total: derived together, a chunk of spans
+ * at a time (on the stack), into val and st. */
+static void
+group_values(struct eset *es, const struct counter_desc *c, const struct row_ref *ref,
+	     int snapshot, const struct derive_env *env, struct derive_plan *plan, double *val,
+	     uint8_t *st)
 {
-	struct idx_run range = { g->first, 1, g->n };
-	struct derive_span sp = { es->cur, snapshot ? NULL : &es->ds, !snapshot && !es->have_prev,
-				  es->members ? es->members + g->first : NULL,
-				  es->members ? g->n : 1, 1, es->members ? NULL : &range, plan };
-	return derive_total_span(c, &sp, env);
+	enum { CHUNK = 32 };
+	struct derive_span sp[CHUNK];
+	struct idx_run range[CHUNK];
+
+	for (uint32_t q = 0; q < ref->n; q += CHUNK) {
+		uint32_t m = ref->n - q < CHUNK ? ref->n - q : CHUNK;
+		for (uint32_t k = 0; k < m; k++) {
+			const struct group *g = &es->groups[ref->idx + q + k];
+			range[k] = (struct idx_run){ g->first, 1, g->n };
+			sp[k] = (struct derive_span){ es->cur, snapshot ? NULL : &es->ds,
+						      !snapshot && !es->have_prev,
+						      es->members ? es->members + g->first : NULL,
+						      es->members ? g->n : 1, 1,
+						      es->members ? NULL : &range[k], plan };
+		}
+		derive_total_spans(c, sp, m, env, val + q, st + q);
+	}
 }
 
 static void
@@ -1594,6 +1609,13 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			continue;
 		}
 		for (size_t u = 0, r = 0; u < it->nruns; u++) {
+			if (it->refs[u].kind == REF_GROUP && !it->rows_es) {
+				/* a run of groups: their totals together */
+				group_values(es, it->c, &it->refs[u], snapshot, &env, &e->plan,
+					     val + r, st + r);
+				r += it->refs[u].n;
+				continue;
+			}
 			if (it->refs[u].kind == REF_CUR && !it->rows_es) {
 				/* a run of instances: derived together */
 				derive_run(&(struct derive_span){ es->cur, snapshot ? NULL : &es->ds,
@@ -1648,12 +1670,8 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 							es->cur->ninstances, 1, NULL, &e->plan },
 							&env);
 					break;
-				case REF_GROUP:
-					if (it->rows_es)
-						v = rows_value(e, it, r, snapshot);
-					else
-						v = group_value(es, it->c, &es->groups[idx],
-								snapshot, &env, &e->plan);
+				case REF_GROUP: /* a rows item's (the others' above) */
+					v = rows_value(e, it, r, snapshot);
 					break;
 				case REF_GONE:
 				case REF_MISSING:

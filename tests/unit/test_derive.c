@@ -686,7 +686,8 @@ plain_reads(struct raw_set *prs, struct raw_set *crs, size_t n, int wide, unsign
 }
 
 /* derive_total_span of every counter over a span equals what the loops
- * that test each instance give (ds with nothing known). */
+ * that test each instance give (ds with nothing known); so does
+ * derive_total_spans over it and spans of fewer instances. */
 static void
 totals_match(const struct delta_store *ds, const struct derive_span *shape)
 {
@@ -708,6 +709,23 @@ totals_match(const struct delta_store *ds, const struct derive_span *shape)
 			struct value y = derive_total_span(&counters[c], &b, &env2);
 			assert_int_equal(x.status, y.status);
 			assert_memory_equal(&x.v, &y.v, sizeof(x.v));
+		}
+		/* derive_total_spans: the same totals, beside spans of fewer
+		 * instances (as a set's groups come, one after another) */
+		struct derive_span many[3] = { a, a, a };
+		many[1].n = a.n > 1 ? a.n - 1 : a.n;
+		many[2].n = a.n > 2 ? a.n - 2 : a.n;
+		for (int c = 0; c < NC; c++) {
+			double val[3];
+			uint8_t st[3];
+			derive_total_spans(&counters[c], many, 3, &env2, val, st);
+			for (int k = 0; k < 3; k++) {
+				struct derive_span bk = b;
+				bk.n = many[k].n;
+				struct value y = derive_total_span(&counters[c], &bk, &env2);
+				assert_int_equal(st[k], y.status);
+				assert_memory_equal(&val[k], &y.v, sizeof(y.v));
+			}
 		}
 	}
 }
