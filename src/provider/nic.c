@@ -838,12 +838,20 @@ emit_live(struct nic_state *st, struct nic_if *ni, const struct nic_stats *s)
 	struct raw_instance *ri =
 		raw_set_add(st->out, ni->name, strlen(ni->name), (uint64_t)ni->ifindex);
 
+	uint64_t v[F_DUPLEX + 1], mask = s->present & NIC_STATS_MASK;
+
 	ni->slot = (uint32_t)(st->out->ninstances - 1);
 	raw_set_in_total(st->out, ri, ni->in_total);
 	/* the dump carries every statistic: record them all, so a reset in
-	 * any field resets the instance whatever was asked */
-	put_stats(st->out, ri, s, NIC_STATS_MASK);
-	put_link(st->out, ri, ni, st->ctx->needed);
+	 * any field resets the instance whatever was asked; with the speed
+	 * and duplex after them (put_link's), one run of fields put at once */
+	memcpy(v, s->v, sizeof(s->v));
+	if (st->ctx->needed & LINK_MASK) {
+		v[F_SPEED] = ni->speed;
+		v[F_DUPLEX] = ni->duplex;
+		mask |= (ni->has_speed ? BIT(F_SPEED) : 0) | (ni->has_duplex ? BIT(F_DUPLEX) : 0);
+	}
+	raw_put_all(st->out, ri, v, mask);
 	put_bql(st, ni, st->out, ri);
 }
 
