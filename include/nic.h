@@ -170,16 +170,23 @@ int nic_netlink_monitor(struct nic_netlink *nl, struct err *err);
  * overflowed: ENOBUFS) or could not be read, so the caller must dump the
  * links again; -1 without a subscription. Allocates nothing. */
 int nic_netlink_events(struct nic_netlink *nl, nic_event_fn fn, void *arg);
-/* For a provider that lists the interfaces itself (sysfs) and needs only
- * to know when to list them again: a non-blocking socket subscribed to
- * RTNLGRP_LINK alone (close it with close(2)), or -1 when there is none
- * (then list them each time). Open it before the first listing, so no
- * change falls between them. */
-int nic_link_watch_open(void);
-/* Nonzero when link notifications came since the last call, or some were
- * lost (the socket's queue overflowed), or fd is -1: drains them without
- * blocking. Allocates nothing. */
-int nic_link_watch_changed(int fd);
+/* For a set that lists the interfaces itself and needs only to know when
+ * to list them again: a subscriber of the process's one socket on
+ * RTNLGRP_LINK (opened by the first, closed with the last). */
+struct nic_link_watch {
+	uint64_t seen; /* the changes counted when it last asked */
+	int on;        /* subscribed */
+};
+/* Subscribe (live): 0, or -1 when there is no such socket (then list the
+ * interfaces each time). Subscribe before the first listing, so no change
+ * falls between them. */
+int nic_link_watch_open(struct nic_link_watch *w);
+/* Nonzero when the links changed since w last asked (or notifications
+ * were lost, or w is not subscribed). The socket is drained once a read
+ * (the read of procfs fs numbered read: procfs_generation), for every
+ * subscriber. Allocates nothing. */
+int nic_link_watch_changed(struct nic_link_watch *w, const void *fs, uint64_t read);
+void nic_link_watch_close(struct nic_link_watch *w);
 /* Run one RTM_GETQDISC dump on the same socket and buffer, calling fn for
  * every qdisc of every interface. Allocates nothing. 0, or -1 (err). */
 int nic_netlink_qdisc_dump(struct nic_netlink *nl, nic_qdisc_fn fn, void *arg,

@@ -751,8 +751,7 @@ struct nci_state {
 	size_t nifs, cap;
 	uint64_t scans, scanned_ns;
 	size_t nsorted;           /* ifs[0 .. nsorted) in name order (a scan's start) */
-	int monitor;              /* live: subscribed to link notifications */
-	int changed;              /* a notification came (or some were lost) */
+	struct nic_link_watch watch; /* live: link notifications */
 	uint32_t slot_uses[NC_MAX_IF];
 	uint8_t slot_busy[NC_MAX_IF];
 	uint8_t *pick;            /* nci_assign scratch, one per interface */
@@ -1052,17 +1051,6 @@ nci_discover(struct nci_state *st)
 	nci_assign(st);
 }
 
-/* A link notification: the list is taken again at the next read. */
-static void
-nci_event(int type, const struct nic_link *link, void *arg)
-{
-	struct nci_state *st = arg;
-
-	(void)type;
-	(void)link;
-	st->changed = 1;
-}
-
 /* This read's online CPUs (sys/devices/system/cpu/online; else CPU 0). */
 static void
 nci_read_cpus(struct nci_state *st)
@@ -1110,7 +1098,8 @@ nci_open_request(const struct provider_ctx *ctx, const struct provider_request *
 		st->nl = nic_netlink_open(NULL); /* NULL: read sys/class/net */
 		/* subscribed before the first dump, so no change falls
 		 * between them */
-		st->monitor = st->nl && nic_netlink_monitor(st->nl, NULL) == 0;
+		if (st->nl)
+			(void)nic_link_watch_open(&st->watch);
 	}
 	if (ctx->needed && !st->listing) {
 		unsigned hooks = 0;
@@ -1156,11 +1145,10 @@ nci_read(void *state, struct raw_set *out, struct err *err)
 	(void)err;
 	nci_read_cpus(st);
 	/* notifications since the last read, or lost ones: scan again */
-	if (st->monitor && nic_netlink_events(st->nl, nci_event, st) != 0)
-		st->changed = 1;
-	if (!procfs_is_live(st->fs) || st->scanned_ns == 0 || st->changed ||
-	    (!st->monitor && now_mono_ns() - st->scanned_ns >= RESCAN_NS)) {
-		st->changed = 0;
+	int changed = st->watch.on ? nic_link_watch_changed(&st->watch, st->fs,
+							     procfs_generation(st->fs))
+				   : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
+	if (!procfs_is_live(st->fs) || st->scanned_ns == 0 || changed) {
 		nci_discover(st);
 		st->scanned_ns = now_mono_ns();
 	}
@@ -1272,6 +1260,7 @@ nci_close(void *state)
 	}
 	if (st->acquired)
 		netcycles_release();
+	nic_link_watch_close(&st->watch);
 	nic_netlink_close(st->nl);
 	for (size_t i = 0; i < st->npatterns; i++)
 		free(st->patterns[i]);

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,36 +528,29 @@ nic_netlink_monitor(struct nic_netlink *nl, struct err *err)
 	return 0;
 }
 
-/* A socket subscribed to RTNLGRP_LINK alone (see nic.h). */
-int
-nic_link_watch_open(void)
-{
-	struct sockaddr_nl sa = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = 1u << (RTNLGRP_LINK - 1),
-	};
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+/* The process's one socket subscribed to RTNLGRP_LINK alone, shared by
+ * the sets that only need to know when to list the interfaces again (see
+ * nic.h): drained once a read, each subscriber comparing the count of
+ * changes with the one it last saw. */
+static struct {
+	pthread_mutex_t mu;
+	int fd;
+	unsigned users;
+	uint64_t changes;             /* drains that found notifications */
+	const void *drained_fs;       /* the read last drained: its procfs */
+	uint64_t drained_read;        /* and generation */
+} link_watch = { PTHREAD_MUTEX_INITIALIZER, -1, 0, 0, NULL, 0 };
 
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Whether notifications came since the last call (see nic.h): they are
+/* Whether notifications came on fd since it was last drained (or some
+ * were lost, or the socket failed): drains it without blocking. They are
  * only counted, so a datagram cut short by the small buffer is as good as
  * whole. */
-int
-nic_link_watch_changed(int fd)
+static int
+link_watch_drain(int fd)
 {
 	char buf[512];
 	int changed = 0;
 
-	if (fd < 0)
-		return 1;
 	for (;;) {
 		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (n >= 0) {
@@ -569,6 +563,67 @@ nic_link_watch_changed(int fd)
 			return changed;
 		return 1; /* ENOBUFS: some were lost; or the socket failed */
 	}
+}
+
+int
+nic_link_watch_open(struct nic_link_watch *w)
+{
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1u << (RTNLGRP_LINK - 1),
+	};
+
+	w->on = 0;
+	pthread_mutex_lock(&link_watch.mu);
+	if (link_watch.users == 0) {
+		int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+		if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			close(fd);
+			fd = -1;
+		}
+		link_watch.fd = fd;
+	}
+	if (link_watch.fd >= 0) {
+		link_watch.users++;
+		w->on = 1;
+		w->seen = link_watch.changes;
+	}
+	pthread_mutex_unlock(&link_watch.mu);
+	return w->on ? 0 : -1;
+}
+
+int
+nic_link_watch_changed(struct nic_link_watch *w, const void *fs, uint64_t read)
+{
+	int changed;
+
+	if (!w->on)
+		return 1;
+	pthread_mutex_lock(&link_watch.mu);
+	if (link_watch.drained_fs != fs || link_watch.drained_read != read) {
+		link_watch.changes += (uint64_t)link_watch_drain(link_watch.fd);
+		link_watch.drained_fs = fs;
+		link_watch.drained_read = read;
+	}
+	changed = w->seen != link_watch.changes;
+	w->seen = link_watch.changes;
+	pthread_mutex_unlock(&link_watch.mu);
+	return changed;
+}
+
+void
+nic_link_watch_close(struct nic_link_watch *w)
+{
+	if (!w->on)
+		return;
+	w->on = 0;
+	pthread_mutex_lock(&link_watch.mu);
+	if (--link_watch.users == 0) {
+		close(link_watch.fd);
+		link_watch.fd = -1;
+		link_watch.drained_fs = NULL;
+	}
+	pthread_mutex_unlock(&link_watch.mu);
 }
 
 /* Walk one datagram of link notifications (see nic.h). */

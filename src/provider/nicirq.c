@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "interrupts.h"
 #include "nic.h"
@@ -87,7 +86,7 @@ struct ni_state {
 	size_t nifs, cap;
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
-	int watch;           /* live: link notifications (nic_link_watch_open), or -1 */
+	struct nic_link_watch watch; /* live: link notifications */
 	unsigned *cpus;      /* the header's CPU of each column */
 	size_t cpus_cap, ncols;
 	uint64_t *vals;      /* one row's counts (discovery by names) */
@@ -334,7 +333,8 @@ nicirq_open(const struct provider_ctx *ctx, struct err *err)
 	(void)err;
 	st->fs = ctx->fs;
 	st->pf = interrupts_file(ctx->fs, "proc/interrupts");
-	st->watch = procfs_is_live(ctx->fs) ? nic_link_watch_open() : -1;
+	if (procfs_is_live(ctx->fs))
+		(void)nic_link_watch_open(&st->watch);
 	return st;
 }
 
@@ -364,8 +364,9 @@ nicirq_read(void *state, struct raw_set *out, struct err *err)
 	/* live, listed again when the links changed (or each second
 	 * without notifications): listing sys/class/net was 3.8 ms over 401
 	 * interfaces, every sample at a 1 s interval */
-	int changed = st->watch >= 0 ? nic_link_watch_changed(st->watch)
-				     : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
+	int changed = st->watch.on ? nic_link_watch_changed(&st->watch, st->fs,
+							     procfs_generation(st->fs))
+				   : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
 	if (!procfs_is_live(st->fs) || st->scanned_ns == 0 || changed) {
 		discover(st);
 		st->scanned_ns = now_mono_ns();
@@ -468,8 +469,7 @@ nicirq_close(void *state)
 		return;
 	for (size_t i = 0; i < st->nifs; i++)
 		free(st->ifs[i].irqs);
-	if (st->watch >= 0)
-		close(st->watch);
+	nic_link_watch_close(&st->watch);
 	free(st->ifs);
 	free(st->cpus);
 	free(st->vals);

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "nic.h"
 #include "nicdev.h"
@@ -119,7 +118,7 @@ struct np_state {
 	uint64_t scans;      /* discoveries run */
 	uint64_t scanned_ns; /* live: when discovery last ran; 0 never */
 	int rescan;          /* an attribute failed: discover again */
-	int watch;           /* live: link notifications (nic_link_watch_open), or -1 */
+	struct nic_link_watch watch; /* live: link notifications */
 	char path[192];
 };
 
@@ -325,7 +324,8 @@ nicpower_open(const struct provider_ctx *ctx, struct err *err)
 	(void)err;
 	st->ctx = ctx;
 	st->fs = ctx->fs;
-	st->watch = procfs_is_live(ctx->fs) ? nic_link_watch_open() : -1;
+	if (procfs_is_live(ctx->fs))
+		(void)nic_link_watch_open(&st->watch);
 	return st;
 }
 
@@ -339,8 +339,9 @@ nicpower_read(void *state, struct raw_set *out, struct err *err)
 	/* live, listed again when the links changed (or each second
 	 * without notifications): listing sys/class/net was 3.7 ms over 401
 	 * interfaces, every sample at a 1 s interval */
-	int changed = st->watch >= 0 ? nic_link_watch_changed(st->watch)
-				     : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
+	int changed = st->watch.on ? nic_link_watch_changed(&st->watch, st->fs,
+							     procfs_generation(st->fs))
+				   : now_mono_ns() - st->scanned_ns >= RESCAN_NS;
 	if (!procfs_is_live(st->fs) || st->rescan || st->scanned_ns == 0 || changed) {
 		discover(st);
 		st->scanned_ns = now_mono_ns();
@@ -358,8 +359,7 @@ nicpower_close(void *state)
 
 	if (!st)
 		return;
-	if (st->watch >= 0)
-		close(st->watch);
+	nic_link_watch_close(&st->watch);
 	free(st->ifs);
 	free(st);
 }
