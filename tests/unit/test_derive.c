@@ -730,6 +730,33 @@ totals_match(const struct delta_store *ds, const struct derive_span *shape)
 	}
 }
 
+/* _Total over 300 instances, most of them out of it (a namespace of
+ * veths): a block of 64 out, a block in but for one, a block with only its
+ * last byte's in, one with every fifth in, and a last part block: the
+ * plain walk, which passes over 64 out at a time, equals the loops that
+ * test each instance. */
+static void
+test_totals_blocks(void **state)
+{
+	(void)state;
+	enum { N = 300 };
+	unsigned seed = 5;
+	uint8_t status[N];
+	struct raw_set prs, crs;
+	struct delta_store ds;
+
+	plain_reads(&prs, &crs, N, 0, &seed);
+	for (size_t k = 0; k < N; k++)
+		raw_set_in_total(&crs, &crs.inst[k],
+				 (k >= 64 && k < 128 && k != 100) || k == 190 ||
+					 (k >= 192 && k < 256 && k % 5 == 0) || k == 299);
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	assert_true(ds.plain);
+	totals_match(&ds, &(struct derive_span){ &crs, NULL, 0, NULL, N, 1, NULL, NULL });
+	raw_set_free(&prs);
+	raw_set_free(&crs);
+}
+
 /* derive_pairs: each status as derive_pair_status gives it, and a plain
  * pair (the same list, nothing fell, no identity changed) known as one;
  * then every counter's values and totals over it, by the loops that test
@@ -880,7 +907,7 @@ main(void)
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_pairs_wide),
+		cmocka_unit_test(test_pairs_wide), cmocka_unit_test(test_totals_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
