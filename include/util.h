@@ -173,6 +173,12 @@ uint64_t str_hash_n(const char *s, size_t len);
 uint64_t now_mono_ns(void);
 int64_t now_wall_ns(void);
 
+/* Where key is among n records of size bytes from base, whose names (a
+ * char array at offset off in each) are in strverscmp order: its record's
+ * index, with *found 1, or the index it would go at, with *found 0. */
+size_t name_place(const void *base, size_t n, size_t size, size_t off, const char *key,
+		  int *found);
+
 /* Case-insensitive glob match where '*' matches any run of characters
  * (nothing else is special). */
 int glob_match_ci(const char *pattern, const char *s);

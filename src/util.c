@@ -2,6 +2,7 @@
  * util.c - allocation that aborts on failure, error records, clocks, and
  * the small text helpers every parser shares.
  */
+#define _GNU_SOURCE /* strverscmp */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -407,6 +408,27 @@ now_wall_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+size_t
+name_place(const void *base, size_t n, size_t size, size_t off, const char *key, int *found)
+{
+	size_t lo = 0, hi = n;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strverscmp((const char *)base + mid * size + off, key);
+		if (c == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int

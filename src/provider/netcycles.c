@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -839,20 +840,14 @@ static struct nci_if *
 nci_find(struct nci_state *st, const char *name, size_t len)
 {
 	char key[sizeof(st->ifs[0].name)];
-	size_t lo = 0, hi = st->nsorted < st->nifs ? st->nsorted : st->nifs;
+	int found;
 
 	memcpy(key, name, len);
 	key[len] = '\0';
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strverscmp(st->ifs[mid].name, key);
-		if (c == 0)
-			return &st->ifs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t at = name_place(st->ifs, st->nsorted < st->nifs ? st->nsorted : st->nifs,
+			       sizeof(*st->ifs), offsetof(struct nci_if, name), key, &found);
+	if (found)
+		return &st->ifs[at];
 	for (size_t i = 0; i < st->nifs; i++)
 		if (strcmp(st->ifs[i].name, key) == 0)
 			return &st->ifs[i];

@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,20 +244,12 @@ find_irqs(struct ni_state *st, struct ni_if *ni, const struct nicdev *dev)
 static struct ni_if *
 find_if(struct ni_state *st, const char *name, size_t *at)
 {
-	size_t lo = 0, hi = st->nifs;
+	int found;
+	size_t i = name_place(st->ifs, st->nifs, sizeof(*st->ifs), offsetof(struct ni_if, name),
+			      name, &found);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strverscmp(st->ifs[mid].name, name);
-		if (c == 0)
-			return &st->ifs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*at = lo;
-	return NULL;
+	*at = i;
+	return found ? &st->ifs[i] : NULL;
 }
 
 /* The interface named name (len bytes, shorter than its name field):

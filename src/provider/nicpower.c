@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,19 +221,13 @@ probe_if(struct np_state *st, struct np_if *ni, const struct nicdev *dev)
 static struct np_if *
 lookup_if(struct np_state *st, const char *name, size_t len)
 {
-	size_t lo = 0, hi = st->nifs;
+	int found;
+	size_t lo = name_place(st->ifs, st->nifs, sizeof(*st->ifs), offsetof(struct np_if, name),
+			       name, &found);
 	struct np_if *ni;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strverscmp(st->ifs[mid].name, name);
-		if (c == 0)
-			return &st->ifs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (found)
+		return &st->ifs[lo];
 	xgrow((void **)&st->ifs, &st->cap, st->nifs + 1, sizeof(*st->ifs));
 	memmove(&st->ifs[lo + 1], &st->ifs[lo], (st->nifs - lo) * sizeof(*st->ifs));
 	st->nifs++;

@@ -43,6 +43,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,20 +446,14 @@ list_ports(struct rd_state *st, struct rd_dev *dev)
 static struct rd_dev *
 lookup_dev(struct rd_state *st, const char *name, size_t len, int *fresh)
 {
-	size_t lo = 0, hi = st->ndevs;
+	int found;
+	size_t lo = name_place(st->devs, st->ndevs, sizeof(*st->devs),
+			       offsetof(struct rd_dev, name), name, &found);
 	struct rd_dev *dev;
 
 	*fresh = 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strverscmp(st->devs[mid].name, name);
-		if (c == 0)
-			return &st->devs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (found)
+		return &st->devs[lo];
 	xgrow((void **)&st->devs, &st->cap, st->ndevs + 1, sizeof(*st->devs));
 	memmove(&st->devs[lo + 1], &st->devs[lo], (st->ndevs - lo) * sizeof(*st->devs));
 	st->ndevs++;
@@ -752,19 +747,11 @@ nl_dump(struct rd_state *st, uint16_t cmd, int with_dev, uint32_t dev_index,
 static struct rd_dev *
 find_dev(struct rd_state *st, const char *name)
 {
-	size_t lo = 0, hi = st->ndevs;
+	int found;
+	size_t i = name_place(st->devs, st->ndevs, sizeof(*st->devs), offsetof(struct rd_dev, name),
+			      name, &found);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strverscmp(st->devs[mid].name, name);
-		if (c == 0)
-			return &st->devs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return found ? &st->devs[i] : NULL;
 }
 
 /* This read's cm_id count of each port (cm_have), from the netlink dumps:

@@ -203,6 +203,39 @@ test_fmt_uint(void **state)
 	assert_int_equal(fmt_uint((char[FMT_UINT_MAX]){ 0 }, UINT64_MAX), FMT_UINT_MAX);
 }
 
+/* name_place over records in strverscmp order (eth2 before eth10): each
+ * name found at its place, each other name placed where it would go, and
+ * an empty array. */
+static void
+test_name_place(void **state)
+{
+	(void)state;
+	struct rec {
+		int before;
+		char name[12];
+	};
+	static const struct rec r[] = { { 0, "eth0" }, { 1, "eth2" }, { 2, "eth10" },
+					{ 3, "lo" },   { 4, "veth3" } };
+	static const struct {
+		const char *key;
+		size_t at;
+		int found;
+	} want[] = { { "eth0", 0, 1 }, { "eth2", 1, 1 },  { "eth10", 2, 1 }, { "lo", 3, 1 },
+		     { "veth3", 4, 1 }, { "a", 0, 0 },    { "eth1", 1, 0 },  { "eth9", 2, 0 },
+		     { "eth11", 3, 0 }, { "m", 4, 0 },    { "zz", 5, 0 } };
+	int found;
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		size_t at = name_place(r, 5, sizeof(r[0]), offsetof(struct rec, name), want[k].key,
+				       &found);
+		assert_int_equal(at, want[k].at);
+		assert_int_equal(found, want[k].found);
+	}
+	assert_int_equal(name_place(r, 0, sizeof(r[0]), offsetof(struct rec, name), "lo", &found),
+			 0);
+	assert_int_equal(found, 0);
+}
+
 int
 main(void)
 {
@@ -212,6 +245,7 @@ main(void)
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_strpool),
 		cmocka_unit_test(test_fmt_uint),
+		cmocka_unit_test(test_name_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
