@@ -1439,11 +1439,12 @@ frame_vals_room(struct engine *e, size_t n)
 static int
 one_status(const uint8_t *st, size_t n)
 {
-	uint64_t all = 0x0101010101010101ull * st[0], diff = 0;
+	uint64_t all, diff = 0;
 	size_t r = 0;
 
 	if (n == 0)
 		return 0;
+	all = 0x0101010101010101ull * st[0];
 	for (; r + 8 <= n; r += 8) {
 		uint64_t w;
 		memcpy(&w, st + r, sizeof(w));

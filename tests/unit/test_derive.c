@@ -666,7 +666,7 @@ plain_reads(struct raw_set *prs, struct raw_set *crs, size_t n, int wide, unsign
 	raw_set_init(prs, &set);
 	raw_set_init(crs, &set);
 	for (size_t k = 0; k < n; k++) {
-		char name[16];
+		char name[24]; /* "i" and any size_t */
 		snprintf(name, sizeof(name), "i%zu", k);
 		struct raw_instance *p = raw_set_add(prs, name, strlen(name), k);
 		struct raw_instance *c = raw_set_add(crs, name, strlen(name), k);
