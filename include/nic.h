@@ -132,8 +132,8 @@ struct nic_qdisc {
 	uint32_t parent;  /* tcm_parent: TC_H_ROOT for a root qdisc */
 	const char *kind; /* TCA_KIND, borrowed from the reply; NULL if none */
 	size_t kind_len;
-	uint32_t qlen;    /* TCA_STATS2 -> TCA_STATS_QUEUE qlen */
-	int has_qlen;     /* the reply carried it */
+	uint32_t qlen;    /* TCA_STATS2 -> TCA_STATS_QUEUE qlen; 0 for noqueue */
+	int has_qlen;     /* the reply carried it, or the kind is noqueue */
 };
 
 /* Called once per qdisc of a dump; returns 0, or -1 (err filled) to stop. */

@@ -930,13 +930,8 @@ live_qdisc(const struct nic_qdisc *q, void *arg, struct err *err)
 		return 0; /* an interface newer than the link dump: next read */
 	st->cursor = pos + 1;
 	ni = &st->ifs[pos];
-	if (q->kind && q->kind_len == 7 && memcmp(q->kind, "noqueue", 7) == 0) {
-		ni->qlen = 0;
-		ni->has_qlen = 1;
-	} else {
-		ni->qlen = q->qlen;
-		ni->has_qlen = (uint8_t)q->has_qlen;
-	}
+	ni->qlen = q->qlen; /* a noqueue root's is 0 (the parser says so) */
+	ni->has_qlen = (uint8_t)q->has_qlen;
 	return 0;
 }
 

@@ -213,6 +213,15 @@ parse_newqdisc(const struct nlmsghdr *nh, struct nic_qdisc *q)
 		case TCA_KIND:
 			q->kind = data;
 			q->kind_len = strnlen(data, alen - RTA_LENGTH(0));
+			if (q->kind_len == 7 && memcmp(data, "noqueue", 7) == 0) {
+				/* no queue, so a length of 0 whatever its
+				 * statistics say: they are not walked (a
+				 * veth's, hundreds of them on a container
+				 * host) */
+				q->qlen = 0;
+				q->has_qlen = 1;
+				return;
+			}
 			break;
 		case TCA_STATS2:
 			stats2_qlen(data, alen - RTA_LENGTH(0), q);

@@ -677,7 +677,7 @@ test_netlink_parse_qdisc(void **unused)
 	add_qdisc(buf, &pos, 90, 3, TC_H_MAKE(0x10000u, 1), "tbf", full, 12, 0);
 	add_qdisc(buf, &pos, 89, 6, TC_H_ROOT, "stale", full, 50, 0); /* another request */
 	add_qdisc(buf, &pos, 90, 4, TC_H_INGRESS, "ingress", full, 0, 0);
-	add_qdisc(buf, &pos, 90, 1, TC_H_ROOT, "noqueue", full, 0, 0);
+	add_qdisc(buf, &pos, 90, 1, TC_H_ROOT, "noqueue", full, 5, 0); /* its 5 not read */
 	add_qdisc(buf, &pos, 90, 5, TC_H_ROOT, "tbf", 2, 3, 0); /* qlen cut off */
 	nh = add_msg(buf, &pos, RTM_NEWLINK, 90, sizeof(struct ifinfomsg)); /* not ours */
 	end_msg(&pos, nh);
@@ -701,6 +701,7 @@ test_netlink_parse_qdisc(void **unused)
 	assert_int_equal(seen.q[2].parent, 0x10001);
 	assert_string_equal(seen.kind[3], "ingress");
 	assert_int_equal(seen.q[3].parent, TC_H_INGRESS);
+	/* noqueue holds no queue: 0, its statistics not walked */
 	assert_string_equal(seen.kind[4], "noqueue");
 	assert_int_equal(seen.q[4].has_qlen, 1);
 	assert_int_equal(seen.q[4].qlen, 0);
