@@ -197,4 +197,18 @@ const char *skip_blanks(const char *p);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A function made twice where the machine allows: for AVX2 and for any
+ * x86-64, the one to run chosen when the program loads (a loop over
+ * vectors of 32 bytes takes one instruction a step on AVX2, two on SSE2).
+ * Static functions only: clang (14) defines no symbol for an exported one
+ * that other files can call. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CLONED_FOR_AVX2 __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef CLONED_FOR_AVX2
+#define CLONED_FOR_AVX2
+#endif
+
 #endif

@@ -214,30 +214,45 @@ wload(const uint32_t *w, struct wref r)
 }
 
 /* Nonzero when some slot s < n with care[s] (all ones, else 0) has
- * cw[s] < pw[s]: a fall, found four slots at a time. */
-static inline int
+ * cw[s] < pw[s]: a fall, found eight slots at a time (four and one at the
+ * end). */
+static inline __attribute__((always_inline)) int
 any_fell(const uint32_t *pw, const uint32_t *cw, const uint32_t *care, unsigned n)
 {
+	typedef uint32_t u32x8 __attribute__((vector_size(32)));
 	typedef uint32_t u32x4 __attribute__((vector_size(16)));
-	u32x4 acc = { 0, 0, 0, 0 };
+	u32x8 acc8 = { 0 };
+	u32x4 acc = { 0 };
 	unsigned s = 0;
 
-	for (; s + 4 <= n; s += 4) {
+	for (; s + 8 <= n; s += 8) {
+		u32x8 a, b, m;
+		memcpy(&a, pw + s, sizeof(a));
+		memcpy(&b, cw + s, sizeof(b));
+		memcpy(&m, care + s, sizeof(m));
+		acc8 |= (u32x8)(b < a) & m;
+	}
+	if (s + 4 <= n) {
 		u32x4 a, b, m;
 		memcpy(&a, pw + s, sizeof(a));
 		memcpy(&b, cw + s, sizeof(b));
 		memcpy(&m, care + s, sizeof(m));
-		acc |= (u32x4)(b < a) & m;
+		acc = (u32x4)(b < a) & m;
+		s += 4;
 	}
 	uint32_t r = acc[0] | acc[1] | acc[2] | acc[3];
+	for (unsigned k = 0; k < 8; k++)
+		r |= acc8[k];
 	for (; s < n; s++)
 		r |= (uint32_t)-(uint32_t)(cw[s] < pw[s]) & care[s];
 	return r != 0;
 }
 
-void
-derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
-	     const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
+/* derive_pairs' body: static, as clang makes clones of a static function
+ * only (see CLONED_FOR_AVX2). */
+static CLONED_FOR_AVX2 void
+pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
+      const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
 {
 	uint64_t all = cur->keep, both = prev->keep & cur->keep, care_fields = 0;
 	int plain = paired && !prev_of;
@@ -299,6 +314,13 @@ derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct ra
 	}
 	ds->plain = plain;
 	ds->both = both;
+}
+
+void
+derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
+	     const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
+{
+	pairs(ds, prev, cur, prev_of, status, env, paired);
 }
 
 /* A delta store's reads, looked up once for many instances. */
@@ -827,17 +849,6 @@ sum_safe(double scale, double dt, int rate)
 
 	return scale > 0 && isfinite(rate ? most / dt : most);
 }
-
-/* A function made twice where the machine allows: for AVX2 and for any
- * x86-64, the one to run chosen when the program loads. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CLONED_FOR_AVX2 __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef CLONED_FOR_AVX2
-#define CLONED_FOR_AVX2
-#endif
 
 /* v[k] / d for each of n values, four at a time: a division is the
  * dearest step of a rate, and one instruction divides four (AVX2) or two

@@ -483,8 +483,10 @@ raw_widen(struct raw_set *rs, unsigned s)
 	rs->stride = nw;
 }
 
-void
-raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t mask)
+/* raw_put_all's body: static, as clang makes clones of a static function
+ * only (see CLONED_FOR_AVX2). */
+static CLONED_FOR_AVX2 void
+put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t mask)
 {
 	size_t i = (size_t)(ri - rs->inst);
 	uint64_t put = 0;
@@ -536,6 +538,12 @@ raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint
 		put |= (uint64_t)1 << f;
 	}
 	raw_set_present_at(rs, i, raw_present_at(rs, i) | put);
+}
+
+void
+raw_put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t mask)
+{
+	put_all(rs, ri, v, mask);
 }
 
 void

@@ -875,6 +875,42 @@ test_pairs_wide(void **state)
 	raw_set_free(&c);
 }
 
+/* derive_pairs' fall check over reads of one layout, compared eight slots
+ * at a time, then four, then one: a fall in any one slot of a set of 1 to
+ * 21 fields is found (not plain, a RESET), and none is found where there
+ * is none. */
+static void
+test_fall_each_slot(void **state)
+{
+	(void)state;
+	enum { NMAX = 21 };
+	static struct field_desc ff[NMAX];
+	for (int f = 0; f < NMAX; f++)
+		ff[f] = (struct field_desc){ "f", FW_64, FK_COUNTER, FB_NONE, NO_PROM };
+	for (unsigned nf = 1; nf <= NMAX; nf++) {
+		const struct counter_set fs = { .name = "Some", .help = "falls", .multi_instance = 1,
+						.fields = ff, .nfields = nf };
+		for (unsigned fall = 0; fall <= nf; fall++) { /* nf: no fall */
+			struct raw_set p, c;
+			raw_set_init(&p, &fs);
+			raw_set_init(&c, &fs);
+			struct raw_instance *pi = raw_set_add(&p, "x", 1, 1);
+			struct raw_instance *ci = raw_set_add(&c, "x", 1, 1);
+			for (unsigned f = 0; f < nf; f++) {
+				raw_put(&p, pi, f, 1000 + f);
+				raw_put(&c, ci, f, f == fall ? 999 : 2000 + f);
+			}
+			uint8_t st[1];
+			struct delta_store ds;
+			derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
+			assert_int_equal(ds.plain, fall == nf);
+			assert_int_equal(st[0], fall == nf ? ST_OK : ST_RESET);
+			raw_set_free(&p);
+			raw_set_free(&c);
+		}
+	}
+}
+
 static void
 test_status_names(void **state)
 {
@@ -907,7 +943,8 @@ main(void)
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_pairs_wide), cmocka_unit_test(test_totals_blocks),
+		cmocka_unit_test(test_pairs_wide),
+		cmocka_unit_test(test_fall_each_slot), cmocka_unit_test(test_totals_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
