@@ -1583,6 +1583,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	/* the most the value arrays held at once (an item's rows go in
 	 * before it is known whether they are a uniform run) */
 	size_t vals_need = 0, sts_need = 0;
+	double wall_s = (double)e->wall_ns / 1e9; /* divided once, not once an item */
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
 		struct eset *es = it->es;
@@ -1593,8 +1594,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			sts_need = e->nsts + it->nrefs;
 		double *val = e->row_val + e->nvals;
 		uint8_t *st = e->row_st + e->nsts;
-		struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz,
-					  e->ulong_bits };
+		struct derive_env env = { es->dt, wall_s, e->user_hz, e->ulong_bits };
 
 		e->plan.c = NULL; /* the reads changed since the last frame */
 		/* a replayed read without this set: no rows for it, or (csv,
