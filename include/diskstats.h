@@ -48,4 +48,8 @@ struct diskstats_line {
  * order. Fields beyond 17 (a newer kernel) are counted and ignored. */
 int diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out);
 
+/* The major and minor numbers of the line line[0..len), as
+ * diskstats_parse_line reads them, without the rest: 0, or -1. */
+int diskstats_line_devt(const char *line, size_t len, unsigned int *major, unsigned int *minor);
+
 #endif

@@ -123,6 +123,30 @@ parse_token(const char **p, const char *end, uint64_t *v)
 	return 0;
 }
 
+/* The major and minor numbers that start a line at *p (up to end), *p
+ * moved past them. */
+static int
+parse_devt(const char **p, const char *end, unsigned int *major, unsigned int *minor)
+{
+	uint64_t ma, mi;
+
+	if (parse_token(p, end, &ma) < 0 || parse_token(p, end, &mi) < 0)
+		return -1;
+	if (ma > 0xFFFFFFFFu || mi > 0xFFFFFFFFu)
+		return -1;
+	*major = (unsigned int)ma;
+	*minor = (unsigned int)mi;
+	return 0;
+}
+
+int
+diskstats_line_devt(const char *line, size_t len, unsigned int *major, unsigned int *minor)
+{
+	const char *p = line;
+
+	return parse_devt(&p, line + len, major, minor);
+}
+
 int
 diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
 {
@@ -130,12 +154,11 @@ diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
 						     DS_SECTORS_WRITTEN };
 	const char *p = line, *end = line + len;
 	uint64_t v[DS_NFIELDS];
-	uint64_t major, minor, x;
+	uint64_t x;
+	unsigned int major, minor;
 	unsigned int n = 0;
 
-	if (parse_token(&p, end, &major) < 0 || parse_token(&p, end, &minor) < 0)
-		return -1;
-	if (major > 0xFFFFFFFFu || minor > 0xFFFFFFFFu)
+	if (parse_devt(&p, end, &major, &minor) < 0)
 		return -1;
 	p = skip_blanks(p);
 	out->name = p;
@@ -156,8 +179,8 @@ diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
 	}
 	if (n < 4 || (n > 4 && n < 11))
 		return -1;
-	out->major = (unsigned int)major;
-	out->minor = (unsigned int)minor;
+	out->major = major;
+	out->minor = minor;
 	out->nfields = n;
 	out->present = 0;
 	memset(out->values, 0, sizeof(out->values));

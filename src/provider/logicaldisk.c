@@ -993,11 +993,15 @@ ds_line(void *arg, const char *line, size_t len)
 	struct ld_state *st = arg;
 	struct diskstats_line dl;
 	uint64_t gen = procfs_generation(st->fs);
+	unsigned int major, minor;
 	long i;
 
-	if (diskstats_parse_line(line, len, &dl) == 0 &&
-	    (i = mount_by_devt(st, devt_of(dl.major, dl.minor))) >= 0 &&
-	    st->mounts[i].ds_gen != gen) {
+	/* most lines are of devices no mount is on: their numbers are not
+	 * read (PhysicalDisk reads them, in its own pass or tap) */
+	if (diskstats_line_devt(line, len, &major, &minor) < 0 ||
+	    (i = mount_by_devt(st, devt_of(major, minor))) < 0 || st->mounts[i].ds_gen == gen)
+		return;
+	if (diskstats_parse_line(line, len, &dl) == 0) {
 		struct ld_mount *m = &st->mounts[i];
 		m->ds_gen = gen;
 		m->ds_present = dl.present & (uint32_t)st->put;
