@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture drops: a capture with a 1 MiB buffer is stopped
 # (SIGSTOP) while 20000 frames of 1000 bytes (20 MB) leave a veth, so the
 # kernel must drop most of them; Capture Dropped shows it in every sample,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture of an interface that goes away mid-run: a veth pair in a
 # namespace made here, deleted while getcounter captures both ends. The
 # samples before count (OK, a number); after, both instances are gone, so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture live and from files: a veth pair between two namespaces
 # made here; capture_send.py sends a known mix (unicast, broadcast ARP,
 # multicast 239.1.2.3, IPv6 echo and ND, 802.1Q and 802.1ad+802.1Q tags, an

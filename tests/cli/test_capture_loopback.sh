@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture on a loopback interface: every frame on lo is sent and
 # received at once (the interface's statistics count it both ways), but
 # the kernel hands a capture both copies and libpcap keeps only the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture and privileges: without CAP_NET_RAW a live capture stops
 # with one line naming the fix (exit 1); as root it opens every handle,
 # then becomes --user (or SUDO_UID/SUDO_GID) and drops every capability

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (captures on interfaces the machine shares, promiscuous mode)
 # Network Capture and other hosts' frames: a veth hands a capture every
 # frame its peer sends, also unicast frames to another MAC (the kernel's
 # PACKET_OTHERHOST), which a NIC would have filtered. COUNTERS.md 9: only

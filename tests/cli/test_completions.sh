@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # The zsh and fish completions against the binary: options (every one of
 # --help, and the log options), the values of -f, files and directories,
 # set names, and counter paths asked live from a --root fixture, quoted

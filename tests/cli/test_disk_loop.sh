@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (loop devices and mounts)
 # test_disk_loop.sh - live: 16 MiB written with O_DIRECT to a loop device we
 # attach must show in \PhysicalDisk(loopN)\Disk Write Bytes/sec: the two
 # one-second values sum to 16 MiB within 10 %. Skips (77) only when losetup

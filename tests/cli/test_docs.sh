@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # The user documentation against the binary: the man page renders without
 # warnings and names every option, set and counter; the bash completion
 # completes options, formats, files and counter paths (quoted right); the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (loop devices and mounts)
 # A disk that fills up mid-run: exit 1 with a message, and the file ends at
 # the last whole record (json lines all parse, csv ends in CRLF), never in
 # half a line. Uses a 16 KiB tmpfs the test mounts and removes.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # make install PREFIX=/usr/local DESTDIR=$tmp puts the binary, the man pages
 # getcounter(1) and gclog(5), the bash, zsh and fish completions and the
 # sample counter files and logs in place; the installed binary runs,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # Recording and replaying .gcl logs end to end (issue 5): fixture series and
 # live runs replayed into every format, replay filters, -l/-q on a log,
 # --begin/--end/--every, merged inputs and gaps, --summary and damage,

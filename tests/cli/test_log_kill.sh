@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # Crash safety of .gcl logs (issue 5): a live recording of every counter of
 # a few sets is killed with SIGKILL at a random moment, 30 times, each into
 # a fresh file; every other time the tail is also cut by 1..300 bytes (a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (loop devices and mounts)
 # test_logicaldisk_loop.sh - live: an ext4 filesystem on a 64 MiB loop device,
 # mounted on a directory whose name has a space, as \LogicalDisk(<mount point>):
 #   - it appears while getcounter runs (the mount table is polled);

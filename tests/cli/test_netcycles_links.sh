@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (eBPF programs attached for the whole machine)
 # The eBPF counters (COUNTERS.md section 10) follow the interfaces through
 # link notifications, live, as root; skips (77) like test_netcycles_live.sh
 # when the counters cannot load here.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (eBPF programs attached for the whole machine)
 # The eBPF counters (COUNTERS.md section 10), live. Skips (77) unless root
 # with the capabilities to load BPF, the kernel has BTF, getcounter was
 # built with them, and `ip netns add` works.

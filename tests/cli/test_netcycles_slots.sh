@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: exclusive (eBPF programs attached for the whole machine)
 # The eBPF counters (COUNTERS.md section 10): which interfaces the programs
 # follow, whose names, and what is loaded. Live, as root; skips (77) like
 # test_netcycles_live.sh when the counters cannot load here.

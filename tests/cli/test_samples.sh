@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # samples/*.txt, the counter files for common investigations (-cf):
 #   - the samples directory holds no file this test does not cover;
 #   - each file starts with a # header that shows how to run it (getcounter -cf samples/NAME);

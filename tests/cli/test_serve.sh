@@ -1,4 +1,5 @@
 #!/bin/sh
+# cli-run: long
 # getcounter --serve (issue 9) over a --root fixture: the text and
 # OpenMetrics expositions against golden files, a fresh read per scrape
 # (scrape k reads root k), the Accept choice, /, 404 and 405, path
