@@ -221,8 +221,9 @@ dq() {
 }
 uq() { printf '%q' "$1"; }
 roundtrip() {
-	local root=$1 modes=$2 p mode word before entry v ok n=0
+	local root=$1 modes=$2 p mode word before entry v ok n=0 k=0
 	while IFS= read -r p; do
+		((k++ % STEP == 0)) || continue
 		for mode in $modes; do
 			word=$($mode "${p%?}")
 			comp "getcounter --root $root $word"
@@ -254,7 +255,12 @@ comp "getcounter --root $ODD '\\Network Adapter(we"
 	bad "odd instance: [${COMPREPLY[*]}]"
 exit $((fails > 0))
 EOF
-GETCOUNTER_BIN=$GETCOUNTER bash "$tmp/comp.bash" "$comp" "$F" "$odd" "$tmp/files" >"$tmp/comp.out" 2>&1 ||
+# The round trips test the completion script, not the binary, and each
+# completion starts the binary: a tenth of a second under ASan (make asan),
+# where they took over two minutes. There they take every fourth path.
+step=1
+grep -q __asan_init "$GETCOUNTER" && step=4
+STEP=$step GETCOUNTER_BIN=$GETCOUNTER bash "$tmp/comp.bash" "$comp" "$F" "$odd" "$tmp/files" >"$tmp/comp.out" 2>&1 ||
 	fail "bash completion: $(head -40 "$tmp/comp.out")"
 [ ! -s "$tmp/comp.out" ] || fail "bash completion printed: $(head -20 "$tmp/comp.out")"
 # A failed lookup (a set that is not there) completes nothing and prints nothing.
