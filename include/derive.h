@@ -77,13 +77,6 @@ struct delta_store {
 	 * in them is derived by loops that test nothing per instance. */
 	int plain;
 	uint64_t both, all;
-	/* When plain, with reads of one narrow layout: each slot's deltas by
-	 * instance, slot s of instance i at cols[s * ncols + i] (a word each,
-	 * the later value less the earlier), formed while derive_pairs
-	 * compares the words; else NULL. A rate over many instances then
-	 * reads one array in order, not two reads' words an instance apart. */
-	const uint32_t *cols;
-	size_t ncols;
 };
 
 /* Fill ds (prev_of NULL when cur instance i is prev's i) and, when paired
@@ -93,16 +86,6 @@ struct delta_store {
 void derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
 		  const uint32_t *prev_of, uint8_t *status, const struct derive_env *env,
 		  int paired);
-
-/* derive_pairs, with cols (room for derive_cols_words(cur) words, or NULL)
- * for ds->cols. */
-void derive_pairs_cols(struct delta_store *ds, const struct raw_set *prev,
-		       const struct raw_set *cur, const uint32_t *prev_of, uint8_t *status,
-		       const struct derive_env *env, int paired, uint32_t *cols);
-
-/* The words derive_pairs_cols's cols needs for cur: 0 when columns would
- * not pay (few instances). */
-size_t derive_cols_words(const struct raw_set *cur);
 
 /* The field_deltas of cur instance i (which has a previous read), with the
  * deltas of the fields in need formed in words (SET_MAX_FIELDS of them, by

@@ -248,87 +248,16 @@ any_fell(const uint32_t *pw, const uint32_t *cw, const uint32_t *care, unsigned 
 	return r != 0;
 }
 
-typedef uint32_t u32x8 __attribute__((vector_size(32)));
-
-/* The deltas of eight instances' eight slots (rows p and c: slot s of
- * instance k at [k][s]) stored by slot: col[s * n + k]. The 8 x 8 block is
- * turned in registers (pairs of words, of double words, then of halves
- * interleaved): eight stores of eight words rather than 64 of one. */
-static inline __attribute__((always_inline)) void
-cols_block(uint32_t *col, size_t n, const uint32_t *const *p, const uint32_t *const *c)
-{
-	u32x8 r[8], t[8], u[8];
-
-	for (unsigned k = 0; k < 8; k++) {
-		u32x8 a, b;
-		memcpy(&a, p[k], sizeof(a));
-		memcpy(&b, c[k], sizeof(b));
-		r[k] = b - a;
-	}
-	for (unsigned k = 0; k < 8; k += 2) {
-		t[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-		t[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-	}
-	for (unsigned k = 0; k < 8; k += 4)
-		for (unsigned h = 0; h < 2; h++) {
-			u[k + h * 2] = __builtin_shufflevector(t[k + h], t[k + h + 2], 0, 1, 8, 9, 4,
-							       5, 12, 13);
-			u[k + h * 2 + 1] = __builtin_shufflevector(t[k + h], t[k + h + 2], 2, 3,
-								   10, 11, 6, 7, 14, 15);
-		}
-	for (unsigned s = 0; s < 4; s++) {
-		u32x8 lo = __builtin_shufflevector(u[s], u[s + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-		u32x8 hi = __builtin_shufflevector(u[s], u[s + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-		memcpy(col + s * n, &lo, sizeof(lo));
-		memcpy(col + (s + 4) * n, &hi, sizeof(hi));
-	}
-}
-
-/* The delta columns of a plain pair of one narrow layout (ds->cols): eight
- * instances by eight slots at a time, the rest one by one. */
-static inline __attribute__((always_inline)) void
-fill_cols(uint32_t *cols, const struct raw_set *prev, const struct raw_set *cur)
-{
-	size_t n = cur->ninstances, i = 0;
-	unsigned ns = cur->nslots;
-
-	for (; i + 8 <= n; i += 8) {
-		const uint32_t *p[8], *c[8];
-		unsigned s = 0;
-		for (unsigned k = 0; k < 8; k++) {
-			p[k] = raw_words(prev, i + k);
-			c[k] = raw_words(cur, i + k);
-		}
-		for (; s + 8 <= ns; s += 8) {
-			const uint32_t *ps[8], *cs[8];
-			for (unsigned k = 0; k < 8; k++) {
-				ps[k] = p[k] + s;
-				cs[k] = c[k] + s;
-			}
-			cols_block(cols + s * n + i, n, ps, cs);
-		}
-		for (; s < ns; s++)
-			for (unsigned k = 0; k < 8; k++)
-				cols[s * n + i + k] = c[k][s] - p[k][s];
-	}
-	for (; i < n; i++) {
-		const uint32_t *pw = raw_words(prev, i), *cw = raw_words(cur, i);
-		for (unsigned s = 0; s < ns; s++)
-			cols[s * n + i] = cw[s] - pw[s];
-	}
-}
-
 /* derive_pairs' body: static, as clang makes clones of a static function
  * only (see CLONED_FOR_AVX2). */
 static CLONED_FOR_AVX2 void
 pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
-      const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired,
-      uint32_t *cols)
+      const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
 {
 	uint64_t all = cur->keep, both = prev->keep & cur->keep, care_fields = 0;
 	int plain = paired && !prev_of;
 
-	*ds = (struct delta_store){ prev, cur, prev_of, status, *env, 0, 0, 0, NULL, 0 };
+	*ds = (struct delta_store){ prev, cur, prev_of, status, *env, 0, 0, 0 };
 	for (size_t i = 0; i < cur->ninstances; i++)
 		all &= raw_present_at(cur, i);
 	ds->all = all;
@@ -345,10 +274,6 @@ pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *
 	 * compared whole, care[s] saying which slots matter */
 	int same = prev->keep == cur->keep && !prev->wide && !cur->wide;
 	uint32_t care[SET_MAX_FIELDS] = { 0 };
-	size_t n = cur->ninstances;
-
-	if (!same || !plain || n * cur->nslots == 0 || n * cur->nslots > derive_cols_words(cur))
-		cols = NULL;
 
 	for (uint64_t m = both; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
@@ -389,38 +314,13 @@ pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *
 	}
 	ds->plain = plain;
 	ds->both = both;
-	if (plain && cols) {
-		fill_cols(cols, prev, cur);
-		ds->cols = cols;
-		ds->ncols = n;
-	}
-}
-
-size_t
-derive_cols_words(const struct raw_set *cur)
-{
-	/* below this many instances the two reads' words are in cache
-	 * anyway: columns would cost more than they save */
-	enum { COLS_MIN_INSTANCES = 16 };
-
-	return cur->ninstances >= COLS_MIN_INSTANCES && !cur->wide
-		       ? cur->ninstances * cur->nslots
-		       : 0;
-}
-
-void
-derive_pairs_cols(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
-		  const uint32_t *prev_of, uint8_t *status, const struct derive_env *env,
-		  int paired, uint32_t *cols)
-{
-	pairs(ds, prev, cur, prev_of, status, env, paired, cols);
 }
 
 void
 derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
 	     const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
 {
-	pairs(ds, prev, cur, prev_of, status, env, paired, NULL);
+	pairs(ds, prev, cur, prev_of, status, env, paired);
 }
 
 /* A delta store's reads, looked up once for many instances. */
@@ -1002,53 +902,6 @@ plain_rate_loop(const struct raw_set *prs, const struct raw_set *crs,
 		divide_all(val, n, dt);
 }
 
-/* cols_sum's loop for nt columns (a constant where inlined). Each word is
- * made a double four at a time: as a signed word less 2^31, then 2^31
- * added back, both exact; the terms are added in plain_sum's order, so
- * each value is the same double as there. */
-static inline __attribute__((always_inline)) void
-cols_sum_of(double *val, const uint32_t *const *col, unsigned nt, size_t n, double scale)
-{
-	typedef uint32_t u32x4 __attribute__((vector_size(16)));
-	typedef int32_t i32x4 __attribute__((vector_size(16)));
-	typedef double f64x4 __attribute__((vector_size(32)));
-	const f64x4 sc = { scale, scale, scale, scale };
-	const f64x4 half = { 0x1p31, 0x1p31, 0x1p31, 0x1p31 };
-	const u32x4 flip = { 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u };
-	size_t k = 0;
-
-	for (; k + 4 <= n; k += 4) {
-		f64x4 sum = { 0, 0, 0, 0 };
-		for (unsigned t = 0; t < nt; t++) {
-			u32x4 w;
-			memcpy(&w, col[t] + k, sizeof(w));
-			f64x4 v = __builtin_convertvector((i32x4)(w ^ flip), f64x4) + half;
-			sum = t == 0 ? v : sum + v;
-		}
-		sum *= sc;
-		memcpy(val + k, &sum, sizeof(sum));
-	}
-	for (; k < n; k++) {
-		double sum = 0;
-		for (unsigned t = 0; t < nt; t++)
-			sum = t == 0 ? (double)col[t][k] : sum + (double)col[t][k];
-		val[k] = sum * scale;
-	}
-}
-
-/* val[k] = the sum of col[0][k] .. col[nt - 1][k], times scale, for each
- * of n values: plain_rate_loop's sums from the delta columns. */
-static CLONED_FOR_AVX2 void
-cols_sum(double *val, const uint32_t *const *col, unsigned nt, size_t n, double scale)
-{
-	if (nt == 1)
-		cols_sum_of(val, col, 1, n, scale);
-	else if (nt == 2)
-		cols_sum_of(val, col, 2, n, scale);
-	else
-		cols_sum_of(val, col, nt, n, scale);
-}
-
 /* derive_run's loop for a rate or delta of a sum_of_fields (no gauge)
  * over a plain pair (dt > 0) whose fields every instance read both times:
  * each value its deltas' sum, ST_OK, as value_of gives it. */
@@ -1061,17 +914,6 @@ run_plain_rate(const struct delta_store *ds, const struct counter_desc *c,
 	double scale = c->scale != 0 ? c->scale : 1, dt = env->dt;
 	int rate = c->type != CT_DELTA;
 
-	if (ds->cols && pt->narrow && sum_safe(scale, dt, rate)) {
-		/* the deltas in columns (derive_pairs'): read in order */
-		const uint32_t *col[2 * COUNTER_MAX_TERMS] = { NULL };
-		for (unsigned t = 0; t < pt->nn; t++)
-			col[t] = ds->cols + (size_t)pt->c[t].off * ds->ncols + from;
-		cols_sum(val, col, pt->nn, n, scale);
-		memset(st, ST_OK, n);
-		if (rate)
-			divide_all(val, n, dt);
-		return;
-	}
 	if (!sum_safe(scale, dt, rate))
 		plain_rate_loop(prs, crs, pt, pt->nn, 0, 0, from, n, scale, dt, rate, val, st);
 	else if (!pt->narrow)

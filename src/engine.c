@@ -68,8 +68,6 @@ struct eset {
 			    * (kept while the list is unsettled, freed after) */
 	size_t prev_cap;
 	struct delta_store ds; /* the deltas, as derive forms them */
-	uint32_t *cols;  /* ds's delta columns (derive_pairs_cols) */
-	size_t cols_cap;
 	size_t gone_cap, ngone;
 	uint32_t *gone;  /* prev indices absent now */
 	/* group totals (set->group): rebuilt when the list changes */
@@ -515,9 +513,6 @@ eset_trim(struct eset *es)
 	es->prev_of = NULL;
 	es->prev_cap = 0;
 	xtrim((void **)&es->delta_st, &es->cap, es->cur->ninstances, sizeof(*es->delta_st));
-	if (es->cols)
-		xtrim((void **)&es->cols, &es->cols_cap, derive_cols_words(es->cur),
-		      sizeof(*es->cols));
 }
 static int engine_setup_sets(struct engine *e, struct err *err);
 static int columns_fixed(const struct config *cfg);
@@ -818,15 +813,8 @@ eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 	struct raw_set *cur = es->cur, *prev = es->prev;
 	struct derive_env env = { es->dt, (double)e->wall_ns / 1e9, e->user_hz, e->ulong_bits };
 
-	size_t words = derive_cols_words(cur);
-
-	/* the columns grow with the instances (doubling while the list
-	 * changes, fitted by eset_trim once it settles): no allocation in a
-	 * steady read */
-	if (words > es->cols_cap)
-		xgrow((void **)&es->cols, &es->cols_cap, words, sizeof(*es->cols));
-	derive_pairs_cols(&es->ds, prev, cur, es->prev_same ? NULL : es->prev_of, es->delta_st,
-			  &env, !snapshot && es->have_prev, words ? es->cols : NULL);
+	derive_pairs(&es->ds, prev, cur, es->prev_same ? NULL : es->prev_of, es->delta_st, &env,
+		     !snapshot && es->have_prev);
 }
 
 /* Cur instance i's pair status: ST_OK with a previous read (and in a
@@ -1771,7 +1759,6 @@ engine_free_parts(struct engine *e)
 		free(es->prev_of);
 		free(es->patterns);
 		free(es->delta_st);
-		free(es->cols);
 		free(es->gone);
 		groups_clear(es);
 		free(es->groups);

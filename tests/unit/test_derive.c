@@ -875,69 +875,6 @@ test_pairs_wide(void **state)
 	raw_set_free(&c);
 }
 
-/* derive_pairs_cols: over a plain pair of one narrow layout with enough
- * instances, each slot's deltas by instance (37 instances: four blocks of
- * eight and five alone; 14 slots: a block of eight and six alone), and
- * every counter's run from them (from instance 3 on) the same as without
- * them; no columns after a fall, over wide reads, or for few instances. */
-static void
-test_delta_cols(void **state)
-{
-	(void)state;
-	enum { N = 37 };
-	unsigned seed = 37;
-	uint8_t status[N];
-	struct raw_set prs, crs;
-	struct delta_store ds;
-
-	plain_reads(&prs, &crs, N, 0, &seed);
-	size_t words = derive_cols_words(&crs);
-	assert_int_equal(words, (size_t)N * crs.nslots);
-	uint32_t *cols = test_malloc(words * sizeof(*cols));
-	derive_pairs_cols(&ds, &prs, &crs, NULL, status, &env2, 1, cols);
-	assert_true(ds.plain);
-	assert_ptr_equal(ds.cols, cols);
-	assert_int_equal(ds.ncols, N);
-	for (unsigned sl = 0; sl < crs.nslots; sl++)
-		for (size_t i = 0; i < N; i++)
-			assert_int_equal(cols[sl * N + i],
-					 raw_words(&crs, i)[sl] - raw_words(&prs, i)[sl]);
-	struct delta_store none = ds;
-	none.cols = NULL;
-	for (int c = 0; c < NC; c++) {
-		double va[N], vb[N];
-		uint8_t sa[N], sb[N];
-		uint64_t need = counter_fields(&counters[c]);
-		derive_run(&(struct derive_span){ &crs, &ds, 0, NULL, N - 3, 0, NULL, NULL },
-			   &counters[c], need, 3, &env2, va, sa);
-		derive_run(&(struct derive_span){ &crs, &none, 0, NULL, N - 3, 0, NULL, NULL },
-			   &counters[c], need, 3, &env2, vb, sb);
-		assert_memory_equal(va, vb, sizeof(va[0]) * (N - 3));
-		assert_memory_equal(sa, sb, N - 3);
-	}
-	/* a counter fell in the last instance: not plain, no columns */
-	raw_put(&crs, &crs.inst[N - 1], F_A, 1);
-	derive_pairs_cols(&ds, &prs, &crs, NULL, status, &env2, 1, cols);
-	assert_false(ds.plain);
-	assert_null(ds.cols);
-	raw_set_free(&prs);
-	raw_set_free(&crs);
-	/* wide reads: none asked for */
-	plain_reads(&prs, &crs, N, 1, &seed);
-	assert_int_equal(derive_cols_words(&crs), 0);
-	derive_pairs_cols(&ds, &prs, &crs, NULL, status, &env2, 1, cols);
-	assert_true(ds.plain);
-	assert_null(ds.cols);
-	raw_set_free(&prs);
-	raw_set_free(&crs);
-	/* fifteen instances: none either */
-	plain_reads(&prs, &crs, 15, 0, &seed);
-	assert_int_equal(derive_cols_words(&crs), 0);
-	raw_set_free(&prs);
-	raw_set_free(&crs);
-	test_free(cols);
-}
-
 /* derive_pairs' fall check over reads of one layout, compared eight slots
  * at a time, then four, then one: a fall in any one slot of a set of 1 to
  * 21 fields is found (not plain, a RESET), and none is found where there
@@ -1007,7 +944,7 @@ main(void)
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_pairs_wide),
-		cmocka_unit_test(test_fall_each_slot), cmocka_unit_test(test_delta_cols), cmocka_unit_test(test_totals_blocks),
+		cmocka_unit_test(test_fall_each_slot), cmocka_unit_test(test_totals_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
