@@ -292,6 +292,17 @@ test_parse_bad(void **unused)
 	/* The line ends at len: what follows is not read. */
 	assert_int_equal(diskstats_parse_line("8 0 sda 1 2 3 4 5 6", 15, &dl), 0);
 	assert_int_equal(dl.nfields, 4);
+	/* The numbers alone (LogicalDisk's look at a line), as the parser
+	 * reads them, whatever follows them. */
+	unsigned int ma = 0, mi = 0;
+	const char *odd = " 259   1 nvme0n1p1 oops";
+	assert_int_equal(diskstats_line_devt(odd, strlen(odd), &ma, &mi), 0);
+	assert_int_equal(ma, 259);
+	assert_int_equal(mi, 1);
+	assert_int_equal(diskstats_line_devt("8", 1, &ma, &mi), -1);
+	assert_int_equal(diskstats_line_devt("8x 0 sda", 8, &ma, &mi), -1);
+	assert_int_equal(diskstats_line_devt("4294967296 0 sda", 16, &ma, &mi), -1);
+	assert_int_equal(diskstats_line_devt("8 0 sda", 2, &ma, &mi), -1); /* ends at len */
 }
 
 /* ---- disk-modern ---------------------------------------------------------- */
