@@ -31,6 +31,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "procfs.h"
 
@@ -485,6 +488,71 @@ pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 	}
 }
 
+/* The blanks of the 16 bytes at p: bit i for p[i] a space or a tab; the
+ * bytes themselves, tabs made spaces, into conv[0 .. 16). */
+static inline unsigned
+blank_bits(const char *p, char *conv)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i sp = _mm_set1_epi8(' ');
+	__m128i tb = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
+	__m128i bl = _mm_or_si128(_mm_cmpeq_epi8(v, sp), tb);
+
+	_mm_storeu_si128((__m128i *)(void *)conv,
+			 _mm_or_si128(_mm_andnot_si128(tb, v), _mm_and_si128(tb, sp)));
+	return (unsigned)_mm_movemask_epi8(bl);
+#else
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < 16; i++) {
+		int blank = p[i] == ' ' || p[i] == '\t';
+		m |= (unsigned)blank << i;
+		conv[i] = blank ? ' ' : p[i];
+	}
+	return m;
+#endif
+}
+
+/* The fold of [q, end) 16 bytes at a time while out (at *len) has room
+ * below limit for 32 more: what the byte loop of pfile_pread_folded does,
+ * the blank count *blank carried in and out. Each run of bytes a block
+ * keeps is stored as 16 bytes, of which the next run or block writes over
+ * what is not the run's (/proc/interrupts' blocks keep a run or two:
+ * digits between their padding). Returns where it stopped (the byte loop
+ * goes on from there). */
+static const char *
+fold_blocks(const char *q, const char *end, char *out, size_t *len, size_t limit,
+	    unsigned *blank)
+{
+	char conv[32] = { 0 }; /* a run's 16 bytes from any start below 16 */
+	size_t o = *len;
+	unsigned b = *blank;
+
+	for (; end - q >= 16 && o < limit; q += 16) {
+		unsigned m = blank_bits(q, conv);
+		unsigned p1 = b >= 1, p2 = b >= 2;
+		/* byte i is cut when it and the two before it are blanks */
+		unsigned keep = ~(m & ((m << 1) | p1) & ((m << 2) | (p1 << 1) | p2)) & 0xFFFFu;
+
+		while (keep) {
+			unsigned s = (unsigned)__builtin_ctz(keep);
+			unsigned n = (unsigned)__builtin_ctz(~(keep >> s)); /* the run's length */
+			memcpy(out + o, conv + s, 16);
+			o += n;
+			keep &= ~((((uint32_t)1 << n) - 1) << s);
+		}
+		/* the blanks that end the block, on top of the run before it */
+		if (m == 0xFFFFu)
+			b = 2; /* two or more: all the loops tell apart */
+		else
+			b = (unsigned)__builtin_clz(~(m << 16)); /* leading ones of m's 16 bits */
+	}
+	*len = o;
+	*blank = b;
+	return q;
+}
+
 /* The window a folded file is read through (pfile_fold_blanks). */
 #define FOLD_WINDOW (16 * 1024)
 
@@ -510,7 +578,10 @@ pfile_pread_folded(struct pfile *pf, struct pbuf *pb, size_t *cap)
 		if (n == 0)
 			break;
 		off += n;
-		for (const char *q = win, *end = win + n; q < end;) {
+		const char *q = win, *end = win + n;
+		if (*cap > 32)
+			q = fold_blocks(q, end, pb->p, &len, *cap - 32, &blank);
+		while (q < end) {
 			if (len + 1 >= *cap) {
 				*cap = *cap ? *cap * 2 : 4096;
 				pb->p = xrealloc(pb->p, *cap);

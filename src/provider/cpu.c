@@ -443,8 +443,7 @@ cpu_add(struct cpu_reader *r, struct raw_set *out, unsigned cpu, const struct pr
 	if (name) {
 		len = name(arg, cpu, buf, sizeof(buf));
 	} else {
-		int n = snprintf(buf, sizeof(buf), "%u", cpu);
-		len = n < 0 ? 0 : (size_t)n;
+		len = fmt_uint(buf, cpu);
 	}
 	ri = raw_set_add(out, buf, len, cpu);
 	if (line)

@@ -445,9 +445,11 @@ idle_add_cpu(struct idle_state *st, struct raw_set *out, unsigned cpu)
 
 	for (unsigned k = 0; k < c->nstates; k++) {
 		const struct cpuidle_state *s = &c->state[k];
-		int n = snprintf(name, sizeof(name), "%u/%s", cpu, s->name);
-		struct raw_instance *ri =
-			raw_set_add(out, name, (size_t)n, ((uint64_t)cpu << 32) | k);
+		/* "CPU/STATE" (a snprintf an instance was a tenth of the read) */
+		size_t n = fmt_uint(name, cpu), sl = strnlen(s->name, CPUIDLE_NAME_LEN - 1);
+		name[n++] = '/';
+		memcpy(name + n, s->name, sl);
+		struct raw_instance *ri = raw_set_add(out, name, n + sl, ((uint64_t)cpu << 32) | k);
 
 		if (s->have & CPUIDLE_HAVE_TIME)
 			raw_put(out, ri, F_TIME, s->time_us);

@@ -191,9 +191,15 @@ static size_t
 info_name(void *arg, unsigned cpu, char *buf, size_t n)
 {
 	struct info_state *st = arg;
-	int len = snprintf(buf, n, "%u,%u", cpuinfo_node_of(st->nodes, cpu), cpu);
+	char tmp[2 * FMT_UINT_MAX + 1];
+	size_t len = fmt_uint(tmp, cpuinfo_node_of(st->nodes, cpu));
 
-	return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
+	tmp[len++] = ',';
+	len += fmt_uint(tmp + len, cpu);
+	if (len >= n)
+		len = n ? n - 1 : 0;
+	memcpy(buf, tmp, len);
+	return len;
 }
 
 /* Read: Processor's fields per online CPU, named by node. */

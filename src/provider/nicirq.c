@@ -366,9 +366,13 @@ nicirq_read(void *state, struct raw_set *out, struct err *err)
 	}
 	for (size_t i = 0; i < st->nifs; i++) {
 		const struct ni_if *ni = &st->ifs[i];
+		/* "IFNAME/CPU": the name once, then each CPU's number */
+		size_t base = strnlen(ni->name, sizeof(ni->name) - 1);
+		memcpy(name, ni->name, base);
+		name[base++] = '/';
 		for (size_t c = 0; c < st->ncols; c++) {
-			int n = snprintf(name, sizeof(name), "%s/%u", ni->name, st->cpus[c]);
-			struct raw_instance *ri = raw_set_add(out, name, (size_t)n, ni->identity);
+			size_t n = base + fmt_uint(name + base, st->cpus[c]);
+			struct raw_instance *ri = raw_set_add(out, name, n, ni->identity);
 			raw_set_in_total(out, ri, 0); /* no set-wide _Total; IF/_Total is a group */
 		}
 	}

@@ -287,6 +287,58 @@ test_root_switch(void **unused)
 	remove_tree(r0);
 }
 
+/* The fold of random text (blanks, tabs, letters, newlines, runs of every
+ * length across the 16-byte blocks and the 16 KiB windows) against the
+ * rule done byte by byte here: a blank is one space, a run of two or more
+ * is two; sizes from 0 to past three windows, the buffer growing from
+ * nothing and then read again in place. */
+static void
+test_fold_random(void **unused)
+{
+	char root[256];
+	const char *roots[1] = { root };
+	struct err err = { "" };
+	static const char alphabet[] = "    \t\t ab1\n";
+	static const size_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 31, 33, 100, 4095, 16384, 16385, 50000 };
+	static char text[50001], want[50001];
+	unsigned seed = 12345;
+
+	(void)unused;
+	make_tree(root, sizeof(root));
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		size_t n = sizes[z], w = 0;
+		unsigned blank = 0;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* long runs now and then, as /proc/interrupts' padding */
+			size_t pick = (seed >> 16) % (sizeof(alphabet) - 1);
+			text[i] = (seed >> 8) % 7 == 0 ? ' ' : alphabet[pick];
+			if (text[i] == ' ' || text[i] == '\t') {
+				if (blank++ < 2)
+					want[w++] = ' ';
+			} else {
+				blank = 0;
+				want[w++] = text[i];
+			}
+		}
+		text[n] = want[w] = '\0';
+		put(root, "proc/interrupts", text);
+		struct procfs *fs = procfs_new(roots, 1);
+		struct pfile *pf = procfs_file(fs, "proc/interrupts");
+		pfile_fold_blanks(pf);
+		for (int gen = 0; gen < 2; gen++) {
+			size_t len;
+			assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+			const char *got = pfile_read(pf, &len, &err);
+			assert_non_null(got);
+			assert_int_equal(len, w);
+			assert_memory_equal(got, want, w + 1);
+		}
+		procfs_free(fs);
+	}
+	remove_tree(root);
+}
+
 /* A file read with its blanks folded (pfile_fold_blanks): one blank stays
  * one space, a run of two or more (tabs too) is two, across the 16 KiB
  * window it is read through; the text is the same at every generation and
@@ -554,6 +606,7 @@ main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_root_switch),
 		cmocka_unit_test(test_fold_blanks),
+		cmocka_unit_test(test_fold_random),
 		cmocka_unit_test(test_lines_and_taps),
 		cmocka_unit_test(test_proc_file_past_a_page),
 	};
