@@ -147,14 +147,19 @@ struct plain_terms {
 
 /* The plain terms of one counter over one pair of reads, formed by the
  * first derive_run or derive_total_span that needs them and taken by the
- * next ones given the same plan: the caller keeps one for a run of calls
- * on one counter and clears it (c NULL) whenever the reads may have
- * changed (each frame). Each call checks that the plan is for its own
- * counter, reads and fields, so a plan is never taken for another's. */
+ * next ones given the same plan. The terms depend on the counter, the
+ * fields every instance read (mask) and the layout of the two reads' words
+ * (the fields they keep and those that take two words), never on their
+ * values: each call checks all of that, so a plan is never taken for
+ * another counter's or another layout's, and one kept from frame to frame
+ * (an item's, in the engine) is formed again only when a layout changes
+ * (a value past 2^32 makes its field wide). */
 struct derive_plan {
 	const struct counter_desc *c; /* NULL: empty */
-	const struct raw_set *prs, *crs;
+	const struct counter_set *set;
 	uint64_t mask;
+	uint64_t pkeep, pwide, ckeep, cwide; /* the layouts of the reads */
+	int two; /* formed with a previous read (pkeep and pwide are its) */
 	int ok; /* pt holds the terms; 0: the counter is not plain there */
 	struct plain_terms pt;
 };

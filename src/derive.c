@@ -761,9 +761,9 @@ plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struc
 	return pt->nn > 0;
 }
 
-/* plain_terms from plan when it holds them for the same counter, reads
- * and fields, else formed (into plan, when there is one, for the next
- * call; else into local): NULL when c is not plain there. */
+/* plain_terms from plan when it holds them for the same counter, fields
+ * and layouts of the reads, else formed (into plan, when there is one, for
+ * the next call; else into local): NULL when c is not plain there. */
 static const struct plain_terms *
 plain_terms_of(struct derive_plan *plan, const struct counter_desc *c,
 	       const struct raw_set *prs, const struct raw_set *crs, uint64_t mask,
@@ -771,12 +771,20 @@ plain_terms_of(struct derive_plan *plan, const struct counter_desc *c,
 {
 	if (!plan)
 		return plain_terms(c, prs, crs, mask, local) ? local : NULL;
-	if (plan->c != c || plan->prs != prs || plan->crs != crs || plan->mask != mask) {
+	uint64_t pkeep = prs ? prs->keep : 0, pwide = prs ? prs->wide : 0;
+
+	if (plan->c != c || plan->set != crs->set || plan->mask != mask ||
+	    plan->two != (prs != NULL) || plan->pkeep != pkeep || plan->pwide != pwide ||
+	    plan->ckeep != crs->keep || plan->cwide != crs->wide) {
 		plan->ok = plain_terms(c, prs, crs, mask, &plan->pt);
 		plan->c = c;
-		plan->prs = prs;
-		plan->crs = crs;
+		plan->set = crs->set;
 		plan->mask = mask;
+		plan->two = prs != NULL;
+		plan->pkeep = pkeep;
+		plan->pwide = pwide;
+		plan->ckeep = crs->keep;
+		plan->cwide = crs->wide;
 	}
 	return plan->ok ? &plan->pt : NULL;
 }

@@ -132,6 +132,10 @@ struct item {
 			       * (a CPU's IRQ rows are one: 256 rows, 12 bytes) */
 	size_t nrows, rows_cap; /* runs */
 	int rows_open;    /* the last run may take the next row (same ref) */
+	/* its counter's terms over the reads' layouts, kept from frame to
+	 * frame: a multi-instance set's item (whose runs and totals take
+	 * them), allocated at its first frame; NULL: e->plan */
+	struct derive_plan *plan;
 };
 
 /* A column's --smooth average. */
@@ -184,7 +188,7 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	struct derive_plan plan; /* the item being derived's (engine_frame) */
+	struct derive_plan plan; /* a single-instance set's item's (engine_frame) */
 	/* the frame's rows: runs of their columns, the values (8 bytes a
 	 * row) of the runs that are not uniform, and the statuses of those
 	 * that are not one status (a byte a row) */
@@ -1336,6 +1340,15 @@ item_build_rows(const struct engine *e, struct item *it)
 	xtrim((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 }
 
+/* The plan item it's counter is derived with (struct item.plan). */
+static struct derive_plan *
+item_plan(struct engine *e, struct item *it)
+{
+	if (!it->plan && (it->es->prov->set->multi_instance || it->rows_es))
+		it->plan = xcalloc(1, sizeof(*it->plan));
+	return it->plan ? it->plan : &e->plan;
+}
+
 /* A rows counter's value for one ref: its rows summed as for _Total. */
 static struct value
 rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
@@ -1350,7 +1363,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
 	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
-				  NULL, ref->n, 0, it->rows + ref->first, &e->plan };
+				  NULL, ref->n, 0, it->rows + ref->first, item_plan(e, it) };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
 
@@ -1596,7 +1609,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		uint8_t *st = e->row_st + e->nsts;
 		struct derive_env env = { es->dt, wall_s, e->user_hz, e->ulong_bits };
 
-		e->plan.c = NULL; /* the reads changed since the last frame */
+		struct derive_plan *plan = item_plan(e, it);
 		/* a replayed read without this set: no rows for it, or (csv,
 		 * tsv, table: fixed columns) its rows without values */
 		if (es->absent || (it->rows_es && it->rows_es->absent)) {
@@ -1612,7 +1625,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		for (size_t u = 0, r = 0; u < it->nruns; u++) {
 			if (it->refs[u].kind == REF_GROUP && !it->rows_es) {
 				/* a run of groups: their totals together */
-				group_values(es, it->c, &it->refs[u], snapshot, &env, &e->plan,
+				group_values(es, it->c, &it->refs[u], snapshot, &env, plan,
 					     val + r, st + r);
 				r += it->refs[u].n;
 				continue;
@@ -1621,7 +1634,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 				/* a run of instances: derived together */
 				derive_run(&(struct derive_span){ es->cur, snapshot ? NULL : &es->ds,
 								  !snapshot && !es->have_prev, NULL,
-								  it->refs[u].n, 0, NULL, &e->plan },
+								  it->refs[u].n, 0, NULL, plan },
 					   it->c, it->need, it->refs[u].idx, &env, val + r, st + r);
 				r += it->refs[u].n;
 				continue;
@@ -1668,7 +1681,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 						v = derive_total_span(it->c, &(struct derive_span){
 							es->cur, snapshot ? NULL : &es->ds,
 							!snapshot && !es->have_prev, NULL,
-							es->cur->ninstances, 1, NULL, &e->plan },
+							es->cur->ninstances, 1, NULL, plan },
 							&env);
 					break;
 				case REF_GROUP: /* a rows item's (the others' above) */
@@ -1746,6 +1759,7 @@ engine_free_parts(struct engine *e)
 		free(e->items[k].rows);
 		free(e->items[k].path);
 		free(e->items[k].pattern);
+		free(e->items[k].plan);
 	}
 	free(e->items);
 	for (size_t s = 0; s < e->nsets; s++) {
