@@ -184,8 +184,30 @@ size_t name_place(const void *base, size_t n, size_t size, size_t off, const cha
 int glob_match_ci(const char *pattern, const char *s);
 
 /* Parse an unsigned decimal at *p, advancing *p; returns 0, or -1 if no
- * digit is there. Saturates at UINT64_MAX. */
-int parse_u64(const char **p, uint64_t *out);
+ * digit is there. Saturates at UINT64_MAX. Inline: the readers' loops call
+ * it for every number of every file; nineteen digits cannot pass 2^64, so
+ * only a longer number pays for the test. */
+static inline int
+parse_u64(const char **pp, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	unsigned d, n = 0;
+
+	if ((d = (unsigned)(unsigned char)*p - '0') > 9)
+		return -1;
+	do {
+		v = v * 10 + d;
+		p++;
+	} while (++n < 19 && (d = (unsigned)(unsigned char)*p - '0') <= 9);
+	while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+		p++;
+	}
+	*pp = p;
+	*out = v;
+	return 0;
+}
 
 /* Write v in decimal at buf (FMT_UINT_MAX bytes of room), with no NUL;
  * returns the digits written. */
@@ -193,7 +215,13 @@ int parse_u64(const char **p, uint64_t *out);
 size_t fmt_uint(char *buf, uint64_t v);
 
 /* Skip spaces and tabs. */
-const char *skip_blanks(const char *p);
+static inline const char *
+skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

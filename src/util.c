@@ -455,27 +455,6 @@ glob_match_ci(const char *pat, const char *s)
 	return *pat == '\0';
 }
 
-int
-parse_u64(const char **pp, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			v = UINT64_MAX;
-		else
-			v = v * 10 + d;
-		p++;
-	}
-	*pp = p;
-	*out = v;
-	return 0;
-}
-
 size_t
 fmt_uint(char *buf, uint64_t v)
 {
@@ -490,10 +469,3 @@ fmt_uint(char *buf, uint64_t v)
 	return sizeof(digits) - k;
 }
 
-const char *
-skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}

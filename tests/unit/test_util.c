@@ -236,6 +236,48 @@ test_name_place(void **state)
 	assert_int_equal(found, 0);
 }
 
+/* parse_u64: digits up to the first non-digit, the pointer moved past
+ * them; 19 digits exactly, 2^64 - 1, and anything past it saturating (the
+ * 20th digit and on take the checked loop); no digit is -1, *p unmoved. */
+static void
+test_parse_u64(void **unused)
+{
+	static const struct {
+		const char *text;
+		uint64_t v;
+		size_t used;
+	} cases[] = {
+		{ "0", 0, 1 },
+		{ "7 8", 7, 1 },
+		{ "0012x", 12, 4 },
+		{ "4294967296\n", 4294967296ull, 10 },
+		{ "9999999999999999999", 9999999999999999999ull, 19 },
+		{ "1234567890123456789 ", 1234567890123456789ull, 19 },
+		{ "18446744073709551615", UINT64_MAX, 20 },
+		{ "18446744073709551614:", UINT64_MAX - 1, 20 },
+		{ "18446744073709551616", UINT64_MAX, 20 },
+		{ "99999999999999999999999", UINT64_MAX, 23 },
+	};
+
+	(void)unused;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *p = cases[k].text;
+		uint64_t v = 1;
+		assert_int_equal(parse_u64(&p, &v), 0);
+		assert_true(v == cases[k].v);
+		assert_int_equal((size_t)(p - cases[k].text), cases[k].used);
+	}
+	for (const char *const *t = (const char *const[]){ "", " 1", "-1", "x", ":", NULL }; *t;
+	     t++) {
+		const char *p = *t;
+		uint64_t v = 5;
+		assert_int_equal(parse_u64(&p, &v), -1);
+		assert_ptr_equal(p, *t);
+	}
+	assert_string_equal(skip_blanks(" \t \tx y"), "x y");
+	assert_string_equal(skip_blanks("x"), "x");
+}
+
 int
 main(void)
 {
@@ -246,6 +288,7 @@ main(void)
 		cmocka_unit_test(test_strpool),
 		cmocka_unit_test(test_fmt_uint),
 		cmocka_unit_test(test_name_place),
+		cmocka_unit_test(test_parse_u64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
