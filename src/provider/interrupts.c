@@ -88,12 +88,15 @@ line_end(const char *p, const char *end)
 }
 
 /* Parse the digits in [p, e) (all digits, at least one), saturating at
- * UINT64_MAX (INTERRUPTS_NO_COUNT for a count). */
+ * UINT64_MAX (INTERRUPTS_NO_COUNT for a count). Nineteen digits cannot
+ * pass it: only the digits after them are tested. */
 static uint64_t
 digits_value(const char *p, const char *e)
 {
 	uint64_t v = 0;
 
+	for (const char *safe = e - p > 19 ? p + 19 : e; p < safe; p++)
+		v = v * 10 + (unsigned)(*p - '0');
 	for (; p < e; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
@@ -132,17 +135,18 @@ interrupts_header(const char **pp, const char *end, unsigned *cpus, size_t max)
 
 /* The action names of a numbered row: what follows the last run of two or
  * more blanks in its description (the kernel prints "  " before the first
- * action, single blanks inside "a, b"); the whole description when none. */
+ * action, single blanks inside "a, b"); the whole description when none.
+ * Found from the end: the last pair of blanks ends that run (the
+ * description ends in no blank), and the actions are the short part. */
 static void
 row_actions(struct interrupts_row *row)
 {
 	const char *d = row->desc, *e = row->desc + row->desc_len, *start = d;
 
-	for (const char *p = d; p + 1 < e; p++)
-		if (is_blank(p[0]) && is_blank(p[1])) {
-			while (p < e && is_blank(*p))
-				p++;
-			start = p;
+	for (const char *p = e - 1; p > d; p--)
+		if (is_blank(p[0]) && is_blank(p[-1])) {
+			start = p + 1;
+			break;
 		}
 	row->actions = start;
 	row->actions_len = (size_t)(e - start);
