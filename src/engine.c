@@ -133,8 +133,8 @@ struct item {
 	size_t nrows, rows_cap; /* runs */
 	int rows_open;    /* the last run may take the next row (same ref) */
 	/* its counter's terms over the reads' layouts, kept from frame to
-	 * frame: a multi-instance set's item (whose runs and totals take
-	 * them), allocated at its first frame; NULL: e->plan */
+	 * frame: a multi-instance set's item's (whose runs and totals take
+	 * them), in e->plans; NULL: e->plan */
 	struct derive_plan *plan;
 };
 
@@ -189,6 +189,9 @@ struct engine {
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
 	struct derive_plan plan; /* a single-instance set's item's (engine_frame) */
+	/* the items' own plans, in item order (a frame walks them as it
+	 * walks the items), allocated at the first frame */
+	struct derive_plan *plans;
 	/* the frame's rows: runs of their columns, the values (8 bytes a
 	 * row) of the runs that are not uniform, and the statuses of those
 	 * that are not one status (a byte a row) */
@@ -1344,9 +1347,24 @@ item_build_rows(const struct engine *e, struct item *it)
 static struct derive_plan *
 item_plan(struct engine *e, struct item *it)
 {
-	if (!it->plan && (it->es->prov->set->multi_instance || it->rows_es))
-		it->plan = xcalloc(1, sizeof(*it->plan));
 	return it->plan ? it->plan : &e->plan;
+}
+
+/* Give each item of a multi-instance set (or totalling another set's
+ * rows) its own plan, once: the items do not change after set-up. */
+static void
+items_plans(struct engine *e)
+{
+	size_t n = 0, k;
+
+	if (e->plans)
+		return;
+	for (k = 0; k < e->nitems; k++)
+		n += e->items[k].es->prov->set->multi_instance || e->items[k].rows_es;
+	e->plans = xcalloc(n ? n : 1, sizeof(*e->plans));
+	for (k = 0, n = 0; k < e->nitems; k++)
+		if (e->items[k].es->prov->set->multi_instance || e->items[k].rows_es)
+			e->items[k].plan = &e->plans[n++];
 }
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
@@ -1573,6 +1591,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
+	items_plans(e);
 	/* The refs first (rebuilt where instances changed). */
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
@@ -1759,9 +1778,9 @@ engine_free_parts(struct engine *e)
 		free(e->items[k].rows);
 		free(e->items[k].path);
 		free(e->items[k].pattern);
-		free(e->items[k].plan);
 	}
 	free(e->items);
+	free(e->plans);
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		if (es->state && !e->replay)
