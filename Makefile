@@ -2,7 +2,7 @@
 #
 # make              build ./getcounter
 # make check        unit tests (cmocka), shell tests of the binary, a short fuzz run
-# make asan         the same tests under AddressSanitizer and UBSan
+# make asan         the unit, shell and screen tests under AddressSanitizer and UBSan
 # make bench        cost per sample against the floor of reading the files
 # make install      PREFIX=/usr/local DESTDIR=...
 # make deps         install the Debian packages the build needs, if missing
@@ -151,8 +151,11 @@ cli: $(BUILD)/getcounter
 tui: $(BUILD)/getcounter
 	GETCOUNTER=$(CURDIR)/$(BUILD)/getcounter sh tests/tui/run.sh
 
+# The tests of the code itself; not bench-build and fuzz-short, whose
+# harness builds and fuzz targets (built by clang with their own
+# sanitizers) make check has already run.
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" unit cli tui
 
 # BENCH_FLAGS: options of bench/run, e.g. BENCH_FLAGS=--quick
 BENCH_FLAGS ?=

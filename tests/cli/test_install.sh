@@ -13,8 +13,15 @@ command -v make >/dev/null 2>&1 || skip "make is not installed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dest=$tmp/dest
-# A build directory of our own, so this does not race other builds.
-mk() { make -s -C "$repo" BUILD="$tmp/build" PREFIX=/usr/local DESTDIR="$dest" "$@"; }
+# The build directory of the binary under test when it is this
+# repository's (make check, make asan: built before the tests, so make
+# install only installs, as after any build); else one of our own, so
+# this does not race other builds.
+case $GETCOUNTER in
+"$repo"/*/getcounter) build=${GETCOUNTER#"$repo"/} build=${build%/getcounter} ;;
+*) build=$tmp/build ;;
+esac
+mk() { make -s -C "$repo" BUILD="$build" PREFIX=/usr/local DESTDIR="$dest" "$@"; }
 
 mk install >"$tmp/log" 2>&1 || fail "make install failed: $(tail -20 "$tmp/log")"
 bin=$dest/usr/local/bin/getcounter
