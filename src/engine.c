@@ -1350,8 +1350,16 @@ item_plan(struct engine *e, struct item *it)
 	return it->plan ? it->plan : &e->plan;
 }
 
-/* Give each item of a multi-instance set (or totalling another set's
- * rows) its own plan, once: the items do not change after set-up. */
+/* Whether it keeps a plan of its own: an item of a multi-instance set or
+ * totalling another set's rows (whose runs and totals take the terms). */
+static int
+item_owns_plan(const struct item *it)
+{
+	return it->es->prov->set->multi_instance || it->rows_es;
+}
+
+/* Give each item that owns one its plan, once: the items do not change
+ * after set-up. */
 static void
 items_plans(struct engine *e)
 {
@@ -1360,10 +1368,10 @@ items_plans(struct engine *e)
 	if (e->plans)
 		return;
 	for (k = 0; k < e->nitems; k++)
-		n += e->items[k].es->prov->set->multi_instance || e->items[k].rows_es;
+		n += item_owns_plan(&e->items[k]);
 	e->plans = xcalloc(n ? n : 1, sizeof(*e->plans));
 	for (k = 0, n = 0; k < e->nitems; k++)
-		if (e->items[k].es->prov->set->multi_instance || e->items[k].rows_es)
+		if (item_owns_plan(&e->items[k]))
 			e->items[k].plan = &e->plans[n++];
 }
 

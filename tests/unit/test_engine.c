@@ -5,7 +5,8 @@
  * close cleanly (each state closed once: make asan checks). Live, on this
  * machine's /proc/meminfo (Memory is read on any Linux). Sets read in the
  * catalogue's order, so that a file two of them read is read once; a
- * frame's statuses kept only where a run's rows differ.
+ * frame's statuses kept only where a run's rows differ; an item's terms
+ * formed again when a value passes 2^32.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -167,6 +168,104 @@ status_of(const struct frame *f, const char *inst)
 	return ST_OK;
 }
 
+/* The row of f for instance inst (which must be there). */
+static struct frame_row
+row_of(const struct frame *f, const char *inst)
+{
+	for (size_t i = 0; i < f->nrows; i++) {
+		struct frame_row tmp;
+		const struct frame_row *r = frame_row_at(f, i, &tmp);
+		if (r->instance && strcmp(r->instance, inst) == 0)
+			return *r;
+	}
+	fail_msg("no row for %s", inst);
+	return (struct frame_row){ 0 };
+}
+
+/* Write ROOT/proc/uptime and a /proc/diskstats of disks d0 (reads r0) and
+ * d1 (reads r1). */
+static void
+write_reads(const char *root, int up, uint64_t r0, uint64_t r1)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "mkdir -p '%s/proc'", root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%d.00 %d.00\n", up, 2 * up);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, " 240 0 d0 %llu 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", (unsigned long long)r0);
+	fprintf(f, " 240 1 d1 %llu 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", (unsigned long long)r1);
+	fclose(f);
+}
+
+/* An item keeps its counter's terms from frame to frame (struct
+ * derive_plan), keyed by the reads' layouts: when d0's reads pass 2^32
+ * (its field takes two words from then on, in one read and then both),
+ * the terms are formed again and every frame's rates are right. Reads
+ * one second apart:
+ *   t0: d0 1000, d1 10
+ *   t1: d0 3000, d1 30                     d0 2000/s, d1 20/s, _Total 2020
+ *   t2: d0 2^32 + 8000 = 4294975296, d1 60 d0 2^32 + 5000 = 4294972296/s,
+ *                                          d1 30/s, _Total 4294972326
+ *   t3: d0 4294982296, d1 100              d0 7000/s, d1 40/s, _Total 7040
+ *   t4: d0 4294991296, d1 150              d0 9000/s, d1 50/s, _Total 9050 */
+static void
+test_plan_follows_layout(void **state)
+{
+	static const struct {
+		uint64_t r0, r1;
+		double d0, d1, total;
+	} reads[] = {
+		{ 1000, 10, 0, 0, 0 },
+		{ 3000, 30, 2000, 20, 2020 },
+		{ 4294975296ull, 60, 4294972296.0, 30, 4294972326.0 },
+		{ 4294982296ull, 100, 7000, 40, 7040 },
+		{ 4294991296ull, 150, 9000, 50, 9050 },
+	};
+	enum { N = sizeof(reads) / sizeof(reads[0]) };
+	char roots[N][96], dir[64];
+	char *argv[2 * N + 1];
+	const char *paths[] = { "\\PhysicalDisk(*)\\Disk Reads/sec" };
+	struct config cfg;
+	struct err err;
+	int rc, argc = 0;
+	const struct frame *f = NULL;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/gc-test-plan-%d", (int)getpid());
+	argv[argc++] = "getcounter";
+	for (size_t k = 0; k < N; k++) {
+		snprintf(roots[k], sizeof(roots[k]), "%s/t%zu", dir, k);
+		write_reads(roots[k], 100 + (int)k, reads[k].r0, reads[k].r1);
+		argv[argc++] = "--root";
+		argv[argc++] = roots[k];
+	}
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cli_parse(argc, argv, &cfg, &err), 0);
+	struct engine *e = engine_open(&cfg, paths, 1, &rc, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+	for (size_t k = 1; k < N; k++) {
+		assert_int_equal(engine_step(e, k, 0, &f, &err), 0);
+		assert_non_null(f);
+		struct frame_row d0 = row_of(f, "d0"), d1 = row_of(f, "d1"), t = row_of(f, "_Total");
+		assert_int_equal(d0.status, ST_OK);
+		assert_int_equal(d1.status, ST_OK);
+		assert_int_equal(t.status, ST_OK);
+		assert_true(d0.value == reads[k].d0);
+		assert_true(d1.value == reads[k].d1);
+		assert_true(t.value == reads[k].total);
+	}
+	engine_close(e);
+	config_free(&cfg);
+	gc_remove_tree(dir);
+}
+
 /* A frame keeps statuses only for runs of rows that are not one status:
  * over disk-appear, where disks come (NEW) and go (NO_INSTANCE) and one
  * is re-attached (RESET), each row has its own; over disk-modern, every
@@ -303,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_sets_in_catalog_order),
 		cmocka_unit_test(test_frame_statuses),
 		cmocka_unit_test(test_frame_status_each_place),
+		cmocka_unit_test(test_plan_follows_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
