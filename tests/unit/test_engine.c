@@ -182,10 +182,10 @@ row_of(const struct frame *f, const char *inst)
 	return (struct frame_row){ 0 };
 }
 
-/* Write ROOT/proc/uptime and a /proc/diskstats of disks d0 (reads r0) and
- * d1 (reads r1). */
-static void
-write_reads(const char *root, int up, uint64_t r0, uint64_t r1)
+/* Make ROOT/proc with ROOT/proc/uptime (up seconds); ROOT/proc/diskstats
+ * opened for writing. */
+static FILE *
+root_diskstats(const char *root, int up)
 {
 	char path[600];
 	FILE *f;
@@ -198,6 +198,16 @@ write_reads(const char *root, int up, uint64_t r0, uint64_t r1)
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
 	assert_non_null(f = fopen(path, "w"));
+	return f;
+}
+
+/* Write ROOT/proc/uptime and a /proc/diskstats of disks d0 (reads r0) and
+ * d1 (reads r1). */
+static void
+write_reads(const char *root, int up, uint64_t r0, uint64_t r1)
+{
+	FILE *f = root_diskstats(root, up);
+
 	fprintf(f, " 240 0 d0 %llu 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", (unsigned long long)r0);
 	fprintf(f, " 240 1 d1 %llu 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", (unsigned long long)r1);
 	fclose(f);
@@ -330,17 +340,8 @@ test_frame_statuses(void **state)
 static void
 write_disks(const char *root, int up, size_t n, size_t skip, unsigned r)
 {
-	char path[300];
-	FILE *f;
+	FILE *f = root_diskstats(root, up);
 
-	snprintf(path, sizeof(path), "mkdir -p '%s/proc'", root);
-	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/proc/uptime", root);
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "%d.00 %d.00\n", up, 2 * up);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/proc/diskstats", root);
-	assert_non_null(f = fopen(path, "w"));
 	for (size_t d = 0; d < n; d++)
 		if (d != skip)
 			fprintf(f, " 240 %4zu d%zu %u 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", d, d, r);
