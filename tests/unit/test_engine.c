@@ -154,20 +154,6 @@ test_sets_in_catalog_order(void **state)
 	gc_remove_tree(root);
 }
 
-/* The status of the row of f for instance inst (which must be there). */
-static enum value_status
-status_of(const struct frame *f, const char *inst)
-{
-	for (size_t i = 0; i < f->nrows; i++) {
-		struct frame_row tmp;
-		const struct frame_row *r = frame_row_at(f, i, &tmp);
-		if (r->instance && strcmp(r->instance, inst) == 0)
-			return r->status;
-	}
-	fail_msg("no row for %s", inst);
-	return ST_OK;
-}
-
 /* The row of f for instance inst (which must be there). */
 static struct frame_row
 row_of(const struct frame *f, const char *inst)
@@ -180,6 +166,13 @@ row_of(const struct frame *f, const char *inst)
 	}
 	fail_msg("no row for %s", inst);
 	return (struct frame_row){ 0 };
+}
+
+/* The status of the row of f for instance inst (which must be there). */
+static enum value_status
+status_of(const struct frame *f, const char *inst)
+{
+	return (enum value_status)row_of(f, inst).status;
 }
 
 /* Make ROOT/proc with ROOT/proc/uptime (up seconds); ROOT/proc/diskstats
