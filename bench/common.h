@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -67,6 +68,72 @@ bench_sleep_ms(double ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/* --turn IN,OUT: the floor and gcbench take turns, BENCH_TURN_STEPS
+ * steps each. Each waits for a byte on descriptor IN before its turn and
+ * writes one to OUT (the other's IN) after it. bench/run also binds both
+ * to the same CPU: so the floor's steps and getcounter's run within
+ * milliseconds of each other on the same CPU, and the slow and fast spells
+ * of a shared machine fall on both alike (on a VM whose host runs other
+ * guests, a CPU's every system call can cost 40 % more for a second, and
+ * the two CPUs are not in the same spell). A turn is many steps, not one:
+ * the other's turn costs a process some of its caches, so only a turn's
+ * first step pays for it, and the median step does not. With --sleep
+ * every step finds cold caches anyway, and a turn is one step. A wait of
+ * 10 s (the other died, or has fewer steps) ends the turns. */
+#define BENCH_TURN_STEPS 16
+
+struct bench_turn {
+	int in, out;
+	unsigned long step; /* steps taken, warm-up steps too */
+	unsigned long per;  /* steps a turn */
+};
+
+/* Parse "IN,OUT" into t; -1 when it is not two descriptors. */
+static inline int
+bench_turn_parse(struct bench_turn *t, const char *arg)
+{
+	char *end;
+	long in = strtol(arg, &end, 10), out;
+
+	if (end == arg || *end != ',')
+		return -1;
+	out = strtol(end + 1, &end, 10);
+	if (*end || in < 0 || out < 0 || in > 1 << 20 || out > 1 << 20)
+		return -1;
+	t->in = (int)in;
+	t->out = (int)out;
+	t->step = 0;
+	t->per = BENCH_TURN_STEPS;
+	return 0;
+}
+
+/* Before a step: at the start of a turn, wait for it. */
+static inline void
+bench_turn_wait(struct bench_turn *t)
+{
+	struct pollfd p = { .fd = t->in, .events = POLLIN };
+	char c;
+
+	if (t->in < 0 || t->step % t->per != 0)
+		return;
+	if (poll(&p, 1, 10000) <= 0 || read(t->in, &c, 1) != 1) {
+		fprintf(stderr, "bench: no turn for 10 s: going on alone\n");
+		t->in = t->out = -1;
+	}
+}
+
+/* After a step: at the end of a turn, or after the last step (last
+ * nonzero), give the other its turn. */
+static inline void
+bench_turn_pass(struct bench_turn *t, int last)
+{
+	if (t->out < 0)
+		return;
+	t->step++;
+	if (t->step % t->per == 0 || last)
+		(void)!write(t->out, "t", 1);
 }
 
 /* The cost of one bench_cpu_ns() pair, in ns (the minimum of many). */

@@ -12,8 +12,11 @@
  * with --tokenize (fixture roots: there a file is a page-cache copy, not
  * kernel formatting, so the floor also turns every decimal into a number).
  *
+ * --turn IN,OUT takes turns with gcbench, a step each (common.h's
+ * bench_turn).
+ *
  * floor [--root DIR] [--steps N] [--warmup N] [--tokenize] [--files LIST] [--sleep MS]
- *       [FILE...]                       (FILEs relative to the root)
+ *       [--turn IN,OUT] [FILE...]       (FILEs relative to the root)
  */
 #include "common.h"
 
@@ -339,7 +342,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: floor [--root DIR] [--steps N] [--warmup N] [--tokenize] "
-			"[--files LIST] [--sleep MS] [FILE...]\n");
+			"[--files LIST] [--sleep MS] [--turn IN,OUT] [FILE...]\n");
 	exit(2);
 }
 
@@ -349,6 +352,7 @@ main(int argc, char **argv)
 	const char *root = NULL, *list = NULL;
 	long steps = 200, warmup = 5;
 	double sleep_ms = 0;
+	struct bench_turn turn = { -1, -1, 0, 1 };
 	int tokenize = 0, i, rootfd;
 	struct ticker tk = { 0 };
 
@@ -361,6 +365,10 @@ main(int argc, char **argv)
 			warmup = atol(argv[++i]);
 		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
 			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
+			if (bench_turn_parse(&turn, argv[++i]) < 0)
+				usage();
+		}
 		else if (strcmp(argv[i], "--tokenize") == 0)
 			tokenize = 1;
 		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
@@ -372,6 +380,8 @@ main(int argc, char **argv)
 	}
 	if (steps < 1 || warmup < 0)
 		usage();
+	if (sleep_ms > 0)
+		turn.per = 1; /* every step cold anyway: a turn a step */
 	bench_raise_nofile();
 	rootfd = open(root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
@@ -401,16 +411,19 @@ main(int argc, char **argv)
 	size_t bytes = 0, nlbytes = 0, nstatfs_ok = 0;
 
 	for (long w = 0; w < warmup; w++) {
+		bench_turn_wait(&turn);
 		if (root)
 			ticker_step(&tk);
 		read_files(tokenize);
 		read_per_step(rootfd, tokenize);
 		nl_dumps();
 		statfs_all();
+		bench_turn_pass(&turn, 0);
 	}
 	uint64_t wall0 = bench_wall_ns(), user0, sys0, user1, sys1;
 	bench_user_sys_ns(&user0, &sys0);
 	for (long s = 0; s < steps; s++) {
+		bench_turn_wait(&turn); /* before the ticker: the files are ours */
 		if (root)
 			ticker_step(&tk);
 		if (sleep_ms > 0)
@@ -422,6 +435,7 @@ main(int argc, char **argv)
 		nstatfs_ok = statfs_all();
 		uint64_t b = bench_cpu_ns();
 		t[s] = b - a > overhead ? b - a - overhead : 0;
+		bench_turn_pass(&turn, s == steps - 1);
 	}
 	uint64_t wall1 = bench_wall_ns();
 	bench_user_sys_ns(&user1, &sys1);

@@ -20,8 +20,12 @@
  * reads exactly those files, sends exactly those requests and makes those
  * calls.
  *
+ * --turn IN,OUT takes turns with the floor, a step each (common.h's
+ * bench_turn): warm-up steps too, so both must be given the same --warmup.
+ *
  * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
- *         [--sleep MS] [--marker] [--] [PATH...]   (no PATH: the default counters)
+ *         [--sleep MS] [--turn IN,OUT] [--marker] [--] [PATH...]
+ *         (no PATH: the default counters)
  */
 #include "common.h"
 
@@ -383,7 +387,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] "
-			"[--files F] [--log FILE] [--sleep MS] [--marker] [--] [PATH...]\n");
+			"[--files F] [--log FILE] [--sleep MS] [--turn IN,OUT] [--marker] [--] "
+			"[PATH...]\n");
 	exit(2);
 }
 
@@ -393,6 +398,7 @@ main(int argc, char **argv)
 	const char *root = NULL, *format = NULL, *files = NULL, *log = NULL;
 	long steps = 200, warmup = 5;
 	double sleep_ms = 0;
+	struct bench_turn turn = { -1, -1, 0, 1 };
 	int marker = 0, i;
 	struct config cfg;
 	struct err err = { 0 };
@@ -409,6 +415,10 @@ main(int argc, char **argv)
 			warmup = atol(argv[++i]);
 		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
 			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
+			if (bench_turn_parse(&turn, argv[++i]) < 0)
+				usage();
+		}
 		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc)
 			format = argv[++i];
 		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
@@ -427,6 +437,8 @@ main(int argc, char **argv)
 	}
 	if (steps < 1 || warmup < 1)
 		usage();
+	if (sleep_ms > 0)
+		turn.per = 1; /* every step cold anyway: a turn a step */
 	const char *const *paths = (const char *const *)&argv[i];
 	size_t npaths = (size_t)(argc - i);
 
@@ -468,6 +480,7 @@ main(int argc, char **argv)
 		free(real);
 	}
 	for (long w = 0; w < warmup; w++) {
+		bench_turn_wait(&turn);
 		if (root)
 			ticker_step(&tk);
 		/* record the requests of the last warm-up step: steady state */
@@ -482,6 +495,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "gcbench: %s\n", err.msg);
 			return 1;
 		}
+		bench_turn_pass(&turn, 0);
 	}
 	recording = 0;
 	long nfiles = -1;
@@ -513,6 +527,7 @@ main(int argc, char **argv)
 	uint64_t wall0 = bench_wall_ns();
 	counts(count, c0);
 	for (long s = 0; s < steps; s++) {
+		bench_turn_wait(&turn); /* before the ticker: the files are ours */
 		if (root)
 			ticker_step(&tk);
 		if (sleep_ms > 0)
@@ -528,6 +543,7 @@ main(int argc, char **argv)
 		}
 		uint64_t b = bench_cpu_ns();
 		t[s] = b - a > overhead ? b - a - overhead : 0;
+		bench_turn_pass(&turn, s == steps - 1);
 	}
 	counts(count, c1);
 	uint64_t wall1 = bench_wall_ns();
