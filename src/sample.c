@@ -67,7 +67,7 @@ run_of(const struct raw_list *from, size_t i)
 /* The run of l holding instance i, from run, the run of an instance
  * before i (a read's adds walk the runs so, with no search); searched when
  * run is not that. */
-static size_t
+static inline __attribute__((always_inline)) size_t
 run_follow(const struct raw_list *l, size_t run, size_t i)
 {
 	if (run >= l->nruns || l->run_start[run] > i)
@@ -402,6 +402,26 @@ same_name(const struct raw_set *rs, const struct raw_instance *ri, const char *n
 	return strncmp(s, name, len) == 0 && s[len] == '\0';
 }
 
+/* raw_set_add's slot i when it is not the sibling's (or no longer is):
+ * rs's own list, the name stored when it is not the slot's already. */
+static __attribute__((noinline)) struct raw_instance *
+add_own(struct raw_set *rs, size_t i, const char *name, size_t len, uint64_t identity)
+{
+	struct raw_instance *ri;
+
+	list_room(rs, i);
+	ri = &rs->inst[i];
+	if (!same_name(rs, ri, name, len)) {
+		if (!rs->names) {
+			rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
+			strset_by_place(rs->names); /* names, not numbers */
+		}
+		ri->name = strset_add_n(rs->names, name, len, NULL) + 1;
+	}
+	list_set_identity(rs->list, i, identity);
+	return ri;
+}
+
 struct raw_instance *
 raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {
@@ -427,24 +447,11 @@ raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 			list_copy_prefix(l, rs->list, i);
 			rs->list = l;
 			rs->inst = l->inst;
-			sib = NULL; /* rs's own list now: written below */
+			ri = add_own(rs, i, name, len, identity);
 		}
 	} else {
-		sib = NULL;
+		ri = add_own(rs, i, name, len, identity);
 	}
-	if (!sib) {
-		list_room(rs, i);
-		ri = &rs->inst[i];
-		if (!same_name(rs, ri, name, len)) {
-			if (!rs->names) {
-				rs->names = rs->own_names = xcalloc(1, sizeof(*rs->own_names));
-				strset_by_place(rs->names); /* names, not numbers */
-			}
-			ri->name = strset_add_n(rs->names, name, len, NULL) + 1;
-		}
-		list_set_identity(rs->list, i, identity);
-	}
-	ri = &rs->inst[i];
 	rs->ninstances++;
 	memset(raw_words(rs, i), 0, sizeof(*rs->values) * rs->stride);
 	raw_set_present_at(rs, i, 0);
@@ -526,6 +533,22 @@ put_all(struct raw_set *rs, struct raw_instance *ri, const uint64_t *v, uint64_t
 		}
 		if (!big) {
 			raw_set_present_at(rs, i, raw_present_at(rs, i) | (mask & rs->keep));
+			return;
+		}
+		/* a value needs two words: the general way below */
+	} else if (!rs->wide) {
+		/* some fields kept, one word each: field f is word slot[f] (a
+		 * NIC's statistics when a counter asks for some of them) */
+		uint32_t *w = raw_words(rs, i);
+		const uint8_t *slot = rs->slot;
+		uint64_t any = 0, m = mask & rs->keep;
+		for (uint64_t k = m; k; k &= k - 1) {
+			unsigned f = (unsigned)__builtin_ctzll(k);
+			w[slot[f]] = (uint32_t)v[f];
+			any |= v[f];
+		}
+		if (!(any >> 32)) {
+			raw_set_present_at(rs, i, raw_present_at(rs, i) | m);
 			return;
 		}
 		/* a value needs two words: the general way below */

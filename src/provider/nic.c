@@ -435,6 +435,7 @@ struct nic_if {
 	uint32_t slot;
 	uint32_t qlen;
 	uint32_t nbql;
+	uint32_t name_len; /* strlen(name) */
 	uint8_t probed;   /* `device` checked (files: for the ifindex probed_id) */
 	uint8_t link_probed; /* live: speed and duplex read */
 	uint8_t in_total;
@@ -590,6 +591,7 @@ insert_if(struct nic_state *st, size_t pos, const char *name, size_t len)
 	ni = &st->ifs[pos];
 	memset(ni, 0, sizeof(*ni));
 	ni->name = xstrndup(name, len);
+	ni->name_len = (uint32_t)strlen(ni->name);
 	return ni;
 }
 
@@ -815,6 +817,7 @@ track_link(struct nic_state *st, const struct nic_link *link)
 		    ni->name[link->name_len] != '\0') {
 			free(ni->name);
 			ni->name = xstrndup(link->name, link->name_len);
+			ni->name_len = (uint32_t)strlen(ni->name);
 			relink = 1;
 		}
 		if (ni->carrier_changes != link->carrier_changes)
@@ -836,23 +839,26 @@ static void
 emit_live(struct nic_state *st, struct nic_if *ni, const struct nic_stats *s)
 {
 	struct raw_instance *ri =
-		raw_set_add(st->out, ni->name, strlen(ni->name), (uint64_t)ni->ifindex);
-
-	uint64_t v[F_DUPLEX + 1], mask = s->present & NIC_STATS_MASK;
+		raw_set_add(st->out, ni->name, ni->name_len, (uint64_t)ni->ifindex);
 
 	ni->slot = (uint32_t)(st->out->ninstances - 1);
 	raw_set_in_total(st->out, ri, ni->in_total);
 	/* the dump carries every statistic: record them all, so a reset in
 	 * any field resets the instance whatever was asked; with the speed
-	 * and duplex after them (put_link's), one run of fields put at once */
-	memcpy(v, s->v, sizeof(s->v));
+	 * and duplex after them (put_link's), all put at once */
+	uint64_t mask = s->present & NIC_STATS_MASK;
 	if (st->ctx->needed & LINK_MASK) {
+		uint64_t v[F_DUPLEX + 1];
+		memcpy(v, s->v, sizeof(s->v));
 		v[F_SPEED] = ni->speed;
 		v[F_DUPLEX] = ni->duplex;
 		mask |= (ni->has_speed ? BIT(F_SPEED) : 0) | (ni->has_duplex ? BIT(F_DUPLEX) : 0);
+		raw_put_all(st->out, ri, v, mask);
+	} else {
+		raw_put_all(st->out, ri, s->v, mask);
 	}
-	raw_put_all(st->out, ri, v, mask);
-	put_bql(st, ni, st->out, ri);
+	if (st->ctx->needed & BIT(F_BQL_INFLIGHT))
+		put_bql(st, ni, st->out, ri);
 }
 
 /* Live: one interface of an RTM_GETLINK dump. */
@@ -1103,7 +1109,7 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 	const char *text;
 
 	if (parse_attr_u64(if_read(st, i, SLOT_IFINDEX, "", "ifindex"), &identity) < 0)
-		identity = name_hash(ni->name, strlen(ni->name));
+		identity = name_hash(ni->name, ni->name_len);
 	/* the `device` link (a physical NIC: in _Total) is the interface's
 	 * for as long as its ifindex: looked at once, not every read */
 	if (!ni->probed || ni->probed_id != identity) {
@@ -1112,7 +1118,7 @@ read_sysfs_if(struct nic_state *st, size_t i, struct raw_set *out)
 		ni->probed_id = identity;
 		ni->probed = 1;
 	}
-	ri = raw_set_add(out, ni->name, strlen(ni->name), identity);
+	ri = raw_set_add(out, ni->name, ni->name_len, identity);
 	raw_set_in_total(out, ri, ni->in_total);
 	for (unsigned f = 0; f < NIC_NSTATS; f++) {
 		if (!(needed & BIT(f)))

@@ -88,8 +88,11 @@ nic_netlink_stats64(const void *payload, size_t len, struct nic_stats *st)
 	size_t n = len < sizeof(struct rtnl_link_stats64) ? len : sizeof(struct rtnl_link_stats64);
 	size_t nf = n / sizeof(uint64_t);
 
-	if (nf > NIC_NSTATS)
-		nf = NIC_NSTATS; /* members a newer kernel added: not used */
+	if (nf >= NIC_NSTATS) { /* every field (a newer kernel's more are not used) */
+		memcpy(st->v, payload, sizeof(st->v)); /* of constant size: inline */
+		st->present = NIC_STATS_MASK;
+		return;
+	}
 	memcpy(st->v, payload, nf * sizeof(uint64_t));
 	memset(st->v + nf, 0, (NIC_NSTATS - nf) * sizeof(uint64_t));
 	st->present = ((uint64_t)1 << nf) - 1;
