@@ -214,36 +214,48 @@ wload(const uint32_t *w, struct wref r)
 }
 
 /* Nonzero when some slot s < n with care[s] (all ones, else 0) has
- * cw[s] < pw[s]: a fall, found eight slots at a time (four and one at the
- * end). */
+ * cw[s] < pw[s]: a fall, found eight slots at a time. The last block of
+ * eight (or of four, for n below 8) ends at n and may overlap the one
+ * before: a slot compared twice is still one fall, and nothing past n is
+ * read. */
 static inline __attribute__((always_inline)) int
 any_fell(const uint32_t *pw, const uint32_t *cw, const uint32_t *care, unsigned n)
 {
 	typedef uint32_t u32x8 __attribute__((vector_size(32)));
 	typedef uint32_t u32x4 __attribute__((vector_size(16)));
-	u32x8 acc8 = { 0 };
-	u32x4 acc = { 0 };
-	unsigned s = 0;
 
-	for (; s + 8 <= n; s += 8) {
-		u32x8 a, b, m;
-		memcpy(&a, pw + s, sizeof(a));
-		memcpy(&b, cw + s, sizeof(b));
-		memcpy(&m, care + s, sizeof(m));
-		acc8 |= (u32x8)(b < a) & m;
+	if (n >= 8) {
+		u32x8 acc = { 0 }, a, b, m;
+		uint64_t q[4];
+		for (unsigned s = 0;; s += 8) {
+			if (s + 8 > n)
+				s = n - 8; /* the last block, ending at n */
+			memcpy(&a, pw + s, sizeof(a));
+			memcpy(&b, cw + s, sizeof(b));
+			memcpy(&m, care + s, sizeof(m));
+			acc |= (u32x8)(b < a) & m;
+			if (s + 8 == n)
+				break;
+		}
+		memcpy(q, &acc, sizeof(q));
+		return (q[0] | q[1] | q[2] | q[3]) != 0;
 	}
-	if (s + 4 <= n) {
-		u32x4 a, b, m;
-		memcpy(&a, pw + s, sizeof(a));
-		memcpy(&b, cw + s, sizeof(b));
-		memcpy(&m, care + s, sizeof(m));
+	if (n >= 4) {
+		u32x4 a, b, m, acc;
+		uint64_t q[2];
+		memcpy(&a, pw, sizeof(a));
+		memcpy(&b, cw, sizeof(b));
+		memcpy(&m, care, sizeof(m));
 		acc = (u32x4)(b < a) & m;
-		s += 4;
+		memcpy(&a, pw + n - 4, sizeof(a));
+		memcpy(&b, cw + n - 4, sizeof(b));
+		memcpy(&m, care + n - 4, sizeof(m));
+		acc |= (u32x4)(b < a) & m;
+		memcpy(q, &acc, sizeof(q));
+		return (q[0] | q[1]) != 0;
 	}
-	uint32_t r = acc[0] | acc[1] | acc[2] | acc[3];
-	for (unsigned k = 0; k < 8; k++)
-		r |= acc8[k];
-	for (; s < n; s++)
+	uint32_t r = 0;
+	for (unsigned s = 0; s < n; s++)
 		r |= (uint32_t)-(uint32_t)(cw[s] < pw[s]) & care[s];
 	return r != 0;
 }

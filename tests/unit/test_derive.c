@@ -876,9 +876,11 @@ test_pairs_wide(void **state)
 }
 
 /* derive_pairs' fall check over reads of one layout, compared eight slots
- * at a time, then four, then one: a fall in any one slot of a set of 1 to
- * 21 fields is found (not plain, a RESET), and none is found where there
- * is none. */
+ * at a time, the last block ending at the last slot (so overlapping the
+ * one before), four for fewer than eight, one by one below four: a fall in
+ * any one slot of a set of 1 to 21 fields is found (not plain, a RESET),
+ * none is found where there is none, and a gauge's fall (in any slot, the
+ * overlap too) is none. */
 static void
 test_fall_each_slot(void **state)
 {
@@ -905,6 +907,28 @@ test_fall_each_slot(void **state)
 			derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
 			assert_int_equal(ds.plain, fall == nf);
 			assert_int_equal(st[0], fall == nf ? ST_OK : ST_RESET);
+			raw_set_free(&p);
+			raw_set_free(&c);
+		}
+		for (unsigned g = 0; g < nf; g++) { /* a gauge falls: no fall */
+			static struct field_desc gf[NMAX];
+			memcpy(gf, ff, sizeof(gf));
+			gf[g].kind = FK_GAUGE;
+			const struct counter_set gs = { .name = "Some", .help = "falls",
+							.multi_instance = 1, .fields = gf, .nfields = nf };
+			struct raw_set p, c;
+			raw_set_init(&p, &gs);
+			raw_set_init(&c, &gs);
+			struct raw_instance *pi = raw_set_add(&p, "x", 1, 1);
+			struct raw_instance *ci = raw_set_add(&c, "x", 1, 1);
+			for (unsigned f = 0; f < nf; f++) {
+				raw_put(&p, pi, f, 1000 + f);
+				raw_put(&c, ci, f, f == g ? 999 : 2000 + f);
+			}
+			uint8_t st[1];
+			struct delta_store ds;
+			derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
+			assert_int_equal(st[0], ST_OK);
 			raw_set_free(&p);
 			raw_set_free(&c);
 		}
