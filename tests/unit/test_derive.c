@@ -881,56 +881,55 @@ test_pairs_wide(void **state)
  * any one slot of a set of 1 to 21 fields is found (not plain, a RESET),
  * none is found where there is none, and a gauge's fall (in any slot, the
  * overlap too) is none. */
+/* derive_pairs' status of an instance read as 1000 + f in each field f,
+ * then 2000 + f but 999 in field fall (none when fall is nf); *plain the
+ * pairs' plain. */
+static uint8_t
+fall_status(const struct counter_set *fs, unsigned nf, unsigned fall, int *plain)
+{
+	struct raw_set p, c;
+	uint8_t st[1];
+	struct delta_store ds;
+
+	raw_set_init(&p, fs);
+	raw_set_init(&c, fs);
+	struct raw_instance *pi = raw_set_add(&p, "x", 1, 1);
+	struct raw_instance *ci = raw_set_add(&c, "x", 1, 1);
+	for (unsigned f = 0; f < nf; f++) {
+		raw_put(&p, pi, f, 1000 + f);
+		raw_put(&c, ci, f, f == fall ? 999 : 2000 + f);
+	}
+	derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
+	*plain = ds.plain;
+	raw_set_free(&p);
+	raw_set_free(&c);
+	return st[0];
+}
+
 static void
 test_fall_each_slot(void **state)
 {
 	(void)state;
 	enum { NMAX = 21 };
-	static struct field_desc ff[NMAX];
+	static struct field_desc ff[NMAX], gf[NMAX];
+	int plain;
+
 	for (int f = 0; f < NMAX; f++)
 		ff[f] = (struct field_desc){ "f", FW_64, FK_COUNTER, FB_NONE, NO_PROM };
 	for (unsigned nf = 1; nf <= NMAX; nf++) {
 		const struct counter_set fs = { .name = "Some", .help = "falls", .multi_instance = 1,
 						.fields = ff, .nfields = nf };
 		for (unsigned fall = 0; fall <= nf; fall++) { /* nf: no fall */
-			struct raw_set p, c;
-			raw_set_init(&p, &fs);
-			raw_set_init(&c, &fs);
-			struct raw_instance *pi = raw_set_add(&p, "x", 1, 1);
-			struct raw_instance *ci = raw_set_add(&c, "x", 1, 1);
-			for (unsigned f = 0; f < nf; f++) {
-				raw_put(&p, pi, f, 1000 + f);
-				raw_put(&c, ci, f, f == fall ? 999 : 2000 + f);
-			}
-			uint8_t st[1];
-			struct delta_store ds;
-			derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
-			assert_int_equal(ds.plain, fall == nf);
-			assert_int_equal(st[0], fall == nf ? ST_OK : ST_RESET);
-			raw_set_free(&p);
-			raw_set_free(&c);
+			uint8_t st = fall_status(&fs, nf, fall, &plain);
+			assert_int_equal(plain, fall == nf);
+			assert_int_equal(st, fall == nf ? ST_OK : ST_RESET);
 		}
+		const struct counter_set gs = { .name = "Some", .help = "falls", .multi_instance = 1,
+						.fields = gf, .nfields = nf };
 		for (unsigned g = 0; g < nf; g++) { /* a gauge falls: no fall */
-			static struct field_desc gf[NMAX];
 			memcpy(gf, ff, sizeof(gf));
 			gf[g].kind = FK_GAUGE;
-			const struct counter_set gs = { .name = "Some", .help = "falls",
-							.multi_instance = 1, .fields = gf, .nfields = nf };
-			struct raw_set p, c;
-			raw_set_init(&p, &gs);
-			raw_set_init(&c, &gs);
-			struct raw_instance *pi = raw_set_add(&p, "x", 1, 1);
-			struct raw_instance *ci = raw_set_add(&c, "x", 1, 1);
-			for (unsigned f = 0; f < nf; f++) {
-				raw_put(&p, pi, f, 1000 + f);
-				raw_put(&c, ci, f, f == g ? 999 : 2000 + f);
-			}
-			uint8_t st[1];
-			struct delta_store ds;
-			derive_pairs(&ds, &p, &c, NULL, st, &env2, 1);
-			assert_int_equal(st[0], ST_OK);
-			raw_set_free(&p);
-			raw_set_free(&c);
+			assert_int_equal(fall_status(&gs, nf, g, &plain), ST_OK);
 		}
 	}
 }
