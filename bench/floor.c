@@ -12,8 +12,8 @@
  * with --tokenize (fixture roots: there a file is a page-cache copy, not
  * kernel formatting, so the floor also turns every decimal into a number).
  *
- * --turn IN,OUT takes turns with gcbench, a step each (common.h's
- * bench_turn).
+ * --turn IN,OUT takes turns with gcbench, 16 steps a turn, one with --sleep
+ * (common.h's bench_turn).
  *
  * floor [--root DIR] [--steps N] [--warmup N] [--tokenize] [--files LIST] [--sleep MS]
  *       [--turn IN,OUT] [FILE...]       (FILEs relative to the root)
@@ -368,8 +368,7 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
 			if (bench_turn_parse(&turn, argv[++i]) < 0)
 				usage();
-		}
-		else if (strcmp(argv[i], "--tokenize") == 0)
+		} else if (strcmp(argv[i], "--tokenize") == 0)
 			tokenize = 1;
 		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
 			list = argv[++i];

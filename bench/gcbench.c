@@ -20,8 +20,9 @@
  * reads exactly those files, sends exactly those requests and makes those
  * calls.
  *
- * --turn IN,OUT takes turns with the floor, a step each (common.h's
- * bench_turn): warm-up steps too, so both must be given the same --warmup.
+ * --turn IN,OUT takes turns with the floor, 16 steps a turn, one with
+ * --sleep (common.h's bench_turn): warm-up steps too, so both must be given
+ * the same --warmup.
  *
  * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
  *         [--sleep MS] [--turn IN,OUT] [--marker] [--] [PATH...]
@@ -418,8 +419,7 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
 			if (bench_turn_parse(&turn, argv[++i]) < 0)
 				usage();
-		}
-		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc)
+		} else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc)
 			format = argv[++i];
 		else if (strcmp(argv[i], "--files") == 0 && i + 1 < argc)
 			files = argv[++i];
