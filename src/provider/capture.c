@@ -647,6 +647,8 @@ struct source {
 	uint64_t first_out_of_order;
 	int loopback;          /* live on a loopback interface */
 	int gone;              /* live: the interface went away */
+	int down;              /* live: it went down, and may yet go away */
+	unsigned ifindex;      /* live on an interface: its index at the open */
 	int skip_otherhost;    /* live on any without --promisc */
 };
 
@@ -1290,8 +1292,10 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 			s->nh = 0;
 		}
 		s->stats = s->nh > 0;
-		if (s->stats && !any)
+		if (s->stats && !any) {
 			s->has_ifdrop = if_drops(c, s->name, &s->last_ifdrop) == 0;
+			s->ifindex = if_nametoindex(s->name);
+		}
 		s->loopback = !any && is_loopback(s->name);
 		nh += s->nh;
 	}
@@ -1344,11 +1348,26 @@ source_gone(struct capture *c, struct source *s, const char *why)
 	fprintf(stderr, "getcounter: capturing on %s stopped: %s\n", s->name, why);
 }
 
+/* The interface s captures on is still the one it opened: not deleted,
+ * moved to another namespace, or deleted and made again (a socket bound
+ * to the old one never counts again). */
+static int
+still_there(const struct source *s)
+{
+	unsigned now = if_nametoindex(s->name);
+
+	return now != 0 && (s->ifindex == 0 || now == s->ifindex);
+}
+
 /* A handle's socket reports an error: take it (so that poll does not
  * report it again). The interface is gone when it is no longer there
  * (deleted, or moved to another namespace): the source stops. It only
  * went down when it is still there: the socket stays bound and counts
- * again when it comes up. Nonzero when the source stopped. */
+ * again when it comes up. The kernel reports a deletion as going down
+ * (ENETDOWN) just before the interface is unregistered, and says nothing
+ * more: a source that went down is looked at again at each read
+ * (capture_read) until it counts frames again. Nonzero when the source
+ * stopped. */
 static int
 socket_failed(struct capture *c, struct handle *h)
 {
@@ -1357,8 +1376,12 @@ socket_failed(struct capture *c, struct handle *h)
 
 	if (getsockopt(h->fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0 || e == 0)
 		return 0;
-	if (e == ENETDOWN && (strcmp(h->src->name, "any") == 0 || if_nametoindex(h->src->name) != 0))
+	if (e == ENETDOWN && strcmp(h->src->name, "any") == 0)
 		return 0;
+	if (e == ENETDOWN && still_there(h->src)) {
+		h->src->down = 1;
+		return 0;
+	}
 	source_gone(c, h->src, e == ENETDOWN || e == ENODEV ? "The interface disappeared"
 							       : strerror(e));
 	return 1;
@@ -1385,6 +1408,8 @@ dispatch(struct capture *c)
 				       (u_char *)(void *)h);
 		if (rc == PCAP_ERROR)
 			source_gone(c, h->src, pcap_geterr(h->p));
+		else if (rc > 0)
+			h->src->down = 0; /* up again */
 		/* PCAP_ERROR_IFACE_NOT_UP: the interface went down; the
 		 * socket stays bound and counts again when it comes up */
 	}
@@ -1550,6 +1575,8 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
+		if (s->down && !still_there(s))
+			source_gone(c, s, "The interface disappeared");
 		if (s->gone)
 			continue;
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);

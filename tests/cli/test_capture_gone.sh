@@ -44,6 +44,26 @@ tr -d '\r' <"$tmp/gone.csv" | awk -F, -v f="$tmp/rows" '
 	END { print NR; print bad > f }' >"$tmp/n"
 [ "$(cat "$tmp/n")" -eq 7 ] || fail "wanted a header and 6 samples: $(cat "$tmp/gone.csv")"
 [ -z "$(tr -d ' \n' <"$tmp/rows")" ] || fail "cells not as expected (row:column):$(cat "$tmp/rows")"
+# an interface that goes down, then away: the kernel tells the capture's
+# socket only of the first (ENETDOWN, while the interface is still there),
+# so the capture notices the deletion itself, at the next read
+ip -n "$ns" link add "$a" type veth peer name "$b"
+ip -n "$ns" link set "$a" up
+ip -n "$ns" link set "$b" up
+(sleep 0.8; ip -n "$ns" link set "$a" down; sleep 0.8; ip -n "$ns" link del "$a") &
+pids="$!"
+ip netns exec "$ns" "$G" -i 0.5 -n 5 -f csv "\Network Capture($a)\Frames Received/sec" \
+	>"$tmp/down.csv" 2>"$tmp/down.err" &
+g=$!
+pids="$pids $g"
+wait "$g" || fail "the run failed when its interface went down, then away: $(cat "$tmp/down.err")"
+wait
+pids=""
+cat "$tmp/down.csv" "$tmp/down.err"
+grep -q "capturing on $a stopped: The interface disappeared" "$tmp/down.err" ||
+	fail "an interface down, then deleted: no line says the capture stopped: $(cat "$tmp/down.err")"
+[ "$(tr -d '\r' <"$tmp/down.csv" | sed -n 6p | cut -d, -f2)" = '" "' ] ||
+	fail "an interface down, then deleted: the last sample is not empty: $(cat "$tmp/down.csv")"
 # a named interface that is not there, or not up, has no instance either
 # (one line each says why) and the run goes on with the other counters
 ip -n "$ns" link add "$a" type veth peer name "$b"
