@@ -11,8 +11,13 @@ export TZ=UTC
 pass=0 fail=0 skip=0
 for t in "$here"/test_*.sh; do
 	name=$(basename "$t" .sh)
-	out=$(sh "$t" 2>&1)
+	# a test that hangs is stopped after TUI_TIMEOUT s and fails, named
+	out=$(timeout -k 10 "${TUI_TIMEOUT:-300}" sh "$t" 2>&1 </dev/null)
 	rc=$?
+	case $rc in
+	124 | 137) out="$out
+tui/run.sh: $name did not end within ${TUI_TIMEOUT:-300} s; stopped" ;;
+	esac
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS $name" ;;
 	77) skip=$((skip + 1)); echo "SKIP $name: $(printf '%s\n' "$out" | tail -1)" ;;
