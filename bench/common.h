@@ -70,6 +70,30 @@ bench_sleep_ms(double ms)
 		;
 }
 
+/* --flush MB: before each step, write a line of every 64 bytes of an
+ * MB MiB buffer (outside the timed region), so that the step finds the
+ * caches holding none of its code or data: the cold step of a sampler at
+ * an interval, without the interval's wait. A diagnostic (bench/README.md):
+ * an idle interval also leaves a virtual machine's TLBs and the host's
+ * caches cold, which this does not do. */
+static inline void
+bench_flush(unsigned mb)
+{
+	static volatile unsigned char *buf;
+	static size_t n;
+
+	if (!mb)
+		return;
+	if (!buf) {
+		n = (size_t)mb << 20;
+		buf = malloc(n);
+		if (!buf)
+			return;
+	}
+	for (size_t i = 0; i < n; i += 64)
+		buf[i]++;
+}
+
 /* --turn IN,OUT: the floor and gcbench take turns, BENCH_TURN_STEPS
  * steps each. Each waits for a byte on descriptor IN before its turn and
  * writes one to OUT (the other's IN) after it. bench/run also binds both

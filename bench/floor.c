@@ -342,7 +342,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: floor [--root DIR] [--steps N] [--warmup N] [--tokenize] "
-			"[--files LIST] [--sleep MS] [--turn IN,OUT] [FILE...]\n");
+			"[--files LIST] [--sleep MS] [--flush MB] [--turn IN,OUT] [FILE...]\n");
 	exit(2);
 }
 
@@ -352,6 +352,7 @@ main(int argc, char **argv)
 	const char *root = NULL, *list = NULL;
 	long steps = 200, warmup = 5;
 	double sleep_ms = 0;
+	unsigned flush_mb = 0;
 	struct bench_turn turn = { -1, -1, 0, 1 };
 	int tokenize = 0, i, rootfd;
 	struct ticker tk = { 0 };
@@ -365,6 +366,8 @@ main(int argc, char **argv)
 			warmup = atol(argv[++i]);
 		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
 			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--flush") == 0 && i + 1 < argc)
+			flush_mb = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
 			if (bench_turn_parse(&turn, argv[++i]) < 0)
 				usage();
@@ -427,6 +430,7 @@ main(int argc, char **argv)
 			ticker_step(&tk);
 		if (sleep_ms > 0)
 			bench_sleep_ms(sleep_ms);
+		bench_flush(flush_mb);
 		uint64_t a = bench_cpu_ns();
 		bytes = read_files(tokenize);
 		bytes += read_per_step(rootfd, tokenize);

@@ -25,7 +25,7 @@
  * the same --warmup.
  *
  * gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] [--files F]
- *         [--sleep MS] [--turn IN,OUT] [--marker] [--] [PATH...]
+ *         [--sleep MS] [--flush MB] [--turn IN,OUT] [--marker] [--] [PATH...]
  *         (no PATH: the default counters)
  */
 #include "common.h"
@@ -388,7 +388,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: gcbench [--root DIR] [--steps N] [--warmup N] [--output FMT] "
-			"[--files F] [--log FILE] [--sleep MS] [--turn IN,OUT] [--marker] [--] "
+			"[--files F] [--log FILE] [--sleep MS] [--flush MB] [--turn IN,OUT] [--marker] [--] "
 			"[PATH...]\n");
 	exit(2);
 }
@@ -399,6 +399,7 @@ main(int argc, char **argv)
 	const char *root = NULL, *format = NULL, *files = NULL, *log = NULL;
 	long steps = 200, warmup = 5;
 	double sleep_ms = 0;
+	unsigned flush_mb = 0;
 	struct bench_turn turn = { -1, -1, 0, 1 };
 	int marker = 0, i;
 	struct config cfg;
@@ -416,6 +417,8 @@ main(int argc, char **argv)
 			warmup = atol(argv[++i]);
 		else if (strcmp(argv[i], "--sleep") == 0 && i + 1 < argc)
 			sleep_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--flush") == 0 && i + 1 < argc)
+			flush_mb = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--turn") == 0 && i + 1 < argc) {
 			if (bench_turn_parse(&turn, argv[++i]) < 0)
 				usage();
@@ -532,6 +535,7 @@ main(int argc, char **argv)
 			ticker_step(&tk);
 		if (sleep_ms > 0)
 			bench_sleep_ms(sleep_ms);
+		bench_flush(flush_mb);
 		uint64_t a = bench_cpu_ns();
 		if (engine_step(e, 0, 0, &f, &err) < 0) {
 			fprintf(stderr, "gcbench: %s\n", err.msg);
