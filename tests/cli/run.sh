@@ -109,10 +109,10 @@ done
 if [ "$jobs" -le 1 ] || ! command -v flock >/dev/null 2>&1; then
 	# one at a time (no lock: nothing runs beside them)
 	cat "$res/exclusive" "$res/long" "$res/other" | CLI_LOCK=none \
-		xargs -n 1 sh "$here/run.sh" --one "$res"
+		xargs -r -n 1 sh "$here/run.sh" --one "$res"
 else
-	cat "$res/long" "$res/other" | xargs -P "$jobs" -n 1 sh "$here/run.sh" --one "$res"
-	xargs -n 1 sh "$here/run.sh" --one "$res" <"$res/exclusive"
+	cat "$res/long" "$res/other" | xargs -r -P "$jobs" -n 1 sh "$here/run.sh" --one "$res"
+	xargs -r -n 1 sh "$here/run.sh" --one "$res" <"$res/exclusive"
 fi
 
 pass=0 fail=0 skip=0 failed=""
@@ -132,9 +132,9 @@ for f in "$res"/*.hung; do
 	echo "HUNG $(basename "$f" .hung), its first run (the second's result is above):"
 	tail -30 "$f" | sed 's/^/    /'
 done
-[ -s "$res/leftovers" ] && for name in $(cat "$res/leftovers"); do
+[ -s "$res/leftovers" ] && while read -r name; do
 	echo "LEFT RUNNING by $name:"
 	sed -n '/left these running; killed:$/,$p' "$res/$name.out" | sed 's/^/    /'
-done
+done <"$res/leftovers"
 echo "cli: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
