@@ -1229,23 +1229,38 @@ if_drops(struct capture *c, const char *ifname, uint64_t *out)
 	return 0;
 }
 
+/* Ask about interface name: SIOCGIFFLAGS into *flags, and with index,
+ * SIOCGIFINDEX into *index. 0, or -1 when it is not there (or cannot be
+ * asked). */
+static int
+if_ask(const char *name, short *flags, unsigned *index)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	if (strlen(name) < sizeof(ifr.ifr_name)) {
+		memcpy(ifr.ifr_name, name, strlen(name));
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+			*flags = ifr.ifr_flags;
+			rc = 0;
+			if (index && (rc = ioctl(fd, SIOCGIFINDEX, &ifr)) == 0)
+				*index = (unsigned)ifr.ifr_ifindex;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
 /* Nonzero when interface name is a loopback (IFF_LOOPBACK). */
 static int
 is_loopback(const char *name)
 {
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), lo = 0;
+	short flags;
 
-	if (fd < 0)
-		return 0;
-	memset(&ifr, 0, sizeof(ifr));
-	if (strlen(name) < sizeof(ifr.ifr_name)) {
-		memcpy(ifr.ifr_name, name, strlen(name));
-		if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
-			lo = (ifr.ifr_flags & IFF_LOOPBACK) != 0;
-	}
-	close(fd);
-	return lo;
+	return if_ask(name, &flags, NULL) == 0 && (flags & IFF_LOOPBACK);
 }
 
 static int
@@ -1294,7 +1309,9 @@ open_live(struct capture *c, const struct provider_request *req, struct err *err
 		s->stats = s->nh > 0;
 		if (s->stats && !any) {
 			s->has_ifdrop = if_drops(c, s->name, &s->last_ifdrop) == 0;
-			s->ifindex = if_nametoindex(s->name);
+			short flags;
+			if (if_ask(s->name, &flags, &s->ifindex) < 0)
+				s->ifindex = 0; /* not known: the name alone is looked at */
 		}
 		s->loopback = !any && is_loopback(s->name);
 		nh += s->nh;
@@ -1350,13 +1367,17 @@ source_gone(struct capture *c, struct source *s, const char *why)
 
 /* The interface s captures on is still the one it opened: not deleted,
  * moved to another namespace, or deleted and made again (a socket bound
- * to the old one never counts again). */
+ * to the old one never counts again). *up: it is up (IFF_UP). */
 static int
-still_there(const struct source *s)
+still_there(const struct source *s, int *up)
 {
-	unsigned now = if_nametoindex(s->name);
+	short flags = 0;
+	unsigned now = 0;
 
-	return now != 0 && (s->ifindex == 0 || now == s->ifindex);
+	if (if_ask(s->name, &flags, &now) < 0 || (s->ifindex && now != s->ifindex))
+		return 0;
+	*up = (flags & IFF_UP) != 0;
+	return 1;
 }
 
 /* A handle's socket reports an error: take it (so that poll does not
@@ -1366,8 +1387,8 @@ still_there(const struct source *s)
  * again when it comes up. The kernel reports a deletion as going down
  * (ENETDOWN) just before the interface is unregistered, and says nothing
  * more: a source that went down is looked at again at each read
- * (capture_read) until it counts frames again. Nonzero when the source
- * stopped. */
+ * (capture_read) until it is up again (frames it still hands over after
+ * the error are from before). Nonzero when the source stopped. */
 static int
 socket_failed(struct capture *c, struct handle *h)
 {
@@ -1378,7 +1399,8 @@ socket_failed(struct capture *c, struct handle *h)
 		return 0;
 	if (e == ENETDOWN && strcmp(h->src->name, "any") == 0)
 		return 0;
-	if (e == ENETDOWN && still_there(h->src)) {
+	int up;
+	if (e == ENETDOWN && still_there(h->src, &up)) {
 		h->src->down = 1;
 		return 0;
 	}
@@ -1408,8 +1430,6 @@ dispatch(struct capture *c)
 				       (u_char *)(void *)h);
 		if (rc == PCAP_ERROR)
 			source_gone(c, h->src, pcap_geterr(h->p));
-		else if (rc > 0)
-			h->src->down = 0; /* up again */
 		/* PCAP_ERROR_IFACE_NOT_UP: the interface went down; the
 		 * socket stays bound and counts again when it comes up */
 	}
@@ -1575,8 +1595,11 @@ capture_read(void *state, struct raw_set *out, struct err *err)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct source *s = &c->src[i];
-		if (s->down && !still_there(s))
+		int up = 0;
+		if (s->down && !still_there(s, &up))
 			source_gone(c, s, "The interface disappeared");
+		else if (s->down && up)
+			s->down = 0; /* up again: its socket counts again */
 		if (s->gone)
 			continue;
 		struct raw_instance *ri = raw_set_add(out, s->name, strlen(s->name), 0);

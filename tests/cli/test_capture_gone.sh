@@ -64,6 +64,29 @@ grep -q "capturing on $a stopped: The interface disappeared" "$tmp/down.err" ||
 	fail "an interface down, then deleted: no line says the capture stopped: $(cat "$tmp/down.err")"
 [ "$(tr -d '\r' <"$tmp/down.csv" | sed -n 6p | cut -d, -f2)" = '" "' ] ||
 	fail "an interface down, then deleted: the last sample is not empty: $(cat "$tmp/down.csv")"
+# down, then up again: not gone; its socket counts again. 5 frames of 100
+# bytes are sent to it once it is back up (IPv6 on the link may add its
+# own: at least 5 in all, then)
+ip -n "$ns" link add "$a" type veth peer name "$b"
+ip -n "$ns" link set "$a" up
+ip -n "$ns" link set "$b" up
+mac_b=$(ip netns exec "$ns" cat "/sys/class/net/$b/address")
+(sleep 0.8; ip -n "$ns" link set "$b" down; sleep 0.6; ip -n "$ns" link set "$b" up; sleep 0.5
+	ip netns exec "$ns" python3 "$(dirname "$0")/capture_send.py" "$a" 02:99:00:00:00:02 "$mac_b" \
+		flood 5 100) &
+pids="$!"
+ip netns exec "$ns" "$G" -i 0.5 -n 6 -f csv "\\Network Capture($b)\\Frames Received/sec" \
+	>"$tmp/up.csv" 2>"$tmp/up.err" &
+g=$!
+pids="$pids $g"
+wait "$g" || fail "the run failed when its interface went down and up: $(cat "$tmp/up.err")"
+wait
+pids=""
+cat "$tmp/up.csv" "$tmp/up.err"
+[ ! -s "$tmp/up.err" ] || fail "an interface down, then up: $(cat "$tmp/up.err")"
+frames=$(tr -d '\r' <"$tmp/up.csv" | awk -F, 'NR >= 2 { gsub(/"/, "", $2); n += $2 * 0.5 } END { printf "%.0f", n }')
+[ "$frames" -ge 5 ] || fail "an interface down, then up: $frames frames counted after it came up: $(cat "$tmp/up.csv")"
+ip -n "$ns" link del "$a"
 # a named interface that is not there, or not up, has no instance either
 # (one line each says why) and the run goes on with the other counters
 ip -n "$ns" link add "$a" type veth peer name "$b"
