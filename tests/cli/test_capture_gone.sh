@@ -17,21 +17,35 @@ ns=gcpg$$
 netns_add "$ns"
 a=gcga$$
 b=gcgb$$
-ip -n "$ns" link add "$a" type veth peer name "$b" || fail "cannot create a veth pair"
-ip -n "$ns" link set "$a" up
-ip -n "$ns" link set "$b" up
+
+# capture_while NAME N CHANGE PATH...: a veth pair $a-$b, both up; the function
+# CHANGE runs in the background while getcounter reads PATHs N times at
+# 0.5 s into $tmp/NAME.csv (what it says: $tmp/NAME.err), which must end
+# well (exit 0)
+capture_while() {
+	name=$1 n=$2 change=$3
+	shift 3
+	ip -n "$ns" link add "$a" type veth peer name "$b" || fail "cannot create a veth pair"
+	ip -n "$ns" link set "$a" up
+	ip -n "$ns" link set "$b" up
+	$change &
+	pids="$!"
+	ip netns exec "$ns" "$G" -i 0.5 -n "$n" -f csv "$@" >"$tmp/$name.csv" 2>"$tmp/$name.err" &
+	g=$!
+	pids="$pids $g"
+	wait "$g" || fail "the run failed ($name): $(cat "$tmp/$name.err")"
+	wait
+	pids=""
+	cat "$tmp/$name.csv" "$tmp/$name.err"
+}
 
 # 6 samples of 0.5 s; the pair goes after 1.3 s (in the third interval)
-(sleep 1.3; ip -n "$ns" link del "$a") &
-pids="$!"
-ip netns exec "$ns" "$G" -i 0.5 -n 6 -f csv "\\Network Capture($a)\\Frames Received/sec" \
-	"\\Network Capture($b)\\Frames Sent/sec" "\\Network Adapter($a)\\Packets Received/sec" \
-	>"$tmp/gone.csv" 2>"$tmp/gone.err" &
-g=$!
-pids="$pids $g"
-wait "$g" || fail "the run failed when its interfaces went: $(cat "$tmp/gone.err")"
-pids=""
-cat "$tmp/gone.csv" "$tmp/gone.err"
+deleted() {
+	sleep 1.3
+	ip -n "$ns" link del "$a"
+}
+capture_while gone 6 deleted "\\Network Capture($a)\\Frames Received/sec" \
+	"\\Network Capture($b)\\Frames Sent/sec" "\\Network Adapter($a)\\Packets Received/sec"
 for i in "$a" "$b"; do
 	grep -q "capturing on $i stopped: " "$tmp/gone.err" ||
 		fail "no line says the capture on $i stopped: $(cat "$tmp/gone.err")"
@@ -47,19 +61,13 @@ tr -d '\r' <"$tmp/gone.csv" | awk -F, -v f="$tmp/rows" '
 # an interface that goes down, then away: the kernel tells the capture's
 # socket only of the first (ENETDOWN, while the interface is still there),
 # so the capture notices the deletion itself, at the next read
-ip -n "$ns" link add "$a" type veth peer name "$b"
-ip -n "$ns" link set "$a" up
-ip -n "$ns" link set "$b" up
-(sleep 0.8; ip -n "$ns" link set "$a" down; sleep 0.8; ip -n "$ns" link del "$a") &
-pids="$!"
-ip netns exec "$ns" "$G" -i 0.5 -n 5 -f csv "\Network Capture($a)\Frames Received/sec" \
-	>"$tmp/down.csv" 2>"$tmp/down.err" &
-g=$!
-pids="$pids $g"
-wait "$g" || fail "the run failed when its interface went down, then away: $(cat "$tmp/down.err")"
-wait
-pids=""
-cat "$tmp/down.csv" "$tmp/down.err"
+down_deleted() {
+	sleep 0.8
+	ip -n "$ns" link set "$a" down
+	sleep 0.8
+	ip -n "$ns" link del "$a"
+}
+capture_while down 5 down_deleted "\\Network Capture($a)\\Frames Received/sec"
 grep -q "capturing on $a stopped: The interface disappeared" "$tmp/down.err" ||
 	fail "an interface down, then deleted: no line says the capture stopped: $(cat "$tmp/down.err")"
 [ "$(tr -d '\r' <"$tmp/down.csv" | sed -n 6p | cut -d, -f2)" = '" "' ] ||
@@ -67,22 +75,17 @@ grep -q "capturing on $a stopped: The interface disappeared" "$tmp/down.err" ||
 # down, then up again: not gone; its socket counts again. 5 frames of 100
 # bytes are sent to it once it is back up (IPv6 on the link may add its
 # own: at least 5 in all, then)
-ip -n "$ns" link add "$a" type veth peer name "$b"
-ip -n "$ns" link set "$a" up
-ip -n "$ns" link set "$b" up
-mac_b=$(ip netns exec "$ns" cat "/sys/class/net/$b/address")
-(sleep 0.8; ip -n "$ns" link set "$b" down; sleep 0.6; ip -n "$ns" link set "$b" up; sleep 0.5
-	ip netns exec "$ns" python3 "$(dirname "$0")/capture_send.py" "$a" 02:99:00:00:00:02 "$mac_b" \
-		flood 5 100) &
-pids="$!"
-ip netns exec "$ns" "$G" -i 0.5 -n 6 -f csv "\\Network Capture($b)\\Frames Received/sec" \
-	>"$tmp/up.csv" 2>"$tmp/up.err" &
-g=$!
-pids="$pids $g"
-wait "$g" || fail "the run failed when its interface went down and up: $(cat "$tmp/up.err")"
-wait
-pids=""
-cat "$tmp/up.csv" "$tmp/up.err"
+here=$(dirname "$0")
+down_up() {
+	sleep 0.8
+	ip -n "$ns" link set "$b" down
+	sleep 0.6
+	ip -n "$ns" link set "$b" up
+	sleep 0.5
+	ip netns exec "$ns" python3 "$here/capture_send.py" "$a" 02:99:00:00:00:02 \
+		"$(ip netns exec "$ns" cat "/sys/class/net/$b/address")" flood 5 100
+}
+capture_while up 6 down_up "\\Network Capture($b)\\Frames Received/sec"
 [ ! -s "$tmp/up.err" ] || fail "an interface down, then up: $(cat "$tmp/up.err")"
 frames=$(tr -d '\r' <"$tmp/up.csv" | awk -F, 'NR >= 2 { gsub(/"/, "", $2); n += $2 * 0.5 } END { printf "%.0f", n }')
 [ "$frames" -ge 5 ] || fail "an interface down, then up: $frames frames counted after it came up: $(cat "$tmp/up.csv")"
