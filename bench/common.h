@@ -87,8 +87,10 @@ bench_flush(unsigned mb)
 	if (!buf) {
 		n = (size_t)mb << 20;
 		buf = malloc(n);
-		if (!buf)
-			return;
+		if (!buf) {
+			fprintf(stderr, "bench: --flush %u: cannot allocate %u MiB\n", mb, mb);
+			exit(1);
+		}
 	}
 	for (size_t i = 0; i < n; i += 64)
 		buf[i]++;

@@ -16,7 +16,7 @@
  * (common.h's bench_turn).
  *
  * floor [--root DIR] [--steps N] [--warmup N] [--tokenize] [--files LIST] [--sleep MS]
- *       [--turn IN,OUT] [FILE...]       (FILEs relative to the root)
+ *       [--flush MB] [--turn IN,OUT] [FILE...]       (FILEs relative to the root)
  */
 #include "common.h"
 

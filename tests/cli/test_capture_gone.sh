@@ -87,6 +87,7 @@ down_up() {
 }
 capture_while up 6 down_up "\\Network Capture($b)\\Frames Received/sec"
 [ ! -s "$tmp/up.err" ] || fail "an interface down, then up: $(cat "$tmp/up.err")"
+# frames counted: each sample's Frames Received/sec x its 0.5 s, summed
 frames=$(tr -d '\r' <"$tmp/up.csv" | awk -F, 'NR >= 2 { gsub(/"/, "", $2); n += $2 * 0.5 } END { printf "%.0f", n }')
 [ "$frames" -ge 5 ] || fail "an interface down, then up: $frames frames counted after it came up: $(cat "$tmp/up.csv")"
 ip -n "$ns" link del "$a"
