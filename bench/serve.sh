@@ -43,8 +43,11 @@ cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 freeport() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# measure NAME PID URL: one table row
+# measure NAME PID URL [judge]: one table row; with judge, getcounter's
+# targets (issue 8): at most 1 ms a scrape, and RSS flat (within 5 % and
+# 256 KiB of its figure after 100 scrapes)
 measure() {
+	judge=${4:-}
 	python3 "$tmp/scrape.py" "$3" 20 >/dev/null # warm up
 	c0=$(cpu "$2")
 	set -- "$1" "$2" "$3" $(python3 "$tmp/scrape.py" "$3" "$N")
@@ -54,9 +57,11 @@ measure() {
 	python3 "$tmp/scrape.py" "$3" "$NRSS" >/dev/null
 	r1=$(rss "$2")
 	awk -v name="$1" -v c="$((c1 - c0))" -v hz="$hz" -v n="$N" -v s="$4" -v b="$5" \
-		-v r0="$r0" -v r1="$r1" -v nr="$NRSS" 'BEGIN {
-		printf "| %s | %.3f | %d | %d | %.1f | %.1f (after %d scrapes) |\n",
-			name, c * 1000 / hz / n, s, b, r0 / 1024, r1 / 1024, nr + 100 }'
+		-v r0="$r0" -v r1="$r1" -v nr="$NRSS" -v j="$judge" 'BEGIN {
+		ms = c * 1000 / hz / n
+		printf "| %s | %.3f%s | %d | %d | %.1f | %.1f (after %d scrapes)%s |\n",
+			name, ms, j ? (ms <= 1 ? " ok" : " **MISSED**") : "", s, b, r0 / 1024, r1 / 1024,
+			nr + 100, j ? (r1 <= r0 * 1.05 + 256 ? " ok" : " **MISSED**") : "" }'
 }
 
 echo "| server | CPU ms per scrape | series | bytes | RSS MiB after 100 scrapes | RSS MiB at the end |"
@@ -69,7 +74,7 @@ while ! grep -q '^serving ' "$tmp/gc.err" 2>/dev/null; do
 	i=$((i + 1)); [ $i -lt 50 ] || { echo "no URL: $(cat "$tmp/gc.err")"; exit 1; }
 	sleep 0.1
 done
-measure "getcounter --serve (every set)" "$gc" "$(sed -n 's/^serving //p' "$tmp/gc.err")"
+measure "getcounter --serve (every set)" "$gc" "$(sed -n 's/^serving //p' "$tmp/gc.err")" judge
 kill "$gc"; wait "$gc" 2>/dev/null || true
 
 NE=$(command -v prometheus-node-exporter || true)
