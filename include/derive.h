@@ -198,6 +198,23 @@ void derive_total_spans(const struct counter_desc *c, const struct derive_span *
 void derive_run(const struct derive_span *sp, const struct counter_desc *c, uint64_t need,
 		size_t from, const struct derive_env *env, double *val, uint8_t *st);
 
+/* The most instances derive_small_run takes: past it, derive_run's loops
+ * made for each kind of counter (and their four-at-a-time divisions) cost
+ * less than its one loop for every kind. */
+#define DERIVE_SMALL_RUN 32
+
+/* Counter c's values for every instance of ds's current read into val[k]
+ * and st[k], k < n, and (tval not NULL) its _Total over them into *tval
+ * and *tst: what derive_run and derive_total_span give, in one pass with
+ * one loop for every kind of counter. It takes a plain pair (ds->plain, dt
+ * > 0) of 1 to DERIVE_SMALL_RUN instances that all read c's fields, with
+ * plan for c's terms, and returns 1; otherwise it returns 0 and writes
+ * nothing. Over the few instances of a set of CPUs, interfaces or disks,
+ * the calls and the choice of a loop were most of a counter's cost. */
+int derive_small_run(const struct delta_store *ds, const struct counter_desc *c,
+		     struct derive_plan *plan, const struct derive_env *env, double *val,
+		     uint8_t *st, double *tval, uint8_t *tst);
+
 /* --smooth C (COUNTERS.md 1): NDIS's load average of one column, avg =
  * (avg x C + x x (128 - C)) / 128, where avg is the last value shown. */
 static inline double

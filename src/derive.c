@@ -1549,6 +1549,56 @@ plain_total(const struct counter_desc *c, const struct derive_span *sp,
 	return apply(sp->rs, c, sn, sb, NULL, NULL, env);
 }
 
+int
+derive_small_run(const struct delta_store *ds, const struct counter_desc *c,
+		 struct derive_plan *plan, const struct derive_env *env, double *val, uint8_t *st,
+		 double *tval, uint8_t *tst)
+{
+	const struct raw_set *crs = ds->cur, *prs = ds->prev;
+	size_t n = crs->ninstances;
+	int two = counter_type_needs_two(c->type);
+
+	if (!ds->plain || !(env->dt > 0) || n == 0 || n > DERIVE_SMALL_RUN || !plan)
+		return 0;
+	const struct plain_terms *pt =
+		plain_terms_of(plan, c, two ? prs : NULL, crs, two ? ds->both : ds->all, NULL);
+	if (!pt)
+		return 0;
+	const uint32_t *pv = two ? prs->values : NULL, *cv = crs->values;
+	size_t ps = prs->stride, cs = crs->stride, used = 0;
+	double sn = 0, sb = 0;
+
+	/* pt itself, not a copy (plain_rate_loop's): for a few instances
+	 * the copy cost more than the loads it spares */
+	for (size_t i = 0; i < n; i++) {
+		double nn, bb;
+		plain_nb(pt, c, pv ? pv + i * ps : NULL, cv + i * cs, &nn, &bb);
+		struct value v = apply(crs, c, nn, bb, &crs->inst[i], NULL, env);
+		val[i] = v.v;
+		st[i] = v.status;
+		if (raw_in_total_at(crs, i)) { /* in index order, as plain_walk adds */
+			sn += nn;
+			sb += bb;
+			used++;
+		}
+	}
+	if (!tval)
+		return 1;
+	struct value v = { 0, ST_NO_INSTANCE };
+	if (used && no_total(c)) {
+		v.status = ST_UNSUPPORTED;
+	} else if (used) {
+		if (c->total == TOTAL_MEAN) {
+			sn /= (double)used;
+			sb /= (double)used;
+		}
+		v = apply(crs, c, sn, sb, NULL, NULL, env);
+	}
+	*tval = v.v;
+	*tst = v.status;
+	return 1;
+}
+
 void
 derive_total_spans(const struct counter_desc *c, const struct derive_span *sp, size_t n,
 		   const struct derive_env *env, double *val, uint8_t *st)

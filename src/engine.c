@@ -133,8 +133,7 @@ struct item {
 	size_t nrows, rows_cap; /* runs */
 	int rows_open;    /* the last run may take the next row (same ref) */
 	/* its counter's terms over the reads' layouts, kept from frame to
-	 * frame: a multi-instance set's item's (whose runs and totals take
-	 * them), in e->plans; NULL: e->plan */
+	 * frame (in e->plans) */
 	struct derive_plan *plan;
 };
 
@@ -188,7 +187,6 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	struct derive_plan plan; /* a single-instance set's item's (engine_frame) */
 	/* the items' own plans, in item order (a frame walks them as it
 	 * walks the items), allocated at the first frame */
 	struct derive_plan *plans;
@@ -1345,34 +1343,22 @@ item_build_rows(const struct engine *e, struct item *it)
 
 /* The plan item it's counter is derived with (struct item.plan). */
 static struct derive_plan *
-item_plan(struct engine *e, struct item *it)
+item_plan(struct item *it)
 {
-	return it->plan ? it->plan : &e->plan;
+	return it->plan;
 }
 
-/* Whether it keeps a plan of its own: an item of a multi-instance set or
- * totalling another set's rows (whose runs and totals take the terms). */
-static int
-item_owns_plan(const struct item *it)
-{
-	return it->es->prov->set->multi_instance || it->rows_es;
-}
-
-/* Give each item that owns one its plan, once: the items do not change
- * after set-up. */
+/* Give each item its plan, once: the items do not change after set-up.
+ * A single-instance set's item keeps one too (derive_small_run's terms):
+ * about 170 bytes a counter. */
 static void
 items_plans(struct engine *e)
 {
-	size_t n = 0, k;
-
 	if (e->plans)
 		return;
-	for (k = 0; k < e->nitems; k++)
-		n += item_owns_plan(&e->items[k]);
-	e->plans = xcalloc(n ? n : 1, sizeof(*e->plans));
-	for (k = 0, n = 0; k < e->nitems; k++)
-		if (item_owns_plan(&e->items[k]))
-			e->items[k].plan = &e->plans[n++];
+	e->plans = xcalloc(e->nitems ? e->nitems : 1, sizeof(*e->plans));
+	for (size_t k = 0; k < e->nitems; k++)
+		e->items[k].plan = &e->plans[k];
 }
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
@@ -1389,7 +1375,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
 	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
-				  NULL, ref->n, 0, it->rows + ref->first, item_plan(e, it) };
+				  NULL, ref->n, 0, it->rows + ref->first, item_plan(it) };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
 
@@ -1519,6 +1505,20 @@ item_matches(const struct item *it, const char *name)
 	       !(it->wildcard && only && strcasecmp(name, only) == 0);
 }
 
+/* Whether it's first rows are every instance of its set's current read,
+ * in order (derive_small_run's): a single-instance set's one row, or a
+ * multi-instance set's run, perhaps with groups and _Total after it. */
+static int
+item_every_instance(const struct item *it)
+{
+	const struct raw_set *cur = it->es->cur;
+
+	if (it->rows_es || !cur->valid || it->nruns == 0 || it->refs[0].idx != 0 ||
+	    it->refs[0].n != cur->ninstances)
+		return 0;
+	return it->refs[0].kind == REF_CUR || (it->refs[0].kind == REF_SINGLE && it->nruns == 1);
+}
+
 static void
 item_build(struct engine *e, struct item *it)
 {
@@ -1636,7 +1636,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		uint8_t *st = e->row_st + e->nsts;
 		struct derive_env env = { es->dt, wall_s, e->user_hz, e->ulong_bits };
 
-		struct derive_plan *plan = item_plan(e, it);
+		struct derive_plan *plan = item_plan(it);
 		/* a replayed read without this set: no rows for it, or (csv,
 		 * tsv, table: fixed columns) its rows without values */
 		if (es->absent || (it->rows_es && it->rows_es->absent)) {
@@ -1649,7 +1649,20 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 			e->nrows += it->nrefs;
 			continue;
 		}
-		for (size_t u = 0, r = 0; u < it->nruns; u++) {
+		/* every instance of a few, and _Total when it is the last
+		 * row: one pass; the rows between (groups) as below */
+		size_t u0 = 0, r0 = 0, u_end = it->nruns;
+		if (!snapshot && item_every_instance(it)) {
+			int tot = it->nruns > 1 && it->refs[it->nruns - 1].kind == REF_TOTAL;
+			size_t last = it->nrefs - 1;
+			if (derive_small_run(&es->ds, it->c, plan, &env, val, st,
+					     tot ? val + last : NULL, tot ? st + last : NULL)) {
+				u0 = 1;
+				r0 = it->refs[0].n;
+				u_end -= (size_t)tot;
+			}
+		}
+		for (size_t u = u0, r = r0; u < u_end; u++) {
 			if (it->refs[u].kind == REF_GROUP && !it->rows_es) {
 				/* a run of groups: their totals together */
 				group_values(es, it->c, &it->refs[u], snapshot, &env, plan,

@@ -840,6 +840,95 @@ test_plain(void **state)
 	}
 }
 
+/* derive_small_run of every counter over a plain pair of n instances
+ * (instance 1 out of _Total): each value and the total, to the bit, what
+ * derive_run and derive_total_span give, with a plan formed by the first
+ * call and taken by the second. */
+static void
+small_matches(const struct delta_store *ds)
+{
+	const struct raw_set *crs = ds->cur;
+	size_t n = crs->ninstances;
+
+	for (int c = 0; c < NC; c++) {
+		struct derive_plan plan = { 0 };
+		double val[DERIVE_SMALL_RUN], want[DERIVE_SMALL_RUN], tval = -1;
+		uint8_t st[DERIVE_SMALL_RUN], wst[DERIVE_SMALL_RUN], tst = 0xEE;
+		for (int twice = 0; twice < 2; twice++)
+			assert_true(derive_small_run(ds, &counters[c], &plan, &env2, val, st,
+						     &tval, &tst));
+		struct derive_span sp = { crs, ds, 0, NULL, n, 0, NULL, NULL };
+		derive_run(&sp, &counters[c], counter_fields(&counters[c]), 0, &env2, want, wst);
+		for (size_t k = 0; k < n; k++) {
+			assert_int_equal(st[k], wst[k]);
+			assert_memory_equal(&val[k], &want[k], sizeof(val[k]));
+		}
+		sp.in_total = 1;
+		struct value t = derive_total_span(&counters[c], &sp, &env2);
+		assert_int_equal(tst, t.status);
+		assert_memory_equal(&tval, &t.v, sizeof(t.v));
+		/* without the total: the values alone, tval untouched */
+		tval = -1;
+		assert_true(derive_small_run(ds, &counters[c], &plan, &env2, val, st, NULL, NULL));
+		assert_memory_equal(&val[n - 1], &want[n - 1], sizeof(val[0]));
+		assert_true(tval == -1);
+	}
+}
+
+/* derive_small_run: the values and totals of derive_run and
+ * derive_total_span over plain pairs of 1, 2, 11 and DERIVE_SMALL_RUN
+ * instances, narrow and wide; nothing (0, nothing written) over more
+ * instances, a pair that is not plain, no previous read or no interval. */
+static void
+test_small_run(void **state)
+{
+	(void)state;
+	const size_t sizes[] = { 1, 2, 11, DERIVE_SMALL_RUN };
+	unsigned seed = 13;
+	uint8_t status[DERIVE_SMALL_RUN + 1];
+
+	for (int wide = 0; wide < 2; wide++)
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct raw_set prs, crs;
+			struct delta_store ds;
+			plain_reads(&prs, &crs, sizes[z], wide, &seed);
+			derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+			assert_true(ds.plain);
+			small_matches(&ds);
+			raw_set_free(&prs);
+			raw_set_free(&crs);
+		}
+
+	struct raw_set prs, crs;
+	struct delta_store ds;
+	struct derive_plan plan = { 0 };
+	double val[DERIVE_SMALL_RUN + 1] = { 0 }, tval = 0;
+	uint8_t st[DERIVE_SMALL_RUN + 1] = { 0 }, tst = 0;
+	plain_reads(&prs, &crs, DERIVE_SMALL_RUN + 1, 0, &seed);
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	assert_true(ds.plain);
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	raw_set_free(&prs);
+	raw_set_free(&crs);
+
+	plain_reads(&prs, &crs, 4, 0, &seed);
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 0); /* no previous read */
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	struct derive_env env0 = env2;
+	env0.dt = 0;
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env0, val, st, &tval, &tst));
+	raw_put(&crs, &crs.inst[2], F_A, 5); /* a fall: not plain */
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	assert_false(ds.plain);
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	for (size_t k = 0; k <= DERIVE_SMALL_RUN; k++)
+		assert_true(val[k] == 0 && st[k] == 0);
+	assert_true(tval == 0 && tst == 0);
+	raw_set_free(&prs);
+	raw_set_free(&crs);
+}
+
 /* derive_pairs over a set of 40 fields whose values are all wide: a
  * slot's first word goes past SET_MAX_FIELDS (the fall check's mask of
  * slots once took those offsets, past its end: ASan caught it). */
@@ -966,6 +1055,7 @@ main(void)
 		cmocka_unit_test(test_cpu_clamp), cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_small_run),
 		cmocka_unit_test(test_pairs_wide),
 		cmocka_unit_test(test_fall_each_slot), cmocka_unit_test(test_totals_blocks),
 	};
