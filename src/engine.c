@@ -97,6 +97,7 @@ struct row_ref {
 	uint32_t column;  /* the first row's column */
 	uint32_t n;
 	uint8_t kind;     /* enum ref_kind */
+	uint8_t joins;    /* its first column follows the ref before's last */
 };
 
 /* A rows counter's rows of one ref: the runs item->rows[first .. first + n). */
@@ -1102,6 +1103,7 @@ item_add_ref(struct engine *e, struct item *it, enum ref_kind kind, size_t idx,
 		r->idx = (uint32_t)idx;
 		r->column = column;
 		r->n = 1;
+		r->joins = it->nruns > 1 && r[-1].column + r[-1].n == column;
 	}
 	if (kind == REF_GONE)
 		it->has_gone = 1;
@@ -1428,7 +1430,11 @@ frame_add_runs(struct engine *e, const struct item *it, size_t row, uint32_t val
 	for (size_t u = 0; u < it->nruns; u++) {
 		const struct row_ref *ref = &it->refs[u];
 		struct frame_run *last = e->nruns ? &e->runs[e->nruns - 1] : NULL;
-		if (last && last->row + last->n == row && last->col + last->n == ref->column &&
+		/* the ref before ended last, and an item's rows, values and
+		 * statuses go on from ref to ref: its columns alone decide */
+		if (u > 0 && ref->joins) {
+			last->n += ref->n;
+		} else if (last && last->row + last->n == row && last->col + last->n == ref->column &&
 		    continues(last->val, last->n, val) && continues(last->sti, last->n, sti) &&
 		    (sti != FRAME_RUN_UNIFORM || last->st == st)) {
 			last->n += ref->n;
