@@ -852,26 +852,31 @@ small_matches(const struct delta_store *ds)
 
 	for (int c = 0; c < NC; c++) {
 		struct derive_plan plan = { 0 };
-		double val[DERIVE_SMALL_RUN], want[DERIVE_SMALL_RUN], tval = -1;
-		uint8_t st[DERIVE_SMALL_RUN], wst[DERIVE_SMALL_RUN], tst = 0xEE;
-		for (int twice = 0; twice < 2; twice++)
-			assert_true(derive_small_run(ds, &counters[c], &plan, &env2, val, st,
-						     &tval, &tst));
+		double want[DERIVE_SMALL_RUN];
+		uint8_t wst[DERIVE_SMALL_RUN];
 		struct derive_span sp = { crs, ds, 0, NULL, n, 0, NULL, NULL };
 		derive_run(&sp, &counters[c], counter_fields(&counters[c]), 0, &env2, want, wst);
-		for (size_t k = 0; k < n; k++) {
-			assert_int_equal(st[k], wst[k]);
-			assert_memory_equal(&val[k], &want[k], sizeof(val[k]));
-		}
 		sp.in_total = 1;
 		struct value t = derive_total_span(&counters[c], &sp, &env2);
-		assert_int_equal(tst, t.status);
-		assert_memory_equal(&tval, &t.v, sizeof(t.v));
-		/* without the total: the values alone, tval untouched */
-		tval = -1;
-		assert_true(derive_small_run(ds, &counters[c], &plan, &env2, val, st, NULL, NULL));
-		assert_memory_equal(&val[n - 1], &want[n - 1], sizeof(val[0]));
-		assert_true(tval == -1);
+		/* the call that forms the plan, the one that takes it, and
+		 * one without the total (the values alone, tval untouched) */
+		for (int call = 0; call < 3; call++) {
+			double val[DERIVE_SMALL_RUN], tval = -1;
+			uint8_t st[DERIVE_SMALL_RUN], tst = 0xEE;
+			assert_true(derive_small_run(ds, &counters[c], &plan, &env2, val, st,
+						     call < 2 ? &tval : NULL,
+						     call < 2 ? &tst : NULL));
+			for (size_t k = 0; k < n; k++) {
+				assert_int_equal(st[k], wst[k]);
+				assert_memory_equal(&val[k], &want[k], sizeof(val[k]));
+			}
+			if (call == 2) {
+				assert_true(tval == -1 && tst == 0xEE);
+				continue;
+			}
+			assert_int_equal(tst, t.status);
+			assert_memory_equal(&tval, &t.v, sizeof(t.v));
+		}
 	}
 }
 
@@ -894,6 +899,11 @@ test_small_run(void **state)
 			plain_reads(&prs, &crs, sizes[z], wide, &seed);
 			derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
 			assert_true(ds.plain);
+			small_matches(&ds);
+			/* no instance in _Total: NO_INSTANCE, as
+			 * derive_total_span gives it (no_total types too) */
+			for (size_t k = 0; k < sizes[z]; k++)
+				raw_set_in_total(&crs, &crs.inst[k], 0);
 			small_matches(&ds);
 			raw_set_free(&prs);
 			raw_set_free(&crs);
@@ -918,9 +928,22 @@ test_small_run(void **state)
 	struct derive_env env0 = env2;
 	env0.dt = 0;
 	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env0, val, st, &tval, &tst));
+	/* a field one instance lacks: no plain terms for the counters that
+	 * read it (the loops that test each instance take them) */
+	raw_set_present_at(&crs, 2, ALL & ~((uint64_t)1 << F_A));
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	assert_true(ds.plain);
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	assert_true(derive_small_run(&ds, &counters[C_QLEN], &plan, &env2, val, st, &tval, &tst));
+	raw_set_present_at(&crs, 2, ALL);
 	raw_put(&crs, &crs.inst[2], F_A, 5); /* a fall: not plain */
 	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
 	assert_false(ds.plain);
+	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	memset(val, 0, sizeof(val));
+	memset(st, 0, sizeof(st));
+	tval = 0;
+	tst = 0;
 	assert_false(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
 	for (size_t k = 0; k <= DERIVE_SMALL_RUN; k++)
 		assert_true(val[k] == 0 && st[k] == 0);
