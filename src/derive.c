@@ -28,7 +28,7 @@ status_name(enum value_status st)
 	return "?";
 }
 
-int
+GC_HOT int
 value_exists(const struct counter_desc *c, enum value_status st)
 {
 	if (st == ST_OK || st == ST_WRAPPED)
@@ -328,7 +328,7 @@ pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *
 	ds->both = both;
 }
 
-void
+GC_HOT void
 derive_pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *cur,
 	     const uint32_t *prev_of, uint8_t *status, const struct derive_env *env, int paired)
 {
@@ -776,7 +776,7 @@ plain_terms(const struct counter_desc *c, const struct raw_set *prs, const struc
 /* plain_terms from plan when it holds them for the same counter, fields
  * and layouts of the reads, else formed (into plan, when there is one, for
  * the next call; else into local): NULL when c is not plain there. */
-static const struct plain_terms *
+static GC_HOT const struct plain_terms *
 plain_terms_of(struct derive_plan *plan, const struct counter_desc *c,
 	       const struct raw_set *prs, const struct raw_set *crs, uint64_t mask,
 	       struct plain_terms *local)
@@ -1549,7 +1549,7 @@ plain_total(const struct counter_desc *c, const struct derive_span *sp,
 	return apply(sp->rs, c, sn, sb, NULL, NULL, env);
 }
 
-int
+GC_HOT int
 derive_small_run(const struct delta_store *ds, const struct counter_desc *c,
 		 struct derive_plan *plan, const struct derive_env *env, double *val, uint8_t *st,
 		 double *tval, uint8_t *tst)

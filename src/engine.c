@@ -586,7 +586,7 @@ pair_renamed(struct eset *es, uint8_t *used)
 	}
 }
 
-static void
+static GC_HOT void
 eset_pair(struct eset *es)
 {
 	struct raw_set *cur = es->cur, *prev = es->prev;
@@ -815,7 +815,7 @@ group_inst(const struct eset *es, const struct group *g, size_t m)
 	return es->members ? es->members[g->first + m] : g->first + (uint32_t)m;
 }
 
-static void
+static GC_HOT void
 eset_derive_pairs(struct engine *e, struct eset *es, int snapshot)
 {
 	struct raw_set *cur = es->cur, *prev = es->prev;
@@ -837,7 +837,7 @@ eset_pair_of(const struct eset *es, size_t i, int snapshot)
 	return es->prev_same || es->prev_of[i] != NO_PREV ? ST_OK : ST_NEW;
 }
 
-static int
+static GC_HOT int
 read_uptime(struct engine *e, int64_t *ns)
 {
 	struct pfile *pf = procfs_file(e->fs, "proc/uptime");
@@ -866,7 +866,7 @@ read_uptime(struct engine *e, int64_t *ns)
 
 /* Under --root: the wall clock is btime + uptime when the root has both,
  * so a fixture series prints the same times every run. */
-static int64_t
+static GC_HOT int64_t
 root_wall_ns(struct engine *e, int uptime_ok, int64_t uptime_ns)
 {
 	struct pfile *pf = procfs_file(e->fs, "proc/stat");
@@ -942,7 +942,7 @@ engine_read_replay(struct engine *e)
  * the wall clock moved against the monotonic one (a suspend, a restored
  * checkpoint, a clock set), which is when the machine could have been
  * rebooted. */
-static void
+static GC_HOT void
 engine_check_boot(struct engine *e, int live)
 {
 	char id[sizeof(e->boot_id)];
@@ -983,7 +983,7 @@ mask_present(struct raw_set *rs, uint64_t needed)
 
 /* Read every set once; read_index selects the root of a series. 0, 1 at
  * the end of a replay, or -1 with err. */
-static int
+static GC_HOT int
 engine_read(struct engine *e, size_t read_index, struct err *err)
 {
 	if (e->replay)
@@ -1440,7 +1440,7 @@ continues(uint32_t a, uint32_t n, uint32_t b)
  * frame's runs (continuing the last run where the columns, values and
  * statuses do): their values from val on, or none (FRAME_RUN_UNIFORM: each
  * 0), their statuses from sti on, or none (FRAME_RUN_UNIFORM: each st). */
-static void
+static GC_HOT void
 frame_add_runs(struct engine *e, const struct item *it, size_t row, uint32_t val, uint32_t sti,
 	       uint8_t st)
 {
@@ -1613,7 +1613,7 @@ group_values(struct eset *es, const struct counter_desc *c, const struct row_ref
 	}
 }
 
-static void
+static GC_HOT void
 engine_frame(struct engine *e, int snapshot, struct frame *f)
 {
 	size_t ncols = e->cols.n;
@@ -2160,7 +2160,7 @@ engine_setup_sets(struct engine *e, struct err *err)
  * every source is open, and so are the outputs and the log main opened
  * after engine_open, so what opening needed can go now (a capture's
  * privileges). The first read of a live capture looks at no frame. */
-static int
+static GC_HOT int
 engine_sources_opened(struct engine *e, struct err *err)
 {
 	if (e->sources_opened)
@@ -2339,7 +2339,7 @@ engine_log_read(struct engine *e, struct err *err)
 	return rc;
 }
 
-int
+GC_HOT int
 engine_step(struct engine *e, size_t read_index, int snapshot, const struct frame **out,
 	    struct err *err)
 {

@@ -268,7 +268,7 @@ pfile_malformed(struct pfile *pf, const char *why)
 		 rl && root[rl - 1] == '/' ? "" : "/", pfile_path(pf, path, sizeof(path)), why);
 }
 
-const char *
+GC_HOT const char *
 procfs_next_note(struct procfs *fs)
 {
 	if (fs->notes_taken == fs->nnotes)
@@ -276,7 +276,7 @@ procfs_next_note(struct procfs *fs)
 	return fs->notes[fs->notes_taken++ % ARRAY_SIZE(fs->notes)];
 }
 
-int
+GC_HOT int
 procfs_is_live(const struct procfs *fs)
 {
 	return fs->nroots == 0;
@@ -302,7 +302,7 @@ procfs_generation(const struct procfs *fs)
 	return fs->gen;
 }
 
-int
+GC_HOT int
 procfs_begin_read(struct procfs *fs, size_t index, struct err *err)
 {
 	size_t want = fs->nroots ? index : 0;
@@ -460,7 +460,7 @@ pfile_read_failed(struct pfile *pf, int e)
  * kernel continues without formatting the file again) until one gives 0
  * bytes. A single read would see the first 4 KiB of /proc/diskstats alone
  * on a machine with 100 disks. */
-static long
+static GC_HOT long
 pfile_pread(struct pfile *pf, char **buf, size_t *cap, size_t start, int to_eof)
 {
 	size_t len = 0;
@@ -561,7 +561,7 @@ fold_blocks(const char *q, const char *end, char *out, size_t *len, size_t limit
  * two or more as two; the length, or -1 as pfile_pread. The buffer grows
  * (doubling) only when the folded text reaches its end, so a file of the
  * same size allocates nothing. */
-static long
+static GC_HOT long
 pfile_pread_folded(struct pfile *pf, struct pbuf *pb, size_t *cap)
 {
 	char win[FOLD_WINDOW];
@@ -787,7 +787,7 @@ pfile_lines(struct pfile *pf, pfile_line_fn fn, void *arg, struct err *err)
 	return 0;
 }
 
-const char *
+GC_HOT const char *
 pfile_read(struct pfile *pf, size_t *len, struct err *err)
 {
 	struct procfs *fs = pf_fs(pf);

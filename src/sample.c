@@ -290,7 +290,7 @@ list_used(struct raw_set *const *sets, size_t n, const struct raw_list *l)
 	return used;
 }
 
-void
+GC_HOT void
 raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 {
 	struct strset *names = sets[0]->names, fresh = { 0 };
@@ -318,7 +318,7 @@ raw_sets_compact_names(struct raw_set *const *sets, size_t n)
 	*names = fresh;
 }
 
-void
+GC_HOT void
 raw_set_begin(struct raw_set *rs)
 {
 	if (rs->own_names)
@@ -363,7 +363,7 @@ list_room(struct raw_set *rs, size_t i)
 		rs->sibling->inst = l->inst;
 }
 
-void
+GC_HOT void
 raw_set_trim(struct raw_set *rs)
 {
 	size_t n = rs->ninstances ? rs->ninstances : 1;
@@ -422,7 +422,7 @@ add_own(struct raw_set *rs, size_t i, const char *name, size_t len, uint64_t ide
 	return ri;
 }
 
-struct raw_instance *
+GC_HOT struct raw_instance *
 raw_set_add(struct raw_set *rs, const char *name, size_t len, uint64_t identity)
 {
 	struct raw_set *sib = rs->sibling;

@@ -68,7 +68,7 @@ xstrndup(const char *s, size_t n)
 	return d;
 }
 
-void
+GC_HOT void
 xgrow(void **p, size_t *cap, size_t want, size_t elem)
 {
 	size_t c = *cap;
@@ -84,7 +84,7 @@ xgrow(void **p, size_t *cap, size_t want, size_t elem)
 	*cap = c;
 }
 
-int
+GC_HOT int
 xtrim(void **p, size_t *cap, size_t n, size_t elem)
 {
 	if (n == 0)
@@ -394,7 +394,7 @@ idmap_free(struct idmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-uint64_t
+GC_HOT uint64_t
 now_mono_ns(void)
 {
 	struct timespec ts;
@@ -402,7 +402,7 @@ now_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int64_t
+GC_HOT int64_t
 now_wall_ns(void)
 {
 	struct timespec ts;
