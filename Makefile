@@ -139,6 +139,8 @@ print-ldlibs:
 	@echo $(LDLIBS)
 
 bench-build: $(BUILD)/getcounter $(LIB_OBJ)
+	@# the whole script parsed: --build-only stops before most of it
+	sh -n bench/run
 	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" BENCH_LIBS="$(LDLIBS)" sh bench/run --build-only
 
 unit: $(TESTS)
