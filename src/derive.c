@@ -1519,6 +1519,22 @@ plain_total_terms(const struct counter_desc *c, const struct derive_span *sp,
 	return plain_terms_of(sp->plan, c, NULL, sp->rs, ds->all, local);
 }
 
+/* A plain total from its sums: N and B summed over the n instances in
+ * _Total (none: NO_INSTANCE), a MEAN total's divided by n, then c's
+ * formula (plain_total's and derive_small_run's end). */
+static inline __attribute__((always_inline)) struct value
+plain_total_of(const struct raw_set *rs, const struct counter_desc *c, size_t n, double sn,
+	       double sb, const struct derive_env *env)
+{
+	if (n == 0)
+		return (struct value){ 0, ST_NO_INSTANCE };
+	if (c->total == TOTAL_MEAN) {
+		sn /= (double)n;
+		sb /= (double)n;
+	}
+	return apply(rs, c, sn, sb, NULL, NULL, env);
+}
+
 /* The total over sp of a counter plain_total_terms gave pt for (a local
  * copy): what total_add and total_end give, with nothing to test but
  * _Total's membership. */
@@ -1540,13 +1556,7 @@ plain_total(const struct counter_desc *c, const struct derive_span *sp,
 	} else {
 		plain_walk(sp, pt, c, 0, 0, 0, two, &n, &sn, &sb);
 	}
-	if (n == 0)
-		return (struct value){ 0, ST_NO_INSTANCE };
-	if (c->total == TOTAL_MEAN) {
-		sn /= (double)n;
-		sb /= (double)n;
-	}
-	return apply(sp->rs, c, sn, sb, NULL, NULL, env);
+	return plain_total_of(sp->rs, c, n, sn, sb, env);
 }
 
 GC_HOT int
@@ -1584,16 +1594,8 @@ derive_small_run(const struct delta_store *ds, const struct counter_desc *c,
 	}
 	if (!tval)
 		return 1;
-	struct value v = { 0, ST_NO_INSTANCE };
-	if (used && no_total(c)) {
-		v.status = ST_UNSUPPORTED;
-	} else if (used) {
-		if (c->total == TOTAL_MEAN) {
-			sn /= (double)used;
-			sb /= (double)used;
-		}
-		v = apply(crs, c, sn, sb, NULL, NULL, env);
-	}
+	struct value v = used && no_total(c) ? (struct value){ 0, ST_UNSUPPORTED }
+					     : plain_total_of(crs, c, used, sn, sb, env);
 	*tval = v.v;
 	*tst = v.status;
 	return 1;

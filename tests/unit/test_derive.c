@@ -952,6 +952,56 @@ test_small_run(void **state)
 	raw_set_free(&crs);
 }
 
+/* derive_small_run over two instances whose values are written by hand,
+ * dt 2 s: Rate (a + b per second) and MeanTimer (100 x ticks x 0.001 / dt,
+ * its _Total the mean). */
+static void
+test_small_run_values(void **state)
+{
+	(void)state;
+	struct raw_set prs, crs;
+	struct delta_store ds;
+	uint8_t status[2];
+	/* a, b, ticks of each instance, before and after */
+	const uint64_t before[2][3] = { { 1000, 2000, 10000 }, { 5000, 7000, 20000 } };
+	const uint64_t after[2][3] = { { 1100, 2600, 10500 }, { 5050, 7050, 21500 } };
+
+	raw_set_init(&prs, &set);
+	raw_set_init(&crs, &set);
+	for (int k = 0; k < 2; k++) {
+		struct raw_instance *p = raw_set_add(&prs, k ? "i1" : "i0", 2, (uint64_t)k);
+		struct raw_instance *c = raw_set_add(&crs, k ? "i1" : "i0", 2, (uint64_t)k);
+		raw_put(&prs, p, F_A, before[k][0]);
+		raw_put(&prs, p, F_B, before[k][1]);
+		raw_put(&prs, p, F_TICKS, before[k][2]);
+		raw_put(&crs, c, F_A, after[k][0]);
+		raw_put(&crs, c, F_B, after[k][1]);
+		raw_put(&crs, c, F_TICKS, after[k][2]);
+	}
+	derive_pairs(&ds, &prs, &crs, NULL, status, &env2, 1);
+	assert_true(ds.plain);
+
+	struct derive_plan plan = { 0 };
+	double val[2], tval;
+	uint8_t st[2], tst;
+	assert_true(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	assert_true(val[0] == 350.0); /* (100 + 600) / 2 */
+	assert_true(val[1] == 50.0);  /* (50 + 50) / 2 */
+	assert_true(tval == 400.0);   /* (700 + 100) / 2 */
+	assert_true(st[0] == ST_OK && st[1] == ST_OK && tst == ST_OK);
+	assert_true(derive_small_run(&ds, &counters[C_MEAN_TIMER], &plan, &env2, val, st, &tval,
+				     &tst));
+	assert_true(fabs(val[0] - 25.0) < 1e-12); /* 100 x 500 x 0.001 / 2 */
+	assert_true(fabs(val[1] - 75.0) < 1e-12); /* 100 x 1500 x 0.001 / 2 */
+	assert_true(fabs(tval - 50.0) < 1e-12);   /* 100 x (2000 / 2) x 0.001 / 2 */
+	/* instance 1 out of _Total: the total is instance 0's */
+	raw_set_in_total(&crs, &crs.inst[1], 0);
+	assert_true(derive_small_run(&ds, &counters[C_RATE], &plan, &env2, val, st, &tval, &tst));
+	assert_true(tval == 350.0); /* 700 / 2 */
+	raw_set_free(&prs);
+	raw_set_free(&crs);
+}
+
 /* derive_pairs over a set of 40 fields whose values are all wide: a
  * slot's first word goes past SET_MAX_FIELDS (the fall check's mask of
  * slots once took those offsets, past its end: ASan caught it). */
@@ -1079,6 +1129,7 @@ main(void)
 		cmocka_unit_test(test_status_names), cmocka_unit_test(test_smooth),
 		cmocka_unit_test(test_run),       cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_small_run),
+		cmocka_unit_test(test_small_run_values),
 		cmocka_unit_test(test_pairs_wide),
 		cmocka_unit_test(test_fall_each_slot), cmocka_unit_test(test_totals_blocks),
 	};
