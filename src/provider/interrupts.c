@@ -11,7 +11,8 @@
  * its count: UNSUPPORTED for that row and CPU, never 0. The help
  * text of an instance (-q -x -v) ends with its row's description, "(IRQ 24:
  * PCI-MSI 512000-edge ahci[0000:00:1f.2])" or "(Local timer interrupts)",
- * kept from the last read and copied again only when a row changes.
+ * kept from the last read with its identity: an unchanged row is neither
+ * copied nor hashed again.
  *
  * The per-row _Total ("24/_Total") needs a grouped total from the engine
  * and is not made here: providers never combine raw fields.
@@ -290,12 +291,20 @@ interrupts_column_of(const unsigned *cpus, size_t n, unsigned cpu)
 	return n;
 }
 
-/* A row's name and description as the last read saw them, for describe:
- * offsets into percpu_rows.text. */
+/* A row's name and description as the last read saw them, for describe
+ * and for its identity: offsets into percpu_rows.text. */
 struct row_text {
 	size_t name_off, name_len;
 	size_t desc_off, desc_len; /* the parser's desc, inner blanks kept */
+	uint64_t identity;         /* interrupts_row_identity of the row */
 	uint8_t numbered;
+};
+
+/* A column's "/CPU", made when the header first gives the column that CPU. */
+struct col_suffix {
+	unsigned cpu;
+	uint8_t len; /* 0: not made yet */
+	char text[11]; /* '/' and up to ten digits */
 };
 
 struct percpu_rows {
@@ -304,11 +313,10 @@ struct percpu_rows {
 	size_t cpus_cap;
 	uint64_t *vals;   /* one row's counts */
 	size_t vals_cap;
-	/* Interrupt only (keep_desc): each row's name and description, in
-	 * file order. Compared with the file's rows at each read and rewritten
-	 * from the first row that differs, so an unchanged file allocates and
-	 * copies nothing. */
-	int keep_desc;
+	struct col_suffix *suffix; /* one a column, cpus_cap of them */
+	/* each row's name and description, in file order. Compared with the
+	 * file's rows at each read and rewritten from the first row that
+	 * differs, so an unchanged file allocates, copies and hashes nothing. */
 	struct row_text *rows;
 	size_t nrows, rows_cap;
 	char *text; /* names and descriptions, back to back */
@@ -329,10 +337,10 @@ text_append(struct percpu_rows *st, const char *p, size_t n)
 	return off;
 }
 
-/* Keep row as the k-th row of the file: nothing to do when the k-th kept
- * row has the same name and description (the steady state); otherwise
- * forget rows k and later and store this one. */
-static void
+/* Keep row as the k-th row of the file and return its identity: the kept
+ * one when the k-th kept row has the same name and description (the
+ * steady state); otherwise forget rows k and later and store this one. */
+static uint64_t
 keep_row(struct percpu_rows *st, size_t k, const struct interrupts_row *row)
 {
 	struct row_text *rt = k < st->nrows ? &st->rows[k] : NULL;
@@ -340,7 +348,7 @@ keep_row(struct percpu_rows *st, size_t k, const struct interrupts_row *row)
 	if (rt && rt->name_len == row->name_len && rt->desc_len == row->desc_len &&
 	    memcmp(st->text + rt->name_off, row->name, row->name_len) == 0 &&
 	    memcmp(st->text + rt->desc_off, row->desc, row->desc_len) == 0)
-		return;
+		return rt->identity;
 	if (k < st->nrows) {
 		st->text_len = st->rows[k].name_off;
 		st->nrows = k;
@@ -353,7 +361,24 @@ keep_row(struct percpu_rows *st, size_t k, const struct interrupts_row *row)
 	rt->desc_off = text_append(st, row->desc, row->desc_len);
 	rt->desc_len = row->desc_len;
 	rt->numbered = row->numbered;
+	rt->identity = interrupts_row_identity(row);
 	st->nrows = k + 1;
+	return rt->identity;
+}
+
+/* Column i's "/CPU" for the header's cpu there, made again only when the
+ * header moves another CPU into that column. */
+static const struct col_suffix *
+column_suffix(struct percpu_rows *st, size_t i)
+{
+	struct col_suffix *sx = &st->suffix[i];
+
+	if (sx->len == 0 || sx->cpu != st->cpus[i]) {
+		sx->cpu = st->cpus[i];
+		sx->text[0] = '/';
+		sx->len = (uint8_t)(1 + fmt_uint(sx->text + 1, sx->cpu));
+	}
+	return sx;
 }
 
 void *
@@ -387,17 +412,17 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 	end = buf + len;
 	ncols = interrupts_header(&p, end, st->cpus, st->cpus_cap);
 	if (ncols > st->cpus_cap || ncols > st->vals_cap) {
+		size_t cap = st->cpus_cap;
 		xgrow((void **)&st->cpus, &st->cpus_cap, ncols, sizeof(*st->cpus));
+		xgrow((void **)&st->suffix, &cap, ncols, sizeof(*st->suffix));
 		xgrow((void **)&st->vals, &st->vals_cap, ncols, sizeof(*st->vals));
 		p = buf;
 		interrupts_header(&p, end, st->cpus, st->cpus_cap);
 	}
 	while (interrupts_row_next(&p, end, st->vals, ncols, &row)) {
-		uint64_t id = interrupts_row_identity(&row);
+		uint64_t id = keep_row(st, nrows++, &row);
 		struct raw_instance *ri;
 
-		if (st->keep_desc)
-			keep_row(st, nrows++, &row);
 		if (row.system_wide) {
 			if (row.ncells == 0)
 				continue;
@@ -408,14 +433,26 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 				raw_put(out, ri, F_COUNT, st->vals[0]);
 			continue;
 		}
+		/* "ROW" once, then each cell's "/CPU" after it; a name too
+		 * long for that is cut by name_with */
+		if (row.ncells && row.name_len + 12 <= sizeof(name))
+			memcpy(name, row.name, row.name_len);
 		for (size_t i = 0; i < row.ncells; i++) {
-			len = interrupts_instance_name(name, sizeof(name), &row, st->cpus[i]);
+			const struct col_suffix *sx = column_suffix(st, i);
+
+			if (row.name_len + 12 <= sizeof(name)) {
+				memcpy(name + row.name_len, sx->text, sx->len);
+				len = row.name_len + sx->len;
+			} else {
+				len = name_with(name, sizeof(name), &row, sx->text + 1,
+						(size_t)sx->len - 1);
+			}
 			ri = raw_set_add(out, name, len, id);
 			if (st->vals[i] != INTERRUPTS_NO_COUNT)
 				raw_put(out, ri, F_COUNT, st->vals[i]);
 		}
 	}
-	if (st->keep_desc && nrows < st->nrows) {
+	if (nrows < st->nrows) {
 		st->text_len = st->rows[nrows].name_off;
 		st->nrows = nrows;
 	}
@@ -428,6 +465,7 @@ percpu_rows_close(void *state)
 	struct percpu_rows *st = state;
 
 	free(st->cpus);
+	free(st->suffix);
 	free(st->vals);
 	free(st->rows);
 	free(st->text);
@@ -508,11 +546,8 @@ interrupt_describe(void *state, const struct counter_desc *c, const char *instan
 static void *
 interrupt_open(const struct provider_ctx *ctx, struct err *err)
 {
-	struct percpu_rows *st = percpu_rows_open(ctx, "proc/interrupts");
-
 	(void)err;
-	st->keep_desc = 1;
-	return st;
+	return percpu_rows_open(ctx, "proc/interrupts");
 }
 
 const struct provider provider_interrupt = {

@@ -500,6 +500,62 @@ test_interrupt_provider(void **unused)
 }
 
 /*
+ * irq-hotplug /proc/interrupts, dt = 2 s each: the header's CPUs change
+ * under the same rows, so the names follow each read's header and a CPU's
+ * counts follow it to another column:
+ *   t0 "CPU0 CPU1":      0: 10 20        LONG: 1 2        LOC: 1000 2000
+ *   t1 "CPU0 CPU2":      0: 14 30        LONG: 3 6        LOC: 1100 2200
+ *   t2 "CPU0 CPU1 CPU2": 0: 16 40 32     LONG: 5 2 8      LOC: 1200 2300 2300
+ * LONG is a 62-character row name: "LONG/0" does not fit the 64 bytes of a
+ * name, so the name is cut to 61 characters, as for any CPU.
+ */
+static void
+test_interrupt_hotplug(void **unused)
+{
+	static const char long_name[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHI";
+	static const struct want t1[] = {
+		OKV("0/0", 2),      /* (14 - 10) / 2 */
+		NOV("0/2", ST_NEW), /* CPU 2 came online in CPU 1's column */
+		OKV("LOC/0", 50),   /* (1100 - 1000) / 2 */
+		NOV("LOC/2", ST_NEW),
+	};
+	static const struct want t2[] = {
+		OKV("0/0", 1),        /* (16 - 14) / 2 */
+		NOV("0/1", ST_NEW),   /* back, in its own column again */
+		OKV("0/2", 1),        /* (32 - 30) / 2: from column 1 to column 2 */
+		OKV("LOC/2", 50),     /* (2300 - 2200) / 2 */
+	};
+	char cut[64];
+	struct series s;
+
+	(void)unused;
+	series_load(&s, &provider_interrupt, "irq-hotplug", 3, ~(uint64_t)0);
+	static const char *const names[3][6] = {
+		{ "0/0", "0/1", NULL, NULL, "LOC/0", "LOC/1" },
+		{ "0/0", "0/2", NULL, NULL, "LOC/0", "LOC/2" },
+		{ "0/0", "0/1", "0/2", NULL, NULL, NULL },
+	};
+	for (size_t r = 0; r < 3; r++)
+		for (size_t i = 0; i < 6; i++)
+			if (names[r][i])
+				assert_non_null(find(&s.rs[r], names[r][i]));
+	assert_int_equal(s.rs[0].ninstances, 6);
+	assert_int_equal(s.rs[1].ninstances, 6);
+	assert_int_equal(s.rs[2].ninstances, 9);
+	assert_null(find(&s.rs[1], "0/1"));
+	assert_non_null(find(&s.rs[2], "LOC/1"));
+	/* the long row: cut to fit "/CPU" and the NUL, whichever the CPU */
+	snprintf(cut, sizeof(cut), "%.61s/0", long_name);
+	assert_string_equal(raw_name_at(&s.rs[0], 2), cut);
+	snprintf(cut, sizeof(cut), "%.61s/2", long_name);
+	assert_string_equal(raw_name_at(&s.rs[1], 3), cut);
+	assert_string_equal(raw_name_at(&s.rs[2], 5), cut);
+	CHECK_ALL(&s, 1, "Interrupts/sec", t1);
+	CHECK_ALL(&s, 2, "Interrupts/sec", t2);
+	series_free(&s);
+}
+
+/*
  * irq-basic /proc/softirqs, 4 possible CPUs, dt = 2 s:
  *           t0: CPU0 CPU1 CPU2 CPU3        t1: CPU0 CPU1 CPU2 CPU3
  *   TIMER       100  200  300  400             300  200  310  404
@@ -737,6 +793,7 @@ main(void)
 		cmocka_unit_test(test_rows_overflow),
 		cmocka_unit_test(test_rows_other),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_interrupt_hotplug),
 		cmocka_unit_test(test_instance_name),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_interrupt_provider),
