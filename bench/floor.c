@@ -8,7 +8,9 @@
  * the dump into a 64 KiB buffer and walking the message headers only to
  * find NLMSG_DONE. A bare "@netlink" line sends an RTM_GETLINK dump (the
  * first slice's request). Each "@statvfs PATH" line is a statfs(2) of that
- * mount point (LogicalDisk's space figures). Nothing is parsed, except
+ * mount point (LogicalDisk's space figures). A path listed twice is read
+ * once: the floor is the least work, so a file getcounter reads twice in a
+ * step counts against getcounter. Nothing is parsed, except
  * with --tokenize (fixture roots: there a file is a page-cache copy, not
  * kernel formatting, so the floor also turns every decimal into a number).
  *
@@ -233,6 +235,51 @@ statfs_all(void)
 }
 
 /* Add relpath (under rootfd) to the files read each step. */
+/* The paths add_file took, to read each once (an FNV-1a hash set that
+ * doubles at half full). Nonzero when relpath was taken before. */
+static int
+seen_before(const char *relpath)
+{
+	static char **slot;
+	static size_t cap, n;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (2 * (n + 1) > cap) {
+		size_t ncap = cap ? 2 * cap : 1024;
+		char **ns = calloc(ncap, sizeof(*ns));
+		if (!ns) {
+			perror("floor");
+			exit(1);
+		}
+		for (size_t i = 0; i < cap; i++)
+			if (slot[i]) {
+				uint64_t g = 0xcbf29ce484222325ull;
+				for (const char *p = slot[i]; *p; p++)
+					g = (g ^ (unsigned char)*p) * 0x100000001b3ull;
+				size_t k = g & (ncap - 1);
+				while (ns[k])
+					k = (k + 1) & (ncap - 1);
+				ns[k] = slot[i];
+			}
+		free(slot);
+		slot = ns;
+		cap = ncap;
+	}
+	for (const char *p = relpath; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	size_t k = h & (cap - 1);
+	for (; slot[k]; k = (k + 1) & (cap - 1))
+		if (strcmp(slot[k], relpath) == 0)
+			return 1;
+	slot[k] = strdup(relpath);
+	if (!slot[k]) {
+		perror("floor");
+		exit(1);
+	}
+	n++;
+	return 0;
+}
+
 static void
 add_file(int rootfd, const char *relpath)
 {
@@ -250,6 +297,8 @@ add_file(int rootfd, const char *relpath)
 		add_per_step(relpath + (dir ? 5 : 6), dir);
 		return;
 	}
+	if (seen_before(relpath))
+		return;
 	int fd = openat(rootfd, relpath, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "floor: cannot open %s: %s\n", relpath, strerror(errno));

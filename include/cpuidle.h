@@ -59,18 +59,23 @@ struct cpuidle_cpu {
 
 struct cpuidle_reader;
 
-/* A reader of fs's cpufreq and cpuidle files; *want is copied. Owned by
- * the caller: cpuidle_reader_free. */
+/* A reader of fs's cpufreq and cpuidle files that reads at least *want.
+ * One reader serves every caller on fs: a later call adds its want to what
+ * the reader reads (so a CPU may show values the caller did not ask for)
+ * and gets the same reader. Each call is matched by a cpuidle_reader_free;
+ * the last one frees it. */
 struct cpuidle_reader *cpuidle_reader_new(struct procfs *fs, const struct cpuidle_want *want);
 void cpuidle_reader_free(struct cpuidle_reader *r);
 
 /* Start a read. Under --root the current root may be another tree: every
- * CPU is discovered again. Live, nothing changes. */
+ * CPU is discovered again, once a read generation whoever calls it. Live,
+ * nothing changes. */
 void cpuidle_reader_begin(struct cpuidle_reader *r);
 
 /* Read CPU cpu's wanted files, discovering them first if needed. The
  * record is owned by r and valid until the next begin or read of the same
- * CPU; never NULL (a CPU without cpufreq and cpuidle has have 0 and no
+ * CPU; a CPU already read in this read generation (procfs_begin_read) is
+ * not read again, by this caller or another. Never NULL (a CPU without cpufreq and cpuidle has have 0 and no
  * states). A file that fails to read is simply not marked in have, and the
  * CPU is discovered again next time. */
 const struct cpuidle_cpu *cpuidle_reader_read(struct cpuidle_reader *r, unsigned cpu);

@@ -38,6 +38,16 @@ int procfs_begin_read(struct procfs *fs, size_t index, struct err *err);
  * values for its own read tags them with. */
 uint64_t procfs_generation(const struct procfs *fs);
 
+/* What the providers of one procfs share, one slot each: cpuidle.c's
+ * reader of the cpufreq and cpuidle files, so that Processor, Processor
+ * Information and Processor Idle State read each file once a generation.
+ * NULL until its user sets it; the user clears it when done. */
+enum procfs_shared {
+	PROCFS_SHARED_CPUIDLE,
+	PROCFS_NSHARED,
+};
+void **procfs_shared(struct procfs *fs, enum procfs_shared which);
+
 /* The file at relpath, shared by everyone asking for the same path; owned by
  * fs. Never NULL (a missing file shows at read time). */
 struct pfile *procfs_file(struct procfs *fs, const char *relpath);

@@ -119,6 +119,7 @@ struct procfs {
 	size_t nbufs, bufs_cap;
 	struct ptap taps[MAX_TAPS];
 	unsigned ntaps;
+	void *shared[PROCFS_NSHARED]; /* procfs_shared */
 };
 
 _Static_assert(sizeof(struct pfile_head) <= sizeof(struct pfile),
@@ -300,6 +301,12 @@ uint64_t
 procfs_generation(const struct procfs *fs)
 {
 	return fs->gen;
+}
+
+void **
+procfs_shared(struct procfs *fs, enum procfs_shared which)
+{
+	return &fs->shared[which];
 }
 
 GC_HOT int

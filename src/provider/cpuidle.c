@@ -10,9 +10,12 @@
  * (time in microseconds). Live, the wanted files stay open and each read is
  * one pread apiece into a stack buffer; a file that fails makes its CPU be
  * discovered again (hotplug). A reader keeps at most a quarter of the
- * process's descriptor limit open (three such readers may run); past that,
- * or should the process run out of descriptors, a file is opened for each
- * read instead.
+ * process's descriptor limit open; past that, or should the process run
+ * out of descriptors, a file is opened for each read instead.
+ *
+ * The three sets share one reader per procfs (procfs_shared), which reads
+ * what any of them wants, each CPU's files once a read generation: the
+ * second and third set to ask for a CPU get the record the first one read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +42,7 @@ struct idle_cpu {
 	int cur_fd;
 	size_t cap;  /* states allocated */
 	int *fd;     /* per state: time, usage */
+	uint64_t gen; /* the read generation pub is of, 0 none */
 };
 
 struct cpuidle_reader {
@@ -49,6 +53,8 @@ struct cpuidle_reader {
 	size_t ncpus; /* length of cpus[] */
 	struct idle_cpu **cpus;
 	struct cpuidle_cpu none; /* what a CPU out of range reads as */
+	unsigned users;  /* the sets sharing it */
+	uint64_t begun;  /* the generation cpuidle_reader_begin ran in, 0 none */
 };
 
 int
@@ -238,23 +244,53 @@ base_open(struct cpuidle_reader *r)
 	r->base = procfs_open_dir(r->fs, "sys/devices/system/cpu");
 }
 
+/* Add want to what r reads; every CPU found with less is found again. */
+static void
+want_add(struct cpuidle_reader *r, const struct cpuidle_want *want)
+{
+	struct cpuidle_want w = r->want;
+
+	w.cur_freq |= want->cur_freq;
+	w.max_freq |= want->max_freq;
+	w.time |= want->time;
+	w.usage |= want->usage;
+	if (memcmp(&w, &r->want, sizeof(w)) == 0)
+		return;
+	r->want = w;
+	for (size_t i = 0; i < r->ncpus; i++)
+		if (r->cpus[i]) {
+			r->cpus[i]->discovered = 0;
+			r->cpus[i]->gen = 0;
+		}
+}
+
 struct cpuidle_reader *
 cpuidle_reader_new(struct procfs *fs, const struct cpuidle_want *want)
 {
-	struct cpuidle_reader *r = xcalloc(1, sizeof(*r));
+	void **slot = procfs_shared(fs, PROCFS_SHARED_CPUIDLE);
+	struct cpuidle_reader *r = *slot;
 
+	if (r) {
+		r->users++;
+		want_add(r, want);
+		return r;
+	}
+	r = xcalloc(1, sizeof(*r));
 	r->fs = fs;
 	r->want = *want;
 	r->live = procfs_is_live(fs);
+	r->users = 1;
 	base_open(r);
+	*slot = r;
 	return r;
 }
 
 void
 cpuidle_reader_free(struct cpuidle_reader *r)
 {
-	if (!r)
+	if (!r || --r->users > 0)
 		return;
+	*procfs_shared(r->fs, PROCFS_SHARED_CPUIDLE) = NULL;
 	for (size_t i = 0; i < r->ncpus; i++) {
 		struct idle_cpu *c = r->cpus[i];
 		if (!c)
@@ -273,8 +309,11 @@ cpuidle_reader_free(struct cpuidle_reader *r)
 void
 cpuidle_reader_begin(struct cpuidle_reader *r)
 {
-	if (r->live)
+	uint64_t gen = procfs_generation(r->fs);
+
+	if (r->live || (gen && gen == r->begun))
 		return;
+	r->begun = gen;
 	for (size_t i = 0; i < r->ncpus; i++)
 		if (r->cpus[i])
 			cpu_forget(r, r->cpus[i]);
@@ -308,8 +347,12 @@ cpuidle_reader_read(struct cpuidle_reader *r, unsigned cpu)
 		c->pub.cpu = cpu;
 		c->cur_fd = FD_NONE;
 	}
+	uint64_t gen = procfs_generation(r->fs);
+	if (gen && c->gen == gen && c->discovered)
+		return &c->pub; /* read by another set this generation */
 	if (!c->discovered)
 		cpu_discover(r, c);
+	c->gen = gen;
 	c->pub.have &= CPUIDLE_HAVE_MAX_FREQ;
 	if (c->cur_fd != FD_NONE) {
 		int rc = attr_u64(r, c->cur_fd, cpu, 0, A_CUR_FREQ, &c->pub.cur_khz);

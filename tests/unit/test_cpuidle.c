@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -210,6 +211,95 @@ test_reader_wanted(void **unused)
 	assert_int_equal(c->nstates, 0);
 	cpuidle_reader_free(r);
 	procfs_free(fs);
+}
+
+/* Write text to root/rel, making its directories. */
+static void
+put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		(void)mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define STATE0 "sys/devices/system/cpu/cpu0/cpuidle/state0/"
+#define STATE1 "sys/devices/system/cpu/cpu0/cpuidle/state1/"
+
+/* The three sets share one reader per procfs: a CPU is read once a read
+ * generation whoever asks, with what any of them wants; the last free
+ * frees it. A file rewritten within a generation is not read again. */
+static void
+test_reader_shared(void **unused)
+{
+	char root[] = "/tmp/gc-cpuidle-XXXXXX";
+	const char *roots[1] = { root };
+	struct cpuidle_want c1 = { 0, 0, 1u << 1, 0 }, all = { 0, 0, CPUIDLE_EVERY_STATE,
+							       CPUIDLE_EVERY_STATE };
+	struct err err = { "" };
+	const struct cpuidle_cpu *c;
+	char cmd[64];
+
+	(void)unused;
+	assert_non_null(mkdtemp(root));
+	put_file(root, STATE0 "name", "POLL\n");
+	put_file(root, STATE0 "time", "5\n");
+	put_file(root, STATE0 "usage", "6\n");
+	put_file(root, STATE1 "name", "C1\n");
+	put_file(root, STATE1 "time", "100\n");
+	put_file(root, STATE1 "usage", "7\n");
+	struct procfs *fs = procfs_new(roots, 1);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+
+	struct cpuidle_reader *a = cpuidle_reader_new(fs, &c1);
+	struct cpuidle_reader *b = cpuidle_reader_new(fs, &all);
+	assert_ptr_equal(a, b);
+	cpuidle_reader_begin(a);
+	c = cpuidle_reader_read(a, 0);
+	assert_int_equal(c->nstates, 2);
+	/* both wants: POLL's time and usage too, for the second set */
+	assert_int_equal(c->state[0].have, CPUIDLE_HAVE_TIME | CPUIDLE_HAVE_USAGE);
+	assert_int_equal(c->state[1].time_us, 100);
+	assert_int_equal(c->state[1].usage, 7);
+
+	/* the same generation: the second set gets the first one's read */
+	put_file(root, STATE1 "time", "200\n");
+	cpuidle_reader_begin(b);
+	c = cpuidle_reader_read(b, 0);
+	assert_int_equal(c->state[1].time_us, 100);
+	/* the next one reads the file again */
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	cpuidle_reader_begin(a);
+	c = cpuidle_reader_read(a, 0);
+	assert_int_equal(c->state[1].time_us, 200);
+
+	/* one free leaves it to the other; the last one frees it, and a new
+	 * reader reads only its own want */
+	cpuidle_reader_free(a);
+	assert_int_equal(procfs_begin_read(fs, 0, &err), 0);
+	cpuidle_reader_begin(b);
+	c = cpuidle_reader_read(b, 0);
+	assert_int_equal(c->state[0].usage, 6);
+	cpuidle_reader_free(b);
+	assert_null(*procfs_shared(fs, PROCFS_SHARED_CPUIDLE));
+	a = cpuidle_reader_new(fs, &c1);
+	cpuidle_reader_begin(a);
+	c = cpuidle_reader_read(a, 0);
+	assert_int_equal(c->state[0].have, 0);
+	assert_int_equal(c->state[1].have, CPUIDLE_HAVE_TIME);
+	cpuidle_reader_free(a);
+	procfs_free(fs);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* cpufreq-old t1: no POLL (C1 is state0), "<unknown>", eleven states. */
@@ -474,6 +564,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_reader_states),
 		cmocka_unit_test(test_reader_wanted),
+		cmocka_unit_test(test_reader_shared),
 		cmocka_unit_test(test_reader_old),
 		cmocka_unit_test(test_reader_fd_budget),
 		cmocka_unit_test(test_set_shape),
