@@ -75,9 +75,9 @@ void cpuidle_reader_begin(struct cpuidle_reader *r);
 /* Read CPU cpu's wanted files, discovering them first if needed. The
  * record is owned by r and valid until the next begin or read of the same
  * CPU; a CPU already read in this read generation (procfs_begin_read) is
- * not read again, by this caller or another. Never NULL (a CPU without cpufreq and cpuidle has have 0 and no
- * states). A file that fails to read is simply not marked in have, and the
- * CPU is discovered again next time. */
+ * not read again, by this caller or another. Never NULL (a CPU without
+ * cpufreq and cpuidle has have 0 and no states). A file that fails to read
+ * is simply not marked in have, and the CPU is discovered again next time. */
 const struct cpuidle_cpu *cpuidle_reader_read(struct cpuidle_reader *r, unsigned cpu);
 
 /* The names of c's non-POLL states first .. last (1-based), joined by

@@ -433,14 +433,16 @@ percpu_rows_read(void *state, struct raw_set *out, struct err *err)
 				raw_put(out, ri, F_COUNT, st->vals[0]);
 			continue;
 		}
-		/* "ROW" once, then each cell's "/CPU" after it; a name too
-		 * long for that is cut by name_with */
-		if (row.ncells && row.name_len + 12 <= sizeof(name))
+		/* "ROW" once, then each cell's "/CPU" after it; a name with
+		 * no room for the longest "/CPU" and the NUL is cut by
+		 * name_with */
+		int fits = row.name_len + sizeof(st->suffix->text) + 1 <= sizeof(name);
+		if (fits)
 			memcpy(name, row.name, row.name_len);
 		for (size_t i = 0; i < row.ncells; i++) {
 			const struct col_suffix *sx = column_suffix(st, i);
 
-			if (row.name_len + 12 <= sizeof(name)) {
+			if (fits) {
 				memcpy(name + row.name_len, sx->text, sx->len);
 				len = row.name_len + sx->len;
 			} else {
