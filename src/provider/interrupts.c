@@ -265,8 +265,9 @@ size_t
 interrupts_instance_name(char *buf, size_t n, const struct interrupts_row *row, unsigned cpu)
 {
 	char digits[FMT_UINT_MAX];
+	size_t ndigits = fmt_uint(digits, cpu);
 
-	return name_with(buf, n, row, digits, fmt_uint(digits, cpu));
+	return name_with(buf, n, row, digits, ndigits);
 }
 
 size_t
