@@ -235,14 +235,24 @@ statfs_all(void)
 }
 
 /* Add relpath (under rootfd) to the files read each step. */
-/* The paths add_file took, to read each once (an FNV-1a hash set that
- * doubles at half full). Nonzero when relpath was taken before. */
+/* FNV-1a of a path. */
+static uint64_t
+path_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return h;
+}
+
+/* The paths add_file took, to read each once (a hash set that doubles at
+ * half full). Nonzero when relpath was taken before. */
 static int
 seen_before(const char *relpath)
 {
 	static char **slot;
 	static size_t cap, n;
-	uint64_t h = 0xcbf29ce484222325ull;
 
 	if (2 * (n + 1) > cap) {
 		size_t ncap = cap ? 2 * cap : 1024;
@@ -253,10 +263,7 @@ seen_before(const char *relpath)
 		}
 		for (size_t i = 0; i < cap; i++)
 			if (slot[i]) {
-				uint64_t g = 0xcbf29ce484222325ull;
-				for (const char *p = slot[i]; *p; p++)
-					g = (g ^ (unsigned char)*p) * 0x100000001b3ull;
-				size_t k = g & (ncap - 1);
+				size_t k = path_hash(slot[i]) & (ncap - 1);
 				while (ns[k])
 					k = (k + 1) & (ncap - 1);
 				ns[k] = slot[i];
@@ -265,9 +272,7 @@ seen_before(const char *relpath)
 		slot = ns;
 		cap = ncap;
 	}
-	for (const char *p = relpath; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	size_t k = h & (cap - 1);
+	size_t k = path_hash(relpath) & (cap - 1);
 	for (; slot[k]; k = (k + 1) & (cap - 1))
 		if (strcmp(slot[k], relpath) == 0)
 			return 1;
