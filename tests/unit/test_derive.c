@@ -39,7 +39,7 @@ static const struct field_desc fields[NF] = {
 
 enum { C_RAW, C_DELTA, C_RATE, C_FRAC, C_SFRAC, C_AVGT, C_AVGB, C_TIMER, C_TINV, C_QLEN,
        C_ELAPSED, C_UTIL, C_RATE32, C_MEAN_TIMER, C_SFRAC_NOZB, C_DIFF, C_RAW2, C_RATE2W,
-       C_DELTA2, C_QLEN2, C_MULF, C_MULAVG, C_GRATE, NC };
+       C_DELTA2, C_QLEN2, C_MULF, C_MULAVG, C_GRATE, C_GRATE1, C_CLAMP1, NC };
 
 static const struct counter_desc counters[NC] = {
 	[C_RAW] = { .name = "Raw", .type = CT_RAW, .num = { { F_G, 1 } }, .scale = 2 },
@@ -81,6 +81,11 @@ static const struct counter_desc counters[NC] = {
 		       .den = { { F_A, 1 } }, .mul = FIELD_REF(F_G), .mul_num_only = 1 },
 	/* a gauge among a rate's terms: its delta is 0 */
 	[C_GRATE] = { .name = "GaugeRate", .type = CT_RATE, .num = { { F_A, 1 }, { F_G, 1 } } },
+	/* one field: a gauge's rate (its delta is 0), and a timer clamped
+	 * to 100 */
+	[C_GRATE1] = { .name = "GaugeRate1", .type = CT_RATE, .num = { { F_G, 1 } } },
+	[C_CLAMP1] = { .name = "Clamp1", .type = CT_TIMER, .num = { { F_TICKS, 1 } },
+		       .scale = 0.1, .clamp100 = 1 },
 };
 
 static const struct counter_set set = {
