@@ -234,7 +234,6 @@ statfs_all(void)
 	return ok;
 }
 
-/* Add relpath (under rootfd) to the files read each step. */
 /* FNV-1a of a path. */
 static uint64_t
 path_hash(const char *p)
@@ -285,6 +284,7 @@ seen_before(const char *relpath)
 	return 0;
 }
 
+/* Add relpath (under rootfd) to the files read each step. */
 static void
 add_file(int rootfd, const char *relpath)
 {
