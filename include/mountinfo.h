@@ -36,6 +36,21 @@ int mountinfo_parse_line(const char *line, size_t len, struct mountinfo_line *ou
  * Returns the decoded length; dst is NUL-terminated. */
 size_t mountinfo_unescape(const char *s, size_t len, char *dst);
 
+/* Whether statfs(2) of a filesystem of type fstype[0..len) answers from
+ * counters in memory (ext2/3/4, xfs, btrfs, f2fs): it cannot wait on its
+ * device. */
+int mountinfo_statfs_in_memory(const char *fstype, size_t len);
+
+/* Whether a path walk through a filesystem of type fstype[0..len) never
+ * waits on a server, a daemon or a device: the types above, tmpfs, ramfs
+ * and devtmpfs (not NFS, CIFS, FUSE, overlay, ...). */
+int mountinfo_walk_in_memory(const char *fstype, size_t len);
+
+/* Whether the decoded, absolute mount point point[0..plen) is path[0..len)
+ * or a directory above it ("/" is above every absolute path): a walk to
+ * path passes through what is mounted there. */
+int mountinfo_point_on_path(const char *point, size_t plen, const char *path, size_t len);
+
 /* The fields of a DIR/statvfs line, as statvfs(3) names them. */
 enum mountinfo_statvfs_field {
 	SV_FRSIZE,

@@ -5,7 +5,11 @@
 #   - it appears while getcounter runs (the mount table is polled);
 #   - 16 MiB written to it show in Disk Write Bytes/sec (90 % .. 150 %);
 #   - % Free Space falls, and Free Megabytes matches statvfs within 1 MB;
-#   - a statvfs call that hangs blocks neither the reads nor the exit;
+#   - ext4 on a path of local filesystems is asked in the read itself (its
+#     statfs calls, traced with strace, are all the reading thread's);
+#   - mounted under an overlay (a walk that may wait), it is asked by the
+#     helper thread, and a statvfs call that hangs there blocks neither the
+#     reads nor the exit;
 #   - it goes when unmounted while getcounter runs.
 # Skips (77) when not root, or losetup, mkfs.ext4 or mount are missing or
 # not permitted. Everything is undone in a trap.
@@ -21,13 +25,23 @@ done
 
 dir=$(mktemp -d)
 mnt="$dir/my disk"
+ov="$dir/ov"
+hung="$ov/hung disk"
 dev=
 mounted=
+ov_mounted=
+hung_mounted=
 pid=
 cleanup() {
 	if [ -n "$pid" ]; then
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
+	fi
+	if [ -n "$hung_mounted" ]; then
+		umount "$hung" 2>/dev/null || umount -l "$hung" 2>/dev/null || true
+	fi
+	if [ -n "$ov_mounted" ]; then
+		umount "$ov" 2>/dev/null || umount -l "$ov" 2>/dev/null || true
 	fi
 	if [ -n "$mounted" ]; then
 		umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true
@@ -138,10 +152,53 @@ fi
 close_to "$mb_after" "$want" 1 || fail "Free Megabytes $mb_after, statvfs says $want"
 echo "% Free Space $pct_before -> $pct_after; Free Megabytes $mb_after (statvfs $want)"
 
-# 5. A statvfs call that hangs (5 s, made so by an LD_PRELOAD shim, for this
-# mount point only) blocks neither the reads nor the exit: 7 reads 0.3 s
-# apart end within 3 s, with every block counter and no space counter.
-if command -v "${CC:-cc}" >/dev/null 2>&1; then
+# 5a. ext4 mounted where every filesystem on the way is local (ext4, tmpfs,
+# ...) is asked in the read: every statfs call of it is the reading
+# thread's (the first line strace writes, its execve, names that thread).
+local_path() {
+	awk -v d="$dir/" '
+		{
+			t = ""
+			for (i = 6; i < NF; i++) if ($i == "-") { t = $(i + 1); break }
+			if (index(d, $5 "/") == 1 || $5 == "/")
+				if (t !~ /^(ext[234]|xfs|btrfs|f2fs|tmpfs|ramfs|devtmpfs)$/) bad = 1
+		}
+		END { exit bad }' /proc/self/mountinfo
+}
+if command -v strace >/dev/null 2>&1 && local_path; then
+	strace -f -e trace=execve,statfs -o "$dir/strace.txt" \
+		"$GETCOUNTER" -i 0.2 -n 4 -f csv "$free_mb" >"$dir/direct.csv" 2>"$dir/err" ||
+		fail "getcounter under strace failed: $(cat "$dir/err")"
+	calls=$(grep -c 'statfs("'"$mnt"'"' "$dir/strace.txt" || true)
+	main=$(awk 'NR == 1 { print $1 }' "$dir/strace.txt")
+	wrong=$(grep 'statfs("'"$mnt"'"' "$dir/strace.txt" | awk -v m="$main" '$1 != m' | wc -l)
+	[ "$calls" -ge 4 ] && [ "$wrong" -eq 0 ] ||
+		{ cat "$dir/strace.txt"; fail "statfs of '$mnt': $calls calls, $wrong not by the reader"; }
+	echo "direct: $calls statfs calls of '$mnt', all by the reading thread"
+else
+	echo "no strace, or '$dir' is not on local filesystems: the direct statfs check is left out"
+fi
+
+# 5b. Mounted under an overlay, whose walk may wait (on what lies under
+# it), the mount is asked by the helper thread: a statvfs call that hangs
+# (5 s, made so by an LD_PRELOAD shim, for this mount point only) blocks
+# neither the reads nor the exit: 7 reads 0.3 s apart end within 3 s, with
+# every block counter and no space counter.
+mkdir "$dir/lower" "$dir/upper" "$dir/work" "$ov"
+if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
+	echo "no C compiler: the hung statvfs check is left out"
+elif ! mount -t overlay overlay -o "lowerdir=$dir/lower,upperdir=$dir/upper,workdir=$dir/work" \
+	"$ov" 2>"$dir/ov.err"; then
+	echo "overlay cannot be mounted here ($(cat "$dir/ov.err")): the hung statvfs check is left out"
+else
+	ov_mounted=1
+	umount "$mnt"
+	mounted=
+	mkdir "$hung"
+	mount "$dev" "$hung" || fail "mount $dev on '$hung' failed"
+	hung_mounted=1
+	free_space="\\LogicalDisk($hung)\\% Free Space"
+	reads="\\LogicalDisk($hung)\\Disk Reads/sec"
 	cat >"$dir/hang.c" <<'EOF_C'
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -162,7 +219,7 @@ EOF_C
 	"${CC:-cc}" -shared -fPIC -o "$dir/hang.so" "$dir/hang.c" -ldl ||
 		fail "cannot build the statvfs shim"
 	start=$(date +%s.%N)
-	GC_HANG_PATH="$mnt" LD_PRELOAD="$dir/hang.so" ASAN_OPTIONS=verify_asan_link_order=0 \
+	GC_HANG_PATH="$hung" LD_PRELOAD="$dir/hang.so" ASAN_OPTIONS=verify_asan_link_order=0 \
 		"$GETCOUNTER" -i 0.3 -n 6 -f csv "$free_space" "$reads" \
 		>"$dir/hang.csv" 2>"$dir/err" || fail "getcounter failed: $(cat "$dir/err")"
 	end=$(date +%s.%N)
@@ -181,11 +238,15 @@ EOF_C
 		      rows == 6 && space == 0 && reads == 6 ? "ok" : "bad", rows, space, reads }
 	' "$dir/hang.csv")
 	case $result in
-	ok*) echo "hung statvfs: $result" ;;
+	ok*) echo "hung statvfs (under an overlay): $result" ;;
 	*) cat "$dir/hang.csv"; fail "hung statvfs: $result" ;;
 	esac
-else
-	echo "no C compiler: the hung statvfs check is left out"
+	umount "$hung"
+	hung_mounted=
+	umount "$ov"
+	ov_mounted=
+	mount "$dev" "$mnt" || fail "mount $dev on '$mnt' again failed"
+	mounted=1
 fi
 
 # 6. The mount goes during a run: unmounted after 0.8 s.

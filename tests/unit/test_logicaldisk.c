@@ -280,6 +280,56 @@ test_parse_line_bad(void **state)
 	assert_int_equal(parse("36 35 8:1 /", &ml), -1);
 }
 
+#define TYPE(s) (s), strlen(s)
+
+/* Which filesystems are asked in the read (their statfs answers from
+ * memory) and which may sit on the way to one; others, and a type that
+ * only starts like one, go to the helper thread. */
+static void
+test_direct_types(void **state)
+{
+	(void)state;
+	const char *in_memory[] = { "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs" };
+	const char *walk_only[] = { "tmpfs", "ramfs", "devtmpfs" };
+	const char *neither[] = { "nfs",  "nfs4",	  "cifs", "fuse", "fuseblk", "overlay",
+				  "vfat", "squashfs", "proc", "ext",  "ext44",   "" };
+
+	for (size_t i = 0; i < sizeof(in_memory) / sizeof(in_memory[0]); i++) {
+		assert_true(mountinfo_statfs_in_memory(TYPE(in_memory[i])));
+		assert_true(mountinfo_walk_in_memory(TYPE(in_memory[i])));
+	}
+	for (size_t i = 0; i < sizeof(walk_only) / sizeof(walk_only[0]); i++) {
+		assert_false(mountinfo_statfs_in_memory(TYPE(walk_only[i])));
+		assert_true(mountinfo_walk_in_memory(TYPE(walk_only[i])));
+	}
+	for (size_t i = 0; i < sizeof(neither) / sizeof(neither[0]); i++) {
+		assert_false(mountinfo_statfs_in_memory(TYPE(neither[i])));
+		assert_false(mountinfo_walk_in_memory(TYPE(neither[i])));
+	}
+	/* a type is the token's length, not a prefix of it */
+	assert_true(mountinfo_statfs_in_memory("ext4 /dev/vda", 4));
+	assert_false(mountinfo_statfs_in_memory("ext4 /dev/vda", 3));
+}
+
+/* A mount point on the way to a path: the path itself, "/", or a
+ * directory above it at a '/'; not a sibling that shares a prefix. */
+static void
+test_point_on_path(void **state)
+{
+	(void)state;
+	assert_true(mountinfo_point_on_path(TYPE("/"), TYPE("/")));
+	assert_true(mountinfo_point_on_path(TYPE("/"), TYPE("/srv/data")));
+	assert_true(mountinfo_point_on_path(TYPE("/srv"), TYPE("/srv/data")));
+	assert_true(mountinfo_point_on_path(TYPE("/srv/data"), TYPE("/srv/data")));
+	assert_true(mountinfo_point_on_path(TYPE("/mnt/my disk"), TYPE("/mnt/my disk/x")));
+	assert_false(mountinfo_point_on_path(TYPE("/sr"), TYPE("/srv/data")));
+	assert_false(mountinfo_point_on_path(TYPE("/srv/data2"), TYPE("/srv/data")));
+	assert_false(mountinfo_point_on_path(TYPE("/srv/data"), TYPE("/srv")));
+	assert_false(mountinfo_point_on_path(TYPE("/srv/dat"), TYPE("/srv/data")));
+	assert_false(mountinfo_point_on_path(TYPE("/"), TYPE("")));
+	assert_false(mountinfo_point_on_path(TYPE("/"), TYPE("relative")));
+}
+
 /* Decode s and compare with want (len_want bytes, may hold NUL-free bytes). */
 static void
 check_unescape(const char *s, const char *want)
@@ -757,6 +807,8 @@ main(void)
 		cmocka_unit_test(test_parse_line),
 		cmocka_unit_test(test_parse_line_bad),
 		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_direct_types),
+		cmocka_unit_test(test_point_on_path),
 		cmocka_unit_test(test_statvfs_line),
 		cmocka_unit_test(test_same_as_physicaldisk),
 		cmocka_unit_test(test_basic_instances),
