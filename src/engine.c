@@ -105,27 +105,34 @@ struct ref_rows {
 	uint32_t first, n;
 };
 
-/* One counter of one set with an instance pattern, from a path. */
+/* One counter of one set with an instance pattern, from a path: what each
+ * frame reads first, then what set-up and rebuilds do. */
 struct item {
 	struct eset *es;
 	const struct counter_desc *c;
-	char *pattern; /* NULL for a single-instance set */
-	char *path;       /* a copy of the path it came from */
-	uint64_t need;    /* the fields its value is formed from (counter_fields) */
+	struct row_ref *refs; /* the rows, in runs */
+	/* a counter totalling another set's rows (counter_desc.rows_set) */
+	struct eset *rows_es;
 	uint64_t basis;   /* es->list_gen it was built on */
 	uint64_t rows_basis; /* rows_es->list_gen its rows were listed on */
+	uint32_t nrefs;   /* rows */
+	uint32_t nruns;
+	uint8_t built;
+	uint8_t has_gone;
+	/* its counter's terms over the reads' layouts, kept from frame to
+	 * frame. Every item has its own: a single-instance set's items once
+	 * shared one, each forming its terms again in every frame, which
+	 * cost 1-2 % of a sample of every counter after a 10 ms sleep. */
+	struct derive_plan plan;
+	uint64_t need;    /* the fields its value is formed from (counter_fields) */
+	size_t cap;       /* of refs */
+	char *pattern; /* NULL for a single-instance set */
+	char *path;       /* a copy of the path it came from */
 	uint32_t sc;      /* the id of "Set\\Counter" in e->setctr: with the
 			   * instance's, the key of its rows' columns */
 	size_t path_index; /* which path: items of one path share it */
 	int wildcard;
 	int want_total;
-	int built;
-	int has_gone;
-	size_t nrefs;     /* rows */
-	size_t nruns, cap;
-	struct row_ref *refs; /* the rows, in runs */
-	/* a counter totalling another set's rows (counter_desc.rows_set) */
-	struct eset *rows_es;
 	const struct counter_desc *rows_c;
 	struct ref_rows *ref_rows; /* per ref, rows items only */
 	size_t ref_rows_cap;
@@ -133,9 +140,6 @@ struct item {
 			       * (a CPU's IRQ rows are one: 256 rows, 12 bytes) */
 	size_t nrows, rows_cap; /* runs */
 	int rows_open;    /* the last run may take the next row (same ref) */
-	/* its counter's terms over the reads' layouts, kept from frame to
-	 * frame (in e->plans) */
-	struct derive_plan *plan;
 };
 
 /* A column's --smooth average. */
@@ -188,9 +192,6 @@ struct engine {
 	char notice[256];           /* the first note of a set it opened */
 	struct smooth_cell *smooth; /* --smooth: per column */
 	size_t smooth_cap;
-	/* the items' own plans, in item order (a frame walks them as it
-	 * walks the items), allocated at the first frame */
-	struct derive_plan *plans;
 	/* the frame's rows: runs of their columns, the values (8 bytes a
 	 * row) of the runs that are not uniform, and the statuses of those
 	 * that are not one status (a byte a row) */
@@ -1343,19 +1344,6 @@ item_build_rows(const struct engine *e, struct item *it)
 	xtrim((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 }
 
-/* Give each item its plan, once (the items do not change after set-up).
- * A single-instance set's items have theirs too: sharing one, each formed
- * its terms again in every frame, which cost more than 1 % of a sample of
- * every counter after a 10 ms sleep, to spare 120 bytes an item. */
-static void
-items_plans(struct engine *e)
-{
-	if (e->plans)
-		return;
-	e->plans = xcalloc(e->nitems ? e->nitems : 1, sizeof(*e->plans));
-	for (size_t k = 0; k < e->nitems; k++)
-		e->items[k].plan = &e->plans[k];
-}
 
 /* A rows counter's value for one ref: its rows summed as for _Total. */
 static struct value
@@ -1371,7 +1359,7 @@ rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
 	if (!it->rows_c || !rs->cur->valid || ref->n == 0)
 		return v;
 	struct derive_span sp = { rs->cur, snapshot ? NULL : &rs->ds, !snapshot && !rs->have_prev,
-				  NULL, ref->n, 0, it->rows + ref->first, it->plan };
+				  NULL, ref->n, 0, it->rows + ref->first, &it->plan };
 	return derive_total_span(it->rows_c, &sp, &env);
 }
 
@@ -1599,7 +1587,6 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 	for (size_t s = 0; s < e->nsets; s++)
 		if (!e->sets[s].absent)
 			eset_derive_pairs(e, &e->sets[s], snapshot);
-	items_plans(e);
 	/* The refs first (rebuilt where instances changed). */
 	for (size_t k = 0; k < e->nitems; k++) {
 		struct item *it = &e->items[k];
@@ -1636,7 +1623,7 @@ engine_frame(struct engine *e, int snapshot, struct frame *f)
 		uint8_t *st = e->row_st + e->nsts;
 		struct derive_env env = { es->dt, wall_s, e->user_hz, e->ulong_bits };
 
-		struct derive_plan *plan = it->plan;
+		struct derive_plan *plan = &it->plan;
 		/* a replayed read without this set: no rows for it, or (csv,
 		 * tsv, table: fixed columns) its rows without values */
 		if (es->absent || (it->rows_es && it->rows_es->absent)) {
@@ -1801,7 +1788,6 @@ engine_free_parts(struct engine *e)
 		free(e->items[k].pattern);
 	}
 	free(e->items);
-	free(e->plans);
 	for (size_t s = 0; s < e->nsets; s++) {
 		struct eset *es = &e->sets[s];
 		if (es->state && !e->replay)
