@@ -22,6 +22,8 @@ struct mountinfo_line {
 	size_t fstype_len;
 	const char *source; /* after the type: "/dev/sda1", "tmpfs"; may be empty */
 	size_t source_len;
+	const char *super; /* the superblock's options: "rw,prjquota"; may be empty */
+	size_t super_len;
 };
 
 /* Parse line[0..len) (no newline in it): "ID PARENT MAJ:MIN ROOT POINT
@@ -45,6 +47,12 @@ int mountinfo_statfs_in_memory(const char *fstype, size_t len);
  * waits on a server, a daemon or a device: the types above, tmpfs, ramfs
  * and devtmpfs (not NFS, CIFS, FUSE, overlay, ...). */
 int mountinfo_walk_in_memory(const char *fstype, size_t len);
+
+/* Whether the comma-separated mount options opts[0..len) enforce or
+ * account project quotas (prjquota, prjjquota, pquota, pqnoenforce): a
+ * statfs of a directory in a project then reads the quota, maybe from
+ * the disk. */
+int mountinfo_project_quota(const char *opts, size_t len);
 
 /* Whether the decoded, absolute mount point point[0..plen) is path[0..len)
  * or a directory above it ("/" is above every absolute path): a walk to

@@ -9,8 +9,9 @@
  * instance. Block counters come from that device's /proc/diskstats line,
  * through the parser PhysicalDisk uses; space counters from statvfs(3),
  * live: in the read itself for a local filesystem that answers from memory
- * on a path that never waits (mountinfo_statfs_direct), else in a helper
- * thread, so that a hung filesystem never blocks a read; and from the file
+ * on a path that never waits (mark_direct), else in a helper thread,
+ * started when a mount first needs it, so that a hung filesystem never
+ * blocks a read; and from the file
  * DIR/statvfs under --root. Also home of the mountinfo and statvfs-file
  * parsers (include/mountinfo.h).
  */
@@ -213,6 +214,10 @@ mountinfo_parse_line(const char *line, size_t len, struct mountinfo_line *out)
 		out->source = p;
 		out->source_len = 0;
 	}
+	if (next_token(&p, end, &out->super, &out->super_len) < 0) {
+		out->super = p;
+		out->super_len = 0;
+	}
 	return 0;
 }
 
@@ -254,7 +259,8 @@ type_in(const char *type, size_t len, const char *const *list, size_t n)
 }
 
 /* Local filesystems whose statfs(2) sums counters the superblock keeps in
- * memory: it never reads the device, so a dead disk cannot hold it. */
+ * memory: it does not read the device, so a dead disk cannot hold it
+ * (but with project quotas: mountinfo_project_quota). */
 static const char *const statfs_in_memory[] = { "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs" };
 
 /* Those, and the filesystems held in memory: a path walk through any of
@@ -277,6 +283,29 @@ mountinfo_walk_in_memory(const char *fstype, size_t len)
 {
 	return type_in(fstype, len, walk_in_memory,
 		       sizeof(walk_in_memory) / sizeof(walk_in_memory[0]));
+}
+
+/* The mount options that enforce or account project quotas: ext4's, xfs's
+ * and f2fs's statfs then look up the project's quota for a directory
+ * that inherits a project, and that lookup may read the disk. */
+static const char *const project_quota_options[] = { "prjquota", "prjjquota", "pquota",
+						     "pqnoenforce" };
+
+int
+mountinfo_project_quota(const char *opts, size_t len)
+{
+	const char *p = opts, *end = opts + len;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *q = comma ? comma : end;
+		const char *eq = memchr(p, '=', (size_t)(q - p));
+		if (type_in(p, (size_t)((eq ? eq : q) - p), project_quota_options,
+			    sizeof(project_quota_options) / sizeof(project_quota_options[0])))
+			return 1;
+		p = q + 1;
+	}
+	return 0;
 }
 
 int
@@ -660,7 +689,9 @@ struct ld_state {
 	int mappers_loaded;
 	char *mapper_names; /* NUL-terminated, one after another */
 	size_t mapper_names_len, mapper_names_cap;
+	int space_live;   /* live, with space fields: statvfs, not DIR/statvfs */
 	size_t nthreaded; /* live: mounts whose statvfs the thread calls */
+	int space_failed; /* the thread could not start: those mounts have no space */
 	char *scratch; /* a decoded source or statvfs mount point */
 	size_t scratch_cap;
 	/* under --root: the mountinfo text and root the list was built from */
@@ -906,7 +937,8 @@ add_mount(struct ld_state *st, const struct mountinfo_line *ml, uint64_t devt, s
 	m->devt = devt;
 	m->identity = ((devt >> 32) << 20) | (devt & 0xFFFFFFFFu);
 	m->line_no = line_no;
-	m->direct = st->worker && mountinfo_statfs_in_memory(ml->fstype, ml->fstype_len);
+	m->direct = st->space_live && mountinfo_statfs_in_memory(ml->fstype, ml->fstype_len) &&
+		    !mountinfo_project_quota(ml->super, ml->super_len);
 	st->nmounts++;
 	index_put(&st->by_devt, devt_hash(devt), i);
 	prev = mount_by_name(st, st->names + m->name_off, m->name_len);
@@ -1015,7 +1047,7 @@ rebuild(struct ld_state *st, const char *mi, size_t len)
 		}
 	}
 	merge_order(st, first_pass);
-	if (st->worker)
+	if (st->space_live)
 		mark_direct(st, mi, len);
 	for (size_t i = 0; i < st->nlines; i++) {
 		const struct ld_line *l = &st->lines[i];
@@ -1149,7 +1181,18 @@ space_post(struct ld_state *st)
 {
 	struct space_worker *w = st->worker;
 
-	if (!st->nthreaded || space_busy(w))
+	if (!st->nthreaded)
+		return 0;
+	if (!w && !st->space_failed) {
+		/* started at the first mount that needs it, not at open: on a
+		 * machine of local filesystems it never does. Should it fail
+		 * (a limit on threads), those mounts' space counters have no
+		 * value, the others stay as they are. */
+		struct err e = { { 0 } };
+		w = st->worker = space_start(&e);
+		st->space_failed = !w;
+	}
+	if (!w || space_busy(w))
 		return 0;
 	if (w->version != st->version) {
 		size_t total = 1;
@@ -1181,9 +1224,9 @@ space_post(struct ld_state *st)
 	return 1;
 }
 
-/* Live: statvfs of each direct mount, in the read: a call the thread would
- * make costs two switches and two futex calls more (a quarter of
- * LogicalDisk's time in a sample of every counter, caches cold). */
+/* Live: statvfs of each direct mount, in the read: the same call made by
+ * the thread costs two context switches and two futex calls more (20 us
+ * of a sample of every counter after a 10 ms sleep, bench/HISTORY.md). */
 static void
 space_direct(struct ld_state *st)
 {
@@ -1202,6 +1245,12 @@ space_take(struct ld_state *st, int posted, uint64_t posted_ns)
 	struct space_worker *w = st->worker;
 	int same = 0;
 
+	if (!w) {
+		for (size_t i = 0; i < st->nmounts; i++)
+			if (!st->mounts[i].direct)
+				st->mounts[i].space_ok = 0;
+		return;
+	}
 	if (posted)
 		space_wait(w, posted_ns + SPACE_WAIT_NS);
 	pthread_mutex_lock(&w->mu);
@@ -1228,6 +1277,7 @@ ldisk_open(const struct provider_ctx *ctx, struct err *err)
 {
 	struct ld_state *st = xcalloc(1, sizeof(*st));
 
+	(void)err;
 	st->fs = ctx->fs;
 	st->live = procfs_is_live(ctx->fs);
 	st->put = ctx->needed ? ctx->needed & (BIT(F_NFIELDS) - 1) : BIT(F_NFIELDS) - 1;
@@ -1239,12 +1289,8 @@ ldisk_open(const struct provider_ctx *ctx, struct err *err)
 	st->stale = 1;
 	if (st->live) {
 		st->poll_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-		if ((st->put & SPACE_FIELDS) && !(st->worker = space_start(err))) {
-			if (st->poll_fd >= 0)
-				close(st->poll_fd);
-			free(st);
-			return NULL;
-		}
+		/* the helper thread starts when a mount needs it (space_post) */
+		st->space_live = (st->put & SPACE_FIELDS) != 0;
 	} else {
 		st->statvfs_file = procfs_file(ctx->fs, "statvfs");
 	}
@@ -1279,13 +1325,13 @@ ldisk_read(void *state, struct raw_set *out, struct err *err)
 	}
 	if (!st->nmounts)
 		return 0;
-	if (st->worker) {
+	if (st->space_live) {
 		posted = space_post(st);
 		posted_ns = now_mono_ns();
 	}
 	if (st->put & DS_FIELDS)
 		read_diskstats(st, rebuilt);
-	if (st->worker) {
+	if (st->space_live) {
 		space_direct(st);
 		space_take(st, posted, posted_ns);
 	} else if (st->statvfs_file && (st->put & SPACE_FIELDS)) {

@@ -239,6 +239,7 @@ test_parse_line(void **state)
 	assert_true(is(ml.point, ml.point_len, "/mnt2"));
 	assert_true(is(ml.fstype, ml.fstype_len, "ext3"));
 	assert_true(is(ml.source, ml.source_len, "/dev/root"));
+	assert_true(is(ml.super, ml.super_len, "rw,errors=continue"));
 
 	/* no optional field; escapes stay in the strings */
 	assert_int_equal(parse("27 22 8:18 / /mnt/my\\040disk rw - ext4 /dev/sdb2 rw", &ml), 0);
@@ -246,6 +247,7 @@ test_parse_line(void **state)
 	assert_int_equal(ml.minor, 18);
 	assert_true(is(ml.point, ml.point_len, "/mnt/my\\040disk"));
 	assert_true(is(ml.source, ml.source_len, "/dev/sdb2"));
+	assert_true(is(ml.super, ml.super_len, "rw"));
 
 	/* several optional fields, a large anonymous minor */
 	assert_int_equal(parse("30 25 0:1234 /@s /home/.s rw shared:34 master:2 propagate_from:1 "
@@ -309,6 +311,28 @@ test_direct_types(void **state)
 	/* a type is the token's length, not a prefix of it */
 	assert_true(mountinfo_statfs_in_memory("ext4 /dev/vda", 4));
 	assert_false(mountinfo_statfs_in_memory("ext4 /dev/vda", 3));
+}
+
+/* Project quotas among a superblock's options (statfs then reads the
+ * project's quota, perhaps from the disk): a whole option's name, with or
+ * without a value, anywhere in the list. */
+static void
+test_project_quota(void **state)
+{
+	(void)state;
+	assert_true(mountinfo_project_quota(TYPE("rw,prjquota")));
+	assert_true(mountinfo_project_quota(TYPE("prjquota")));
+	assert_true(mountinfo_project_quota(TYPE("rw,relatime,attr2,inode64,logbufs=8,pquota")));
+	assert_true(mountinfo_project_quota(TYPE("rw,pqnoenforce,noquota")));
+	assert_true(mountinfo_project_quota(TYPE("rw,prjjquota=aquota.group,jqfmt=vfsv0")));
+	assert_false(mountinfo_project_quota(TYPE("rw,usrquota,grpquota")));
+	assert_false(mountinfo_project_quota(TYPE("rw,errors=remount-ro")));
+	assert_false(mountinfo_project_quota(TYPE("rw,noprjquota")));
+	assert_false(mountinfo_project_quota(TYPE("rw,prjquotas")));
+	assert_false(mountinfo_project_quota(TYPE("")));
+	assert_false(mountinfo_project_quota(TYPE(",")));
+	/* the list's length, not its NUL */
+	assert_false(mountinfo_project_quota("rw,prjquota", 2));
 }
 
 /* A mount point on the way to a path: the path itself, "/", or a
@@ -809,6 +833,7 @@ main(void)
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_direct_types),
 		cmocka_unit_test(test_point_on_path),
+		cmocka_unit_test(test_project_quota),
 		cmocka_unit_test(test_statvfs_line),
 		cmocka_unit_test(test_same_as_physicaldisk),
 		cmocka_unit_test(test_basic_instances),
