@@ -203,7 +203,7 @@ uninstall:
 		done; \
 	fi
 
-DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux
+DEB_PACKAGES := build-essential pkg-config libcmocka-dev iproute2 util-linux strace python3
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
