@@ -217,6 +217,12 @@ struct engine {
 	int64_t clock_off;  /* wall - monotonic at the last read (live) */
 	int64_t wall_ns;
 	uint64_t skipped;
+	/* of the skips: those whose read was woken only after the next
+	 * deadline had passed (the system ran the process late) and the
+	 * most it was late; the others' longest read (wake to output) */
+	uint64_t skipped_late;
+	uint64_t late_max_ns;
+	uint64_t overrun_max_ns;
 	int sets_primed;
 	uint64_t nframes;
 	struct frame frame;
@@ -2520,6 +2526,46 @@ output_error(const struct config *cfg, struct err *err)
 		reason);
 }
 
+/* Why the read woken at woke (for the deadline one interval before next)
+ * ran past next, now: the system woke it after next had passed (a stall
+ * of the machine), or it overran (the read and its output took longer
+ * than what was left). Each deadline skipped for it counts as the same. */
+static void
+skip_account(struct engine *e, uint64_t woke, uint64_t next, uint64_t now)
+{
+	uint64_t interval = (uint64_t)(e->cfg->interval * 1e9 + 0.5), n = 0;
+
+	for (uint64_t d = next; d <= now; d += interval)
+		n++;
+	if (woke >= next) {
+		uint64_t late = woke - (next - interval);
+		e->skipped_late += n;
+		if (late > e->late_max_ns)
+			e->late_max_ns = late;
+	} else if (now - woke > e->overrun_max_ns) {
+		e->overrun_max_ns = now - woke;
+	}
+}
+
+/* -v: how many deadlines were skipped, and why (skip_account). */
+static void
+skip_report(const struct engine *e)
+{
+	uint64_t over = e->skipped - e->skipped_late;
+
+	fprintf(stderr, "getcounter: %llu reads skipped:", (unsigned long long)e->skipped);
+	if (e->skipped_late)
+		fprintf(stderr,
+			" %llu woken after the next deadline (the system ran getcounter up to "
+			"%.1f ms late)%s",
+			(unsigned long long)e->skipped_late, (double)e->late_max_ns / 1e6,
+			over ? ";" : "");
+	if (over)
+		fprintf(stderr, " %llu overran (a read and its output took up to %.1f ms)",
+			(unsigned long long)over, (double)e->overrun_max_ns / 1e6);
+	fputc('\n', stderr);
+}
+
 int
 engine_run(struct engine *e, const struct output *output, FILE *out, struct err *err)
 {
@@ -2566,12 +2612,14 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 	reads = snapshot ? 1 : (uint64_t)cfg->samples + 1;
 	if ((e->replay || cfg->capture.nfiles) && !cfg->samples_given)
 		reads = UINT64_MAX; /* the whole log, or capture file */
-	uint64_t deadline = now_mono_ns();
+	uint64_t deadline = now_mono_ns(), woke = deadline;
 	for (uint64_t r = 0; cfg->continuous || r < reads; r++) {
 		const struct frame *f;
 		if (r > 0 && e->fs && procfs_is_live(e->fs) && !cfg->capture.nfiles) {
 			uint64_t now = now_mono_ns();
 			deadline += interval_ns;
+			if (deadline <= now)
+				skip_account(e, woke, deadline, now);
 			while (deadline <= now) {
 				deadline += interval_ns;
 				e->skipped++;
@@ -2580,6 +2628,7 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 				rc = EXIT_RUNTIME;
 				goto done;
 			}
+			woke = now_mono_ns();
 			if (stop_requested)
 				break;
 		}
@@ -2630,8 +2679,7 @@ done:
 			(void)0; /* the error already reported stands */
 	}
 	if (cfg->verbose && e->skipped)
-		fprintf(stderr, "getcounter: %llu reads skipped: a read overran its deadline\n",
-			(unsigned long long)e->skipped);
+		skip_report(e);
 	return rc;
 }
 
