@@ -1350,7 +1350,6 @@ item_build_rows(const struct engine *e, struct item *it)
 	xtrim((void **)&it->ref_rows, &it->ref_rows_cap, it->nrefs, sizeof(*it->ref_rows));
 }
 
-
 /* A rows counter's value for one ref: its rows summed as for _Total. */
 static struct value
 rows_value(struct engine *e, struct item *it, size_t r, int snapshot)
@@ -2526,28 +2525,24 @@ output_error(const struct config *cfg, struct err *err)
 		reason);
 }
 
-/* Why the read woken at woke (for the deadline one interval before next)
- * ran past next, now: the system woke it after next had passed (a stall
- * of the machine), or it overran (the read and its output took longer
- * than what was left). Each deadline skipped for it counts as the same. */
-static void
-skip_account(struct engine *e, uint64_t woke, uint64_t next, uint64_t now)
+/* Why the read woken at woke, for the deadline due, ran past the next
+ * one (next), now: 1 when the system woke it after next had passed (a
+ * stall of the machine), 0 when it overran (the read and its output took
+ * longer than what was left); the worst of each is kept for -v. */
+static int
+skip_late(struct engine *e, uint64_t woke, uint64_t due, uint64_t next, uint64_t now)
 {
-	uint64_t interval = (uint64_t)(e->cfg->interval * 1e9 + 0.5), n = 0;
-
-	for (uint64_t d = next; d <= now; d += interval)
-		n++;
 	if (woke >= next) {
-		uint64_t late = woke - (next - interval);
-		e->skipped_late += n;
-		if (late > e->late_max_ns)
-			e->late_max_ns = late;
-	} else if (now - woke > e->overrun_max_ns) {
-		e->overrun_max_ns = now - woke;
+		if (woke - due > e->late_max_ns)
+			e->late_max_ns = woke - due;
+		return 1;
 	}
+	if (now - woke > e->overrun_max_ns)
+		e->overrun_max_ns = now - woke;
+	return 0;
 }
 
-/* -v: how many deadlines were skipped, and why (skip_account). */
+/* -v: how many deadlines were skipped, and why (skip_late). */
 static void
 skip_report(const struct engine *e)
 {
@@ -2618,11 +2613,12 @@ engine_run(struct engine *e, const struct output *output, FILE *out, struct err 
 		if (r > 0 && e->fs && procfs_is_live(e->fs) && !cfg->capture.nfiles) {
 			uint64_t now = now_mono_ns();
 			deadline += interval_ns;
-			if (deadline <= now)
-				skip_account(e, woke, deadline, now);
+			int late = deadline <= now &&
+				   skip_late(e, woke, deadline - interval_ns, deadline, now);
 			while (deadline <= now) {
 				deadline += interval_ns;
 				e->skipped++;
+				e->skipped_late += (uint64_t)late;
 			}
 			if (engine_wait(e, deadline, err) < 0) {
 				rc = EXIT_RUNTIME;
