@@ -3,10 +3,12 @@
 # made up with a burst of reads, and -v says how many were and why:
 #   - stopped (SIGSTOP) for 0.2 s in a run at 10 ms, it is woken after the
 #     next deadline: the skips are the system's ("woken after the next
-#     deadline ... late"), none an overrun, and the run still prints -n
+#     deadline ... late", 150 ms or more), and the run still prints -n
 #     samples;
-#   - its output held (a pipe nobody reads for 0.4 s), each write waits:
-#     the skips are overruns ("overran (a read and its output took ...)");
+#   - its output held (a one-page FIFO nobody reads for 0.6 s), each write
+#     waits: 20 or more skips are overruns ("overran (a read and its output
+#     took ...)"). A loaded machine may add a skip of the other kind to
+#     either run, which the checks allow;
 #   - without skips -v prints no such line.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -41,8 +43,9 @@ pid=
 [ "$status" -eq 0 ] || fail "getcounter exited $status: $(cat "$dir/late.err")"
 rows=$(($(wc -l <"$dir/late.csv") - 1))
 [ "$rows" -eq 60 ] || fail "stopped run: $rows samples, want 60"
-grep -Eq '^getcounter: [0-9]+ reads skipped: [0-9]+ woken after the next deadline \(the system ran getcounter up to [0-9.]+ ms late\)$' \
-	"$dir/late.err" || { cat "$dir/late.err"; fail "stopped run: no 'woken after the next deadline' line alone"; }
+# (on a loaded machine a read may also overrun now and then: that part may follow)
+grep -Eq '^getcounter: [0-9]+ reads skipped: [0-9]+ woken after the next deadline \(the system ran getcounter up to [0-9.]+ ms late\)' \
+	"$dir/late.err" || { cat "$dir/late.err"; fail "stopped run: no 'woken after the next deadline' line"; }
 late=$(sed -n 's/.* up to \([0-9.]*\) ms late.*/\1/p' "$dir/late.err")
 awk -v l="$late" 'BEGIN { exit !(l >= 150 && l < 2000) }' ||
 	fail "stopped 200 ms, reported $late ms late"
@@ -70,8 +73,12 @@ while os.read(fd, 65536):
 	wait "$reader" || true
 	reader=
 	[ "$status" -eq 0 ] || fail "held output: getcounter exited $status: $(cat "$dir/over.err")"
-	grep -Eq '^getcounter: [0-9]+ reads skipped: [0-9]+ overran \(a read and its output took up to [0-9.]+ ms\)$' \
-		"$dir/over.err" || { cat "$dir/over.err"; fail "held output: no 'overran' line alone"; }
+	# (the machine may also wake getcounter late now and then: that part
+	# may come first; the overruns must be there)
+	grep -Eq '^getcounter: [0-9]+ reads skipped:.* [0-9]+ overran \(a read and its output took up to [0-9.]+ ms\)$' \
+		"$dir/over.err" || { cat "$dir/over.err"; fail "held output: no 'overran' part"; }
+	over=$(sed -n 's/.* \([0-9][0-9]*\) overran .*/\1/p' "$dir/over.err")
+	[ "$over" -ge 20 ] || { cat "$dir/over.err"; fail "held output 0.6 s at 10 ms: $over overruns, want 20 or more"; }
 	echo "held output: $(cat "$dir/over.err")"
 else
 	echo "no python3: the held-output check is left out"
