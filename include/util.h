@@ -75,6 +75,11 @@ void strset_free(struct strset *ss);
  * builds it again, in time linear in n). Ids and strings stay. */
 void strset_trim(struct strset *ss);
 
+/* The first slot, of a table of n, of a key whose hash is h (strset's and
+ * idmap's): h mixed first, so that keys alike but for their last bits
+ * (FNV-1a of names that differ only at the end) spread over the table. */
+size_t hash_slot(uint64_t h, size_t n);
+
 /* Strings appended one after another, with no lookup, until
  * strpool_reset, which keeps the memory for the next ones: a set of names
  * rebuilt again and again (a log's keyframes) allocates nothing once it

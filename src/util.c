@@ -161,16 +161,29 @@ strset_add(struct strset *ss, const char *s, const char **stored)
 	return strset_add_n(ss, s, strlen(s), stored);
 }
 
+/* A 64-bit mix (splitmix64's finalizer): keys that differ in a few low
+ * bits of either half spread over the whole table. */
+static uint64_t
+key_hash(uint64_t k)
+{
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9u;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebu;
+	return k ^ (k >> 31);
+}
+
 /* Open addressing over ids, shared by strset and idmap: a table of any
  * size n (slot i holds id + 1, 0 when empty), a key's first slot scaled
- * from the high bits of its 64-bit hash, linear probing, grown (doubled)
- * at a load of 3/4. The table serves adds only: the _trim functions drop
- * it once a set has settled, and the next add builds it again from the
- * ids, so a settled set costs its strings or keys alone. */
-static size_t
-slot_first(uint64_t h, size_t n)
+ * from the high bits of its mixed 64-bit hash, linear probing, grown
+ * (doubled) at a load of 3/4. The table serves adds only: the _trim
+ * functions drop it once a set has settled, and the next add builds it
+ * again from the ids, so a settled set costs its strings or keys alone.
+ * A string's FNV-1a is mixed too: its last multiply leaves the high bits
+ * the same for names that differ only in their last characters (sd1 ...
+ * sd4000 made one run of probes that every add walked). */
+size_t
+hash_slot(uint64_t h, size_t n)
 {
-	return (size_t)(((unsigned __int128)h * n) >> 64);
+	return (size_t)(((unsigned __int128)key_hash(h) * n) >> 64);
 }
 
 static size_t
@@ -214,7 +227,7 @@ strset_rehash(struct strset *ss, size_t n)
 		for (uint32_t off = 0; off < ss->chunk_len[c]; id++) {
 			const char *str = ss->chunks[c] + off;
 			size_t len = strlen(str);
-			size_t i = slot_first(str_hash_n(str, len), n);
+			size_t i = hash_slot(str_hash_n(str, len), n);
 			while (ss->slots[i])
 				i = slot_next(i, n);
 			ss->slots[i] = (ss->by_place ? (uint32_t)(c << 16 | off) : id) + 1;
@@ -230,7 +243,7 @@ strset_add_n(struct strset *ss, const char *s, size_t len, const char **stored)
 	len = strnlen(s, len); /* a NUL ends the string */
 	if (slots_full(ss->n, ss->nslots))
 		strset_rehash(ss, slots_next(ss->n, ss->nslots));
-	for (i = slot_first(str_hash_n(s, len), ss->nslots); ss->slots[i];
+	for (i = hash_slot(str_hash_n(s, len), ss->nslots); ss->slots[i];
 	     i = slot_next(i, ss->nslots)) {
 		uint32_t id = ss->slots[i] - 1;
 		const char *str = strset_str(ss, id);
@@ -319,16 +332,6 @@ strpool_free(struct strpool *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* A 64-bit mix (splitmix64's finalizer): keys that differ in a few low
- * bits of either half spread over the whole table. */
-static uint64_t
-key_hash(uint64_t k)
-{
-	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9u;
-	k = (k ^ (k >> 27)) * 0x94d049bb133111ebu;
-	return k ^ (k >> 31);
-}
-
 static void
 idmap_rehash(struct idmap *m, size_t n)
 {
@@ -336,7 +339,7 @@ idmap_rehash(struct idmap *m, size_t n)
 	m->slots = xcalloc(n, sizeof(*m->slots));
 	m->nslots = n;
 	for (size_t id = 0; id < m->n; id++) {
-		size_t i = slot_first(key_hash(m->keys[id]), n);
+		size_t i = hash_slot(m->keys[id], n);
 		while (m->slots[i])
 			i = slot_next(i, n);
 		m->slots[i] = (uint32_t)id + 1;
@@ -357,7 +360,7 @@ idmap_add(struct idmap *m, uint64_t key)
 	}
 	if (slots_full(m->n, m->nslots))
 		idmap_rehash(m, slots_next(m->n, m->nslots));
-	for (i = slot_first(key_hash(key), m->nslots); m->slots[i]; i = slot_next(i, m->nslots))
+	for (i = hash_slot(key, m->nslots); m->slots[i]; i = slot_next(i, m->nslots))
 		if (m->keys[m->slots[i] - 1] == key)
 			return m->slots[i] - 1;
 	xgrow((void **)&m->keys, &m->keys_cap, m->n + 1, sizeof(*m->keys));

@@ -1,7 +1,8 @@
 /*
  * test_util.c - the string set (strset): ids in order of first appearance,
  * one copy of each string, and stored strings that never move while the
- * set grows past its first table and its first chunk.
+ * set grows past its first table and its first chunk; hash_slot spreading
+ * names that differ only at their end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -278,6 +279,38 @@ test_parse_u64(void **unused)
 	assert_string_equal(skip_blanks("x"), "x");
 }
 
+/* Names alike but for their last characters (sd0 ... sd4095, loop0 ...)
+ * spread over a table: inserted with linear probing at a load of one half,
+ * no name lands more than 64 slots past its first (FNV-1a's high bits
+ * alone put each family in one run: thousands). */
+static void
+test_hash_slot_spread(void **state)
+{
+	enum { N = 8192 };
+	static const char *const families[] = { "sd%d", "loop%d", "veth%d", "nvme0n%d" };
+	static unsigned char used[N];
+	char name[32];
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(families) / sizeof(*families); f++) {
+		size_t worst = 0;
+		memset(used, 0, sizeof(used));
+		for (int k = 0; k < N / 2; k++) {
+			snprintf(name, sizeof(name), families[f], k);
+			size_t i = hash_slot(str_hash(name), N), d = 0;
+			assert_true(i < N);
+			while (used[i]) {
+				i = (i + 1) % N;
+				d++;
+			}
+			used[i] = 1;
+			if (d > worst)
+				worst = d;
+		}
+		assert_true(worst <= 64);
+	}
+}
+
 int
 main(void)
 {
@@ -285,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_strset_ids),
 		cmocka_unit_test(test_strset_stable),
 		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_hash_slot_spread),
 		cmocka_unit_test(test_strpool),
 		cmocka_unit_test(test_fmt_uint),
 		cmocka_unit_test(test_name_place),
