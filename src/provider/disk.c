@@ -147,26 +147,33 @@ diskstats_line_devt(const char *line, size_t len, unsigned int *major, unsigned 
 	return parse_devt(&p, line + len, major, minor);
 }
 
-int
-diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
+/* The major, minor and name that start line[0..len) into out; where its
+ * stat fields start, or NULL when they are not there. */
+static const char *
+parse_head(const char *line, size_t len, struct diskstats_line *out)
 {
-	static const uint8_t partition_fields[4] = { DS_READS, DS_SECTORS_READ, DS_WRITES,
-						     DS_SECTORS_WRITTEN };
 	const char *p = line, *end = line + len;
-	uint64_t v[DS_NFIELDS];
-	uint64_t x;
-	unsigned int major, minor;
-	unsigned int n = 0;
 
-	if (parse_devt(&p, end, &major, &minor) < 0)
-		return -1;
+	if (parse_devt(&p, end, &out->major, &out->minor) < 0)
+		return NULL;
 	p = skip_blanks(p);
 	out->name = p;
 	while (p < end && *p != ' ' && *p != '\t')
 		p++;
 	out->name_len = (size_t)(p - out->name);
-	if (out->name_len == 0)
-		return -1;
+	return out->name_len ? p : NULL;
+}
+
+/* The stat fields of a line, from p to end, into out (its head parsed). */
+static int
+parse_fields(const char *p, const char *end, struct diskstats_line *out)
+{
+	static const uint8_t partition_fields[4] = { DS_READS, DS_SECTORS_READ, DS_WRITES,
+						     DS_SECTORS_WRITTEN };
+	uint64_t v[DS_NFIELDS];
+	uint64_t x;
+	unsigned int n = 0;
+
 	for (;;) {
 		p = skip_blanks(p);
 		if (p >= end)
@@ -179,8 +186,6 @@ diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
 	}
 	if (n < 4 || (n > 4 && n < 11))
 		return -1;
-	out->major = major;
-	out->minor = minor;
 	out->nfields = n;
 	out->present = 0;
 	memset(out->values, 0, sizeof(out->values));
@@ -198,6 +203,14 @@ diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
 		out->present |= 1u << i;
 	}
 	return 0;
+}
+
+int
+diskstats_parse_line(const char *line, size_t len, struct diskstats_line *out)
+{
+	const char *p = parse_head(line, len, out);
+
+	return p ? parse_fields(p, line + len, out) : -1;
 }
 
 /* FNV-1a of name[0..len). */
@@ -510,8 +523,11 @@ disk_line(void *arg, const char *line, size_t len)
 	struct disk_state *st = dp->st;
 	struct diskstats_line dl;
 	struct disk_entry *e;
+	const char *rest = parse_head(line, len, &dl);
 
-	if (diskstats_parse_line(line, len, &dl) < 0 || dl.name_len > NAME_MAX_LEN)
+	/* the stat fields are parsed only for a disk that is shown: most
+	 * lines are partitions or unattached loop devices */
+	if (!rest || dl.name_len > NAME_MAX_LEN)
 		return;
 	e = entry_find(st, dl.name, dl.name_len);
 	if (e && e->seen == st->reads)
@@ -529,9 +545,14 @@ disk_line(void *arg, const char *line, size_t len)
 		e->minor = dl.minor;
 		classify(st, e);
 	}
+	uint32_t seen_before = e->seen;
 	e->seen = st->reads;
 	if (e->kind != DISK_WHOLE || (e->size_file && !sized_now(st, e)))
 		return;
+	if (parse_fields(rest, line + len, &dl) < 0) {
+		e->seen = seen_before; /* not a line: a later one of the name may be */
+		return;
+	}
 
 	const char *name = entry_name(st, e);
 	struct raw_instance *ri = raw_set_add(dp->out, name, strlen(name), e->identity);

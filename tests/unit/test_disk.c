@@ -531,6 +531,27 @@ test_wrap_ulong32(void **unused)
 
 /* ---- disk-appear ---------------------------------------------------------- */
 
+/* A line that is not one names no disk: a later line of the same name
+ * stands (t0's second sda), and a disk whose line is broken is absent for
+ * that read (t0's sdb, t1's sdc), its fields parsed only once the disk is
+ * known to be shown. */
+static void
+test_bad_lines(void **unused)
+{
+	static const char *const t0[] = { "sda", "sdc", NULL };
+	static const char *const t1[] = { "sda", "sdb", NULL };
+	struct series s;
+	(void)unused;
+	series_load(&s, "disk-bad", 2, 0);
+
+	check_instances(&s.rs[0], t0);
+	check_instances(&s.rs[1], t1);
+	/* sda from its well-formed line: (110 - 100) reads over 2 s */
+	check_at(&s, 1, "sda", "Disk Reads/sec", ST_OK, 5);
+	check_at(&s, 1, "sdb", "Disk Reads/sec", ST_NEW, 0);
+	series_free(&s);
+}
+
 static void
 test_appear(void **unused)
 {
@@ -696,6 +717,7 @@ main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_wrap_ulong32),
 		cmocka_unit_test(test_appear),
+		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_old),
 		cmocka_unit_test(test_missing_file),
 	};
