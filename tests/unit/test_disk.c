@@ -529,7 +529,7 @@ test_wrap_ulong32(void **unused)
 	series_free(&s);
 }
 
-/* ---- disk-appear ---------------------------------------------------------- */
+/* ---- disk-bad ------------------------------------------------------------- */
 
 /* A line that is not one names no disk: a later line of the same name
  * stands (t0's second sda), and a disk whose line is broken is absent for
@@ -551,6 +551,8 @@ test_bad_lines(void **unused)
 	check_at(&s, 1, "sdb", "Disk Reads/sec", ST_NEW, 0);
 	series_free(&s);
 }
+
+/* ---- disk-appear ---------------------------------------------------------- */
 
 static void
 test_appear(void **unused)
