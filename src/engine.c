@@ -10,6 +10,7 @@
  * matched instances) are rebuilt only when a set's instance list changes.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -84,6 +85,13 @@ struct eset {
 	size_t nsources; /* a relog writes a set for each source */
 	size_t cat;      /* its index in the catalogue */
 	const char **patterns; /* the instance patterns asked of it (ctx) */
+	/* cur's instances by name, for the items that name one instance
+	 * (item_build): fold_hash << 32 | index, sorted; made once a list
+	 * (by_name_gen) and only for a set of many instances */
+	uint64_t *by_name;
+	size_t by_name_cap, nby_name;
+	uint64_t by_name_gen;
+	int by_name_made;
 };
 
 enum ref_kind { REF_CUR, REF_GONE, REF_MISSING, REF_TOTAL, REF_GROUP, REF_SINGLE };
@@ -1512,11 +1520,92 @@ item_every_instance(const struct item *it)
 	return it->refs[0].kind == REF_CUR || (it->refs[0].kind == REF_SINGLE && it->nruns == 1);
 }
 
+/* The most instances an item naming one instance scans for its name; past
+ * it the set's name index finds them. */
+enum { NAME_SCAN_MAX = 32 };
+
+/* FNV-1a of s folded to lower case as glob_match_ci folds it: the key of
+ * an instance in its set's name index. */
+static uint32_t
+fold_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint32_t)tolower((unsigned char)*s)) * 16777619u;
+	return h;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* es's name index of its current list, made when the list is new to it. */
+static void
+eset_name_index(struct eset *es)
+{
+	const struct raw_set *cur = es->cur;
+
+	if (es->by_name_made && es->by_name_gen == es->list_gen)
+		return;
+	xgrow((void **)&es->by_name, &es->by_name_cap, cur->ninstances, sizeof(*es->by_name));
+	for (size_t i = 0; i < cur->ninstances; i++)
+		es->by_name[i] = (uint64_t)fold_hash(raw_name_at(cur, i)) << 32 | i;
+	qsort(es->by_name, cur->ninstances, sizeof(*es->by_name), u64_cmp);
+	es->nby_name = cur->ninstances;
+	es->by_name_gen = es->list_gen;
+	es->by_name_made = 1;
+}
+
+/* Add it's rows of the current instances its pattern matches, in index
+ * order; whether there were any. A pattern without a wildcard is a name,
+ * found through the set's name index among many instances: matching it
+ * against every instance, item after item, made a start with 4,000
+ * paths of one disk each quadratic (16 M matches, 0.3 s). */
+static int
+item_add_current(struct engine *e, struct item *it)
+{
+	struct eset *es = it->es;
+	const struct raw_set *cur = es->cur;
+	int found = 0;
+
+	if (it->wildcard || cur->ninstances <= NAME_SCAN_MAX) {
+		for (size_t i = 0; i < cur->ninstances; i++)
+			if (item_matches(it, raw_name_at(cur, i))) {
+				item_add_ref(e, it, REF_CUR, i, raw_name_at(cur, i));
+				found = 1;
+			}
+		return found;
+	}
+	eset_name_index(es);
+	uint64_t key = (uint64_t)fold_hash(it->pattern) << 32;
+	size_t lo = 0, hi = es->nby_name;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (es->by_name[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* equal keys in index order: the rows come as the scan's would */
+	for (; lo < es->nby_name && es->by_name[lo] >> 32 == key >> 32; lo++) {
+		size_t i = (size_t)(es->by_name[lo] & 0xFFFFFFFFu);
+		if (item_matches(it, raw_name_at(cur, i))) {
+			item_add_ref(e, it, REF_CUR, i, raw_name_at(cur, i));
+			found = 1;
+		}
+	}
+	return found;
+}
+
 static void
 item_build(struct engine *e, struct item *it)
 {
 	struct eset *es = it->es;
-	struct raw_set *cur = es->cur;
 	int found = 0;
 
 	item_clear(it);
@@ -1526,11 +1615,7 @@ item_build(struct engine *e, struct item *it)
 		item_add_ref(e, it, REF_SINGLE, 0, NULL);
 		return;
 	}
-	for (size_t i = 0; i < cur->ninstances; i++)
-		if (item_matches(it, raw_name_at(cur, i))) {
-			item_add_ref(e, it, REF_CUR, i, raw_name_at(cur, i));
-			found = 1;
-		}
+	found = item_add_current(e, it);
 	for (size_t g = 0; g < es->ngone; g++) {
 		const char *name = raw_name_at(es->prev, es->gone[g]);
 		if (item_matches(it, name)) {
@@ -1808,6 +1893,7 @@ engine_free_parts(struct engine *e)
 		groups_clear(es);
 		free(es->groups);
 		free(es->members);
+		free(es->by_name);
 	}
 	free(e->sets);
 	idmap_free(&e->cols);
@@ -2159,19 +2245,17 @@ columns_fixed(const struct config *cfg)
 static void
 warn_empty_paths(const struct engine *e)
 {
-	for (size_t k = 0; k < e->nitems; k++) {
+	/* a path's items are made together (add_item), one after another */
+	for (size_t k = 0, end; k < e->nitems; k = end) {
 		const char *path = e->items[k].path;
-		int rows = 0, first = 1;
-		for (size_t j = 0; j < e->nitems; j++) {
-			const struct item *it = &e->items[j];
-			if (it->path_index != e->items[k].path_index)
-				continue;
-			if (j < k)
-				first = 0;
+		size_t rows = 0;
+		for (end = k; end < e->nitems && e->items[end].path_index == e->items[k].path_index;
+		     end++) {
+			const struct item *it = &e->items[end];
 			for (size_t u = 0; u < it->nruns; u++)
-				rows += it->refs[u].kind != REF_MISSING ? (int)it->refs[u].n : 0;
+				rows += it->refs[u].kind != REF_MISSING ? it->refs[u].n : 0;
 		}
-		if (first && !rows && path)
+		if (!rows && path)
 			fprintf(stderr, "getcounter: '%s' matches no instance now%s\n", path,
 				columns_fixed(e->cfg) ? " (csv and tsv keep the columns of the first "
 							"sample)" : "");

@@ -6,7 +6,8 @@
  * machine's /proc/meminfo (Memory is read on any Linux). Sets read in the
  * catalogue's order, so that a file two of them read is read once; a
  * frame's statuses kept only where a run's rows differ; an item's terms
- * formed again when a value passes 2^32.
+ * formed again when a value passes 2^32; paths naming one instance each
+ * among many found through the set's name index.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -387,6 +388,80 @@ test_frame_status_each_place(void **state)
 	gc_remove_tree(dir);
 }
 
+/* Write ROOT/proc/uptime and a /proc/diskstats of disks d0 .. d(n-1) but
+ * disk skip (none when n), disk d with reads (d + 1) x r. */
+static void
+write_scaled_disks(const char *root, int up, size_t n, size_t skip, unsigned r)
+{
+	FILE *f = root_diskstats(root, up);
+
+	for (size_t d = 0; d < n; d++)
+		if (d != skip)
+			fprintf(f, " 240 %4zu d%zu %zu 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n", d, d,
+				(d + 1) * r);
+	fclose(f);
+}
+
+/* Paths that name one instance each, among more instances than an item
+ * scans (the set's name index finds them): each finds its own disk, as
+ * glob_match_ci does (any case), before and after the list changes (the
+ * index made again: d99 moves from index 99 to 98 when d50 goes). Disk d
+ * reads (d + 1) more each second, so a row of the wrong disk shows a wrong
+ * rate:
+ *   t0 -> t1: D7 8/s, d99 100/s, d50 51/s, nosuch none (NO_INSTANCE)
+ *   t1 -> t2: d50 gone (NO_INSTANCE); D7 8/s, d99 100/s */
+static void
+test_named_instances_among_many(void **state)
+{
+	enum { N = 100 };
+	char t[3][240], dir[200];
+	const char *paths[] = { "\\PhysicalDisk(D7)\\Disk Reads/sec",
+				"\\PhysicalDisk(d99)\\Disk Reads/sec",
+				"\\PhysicalDisk(d50)\\Disk Reads/sec",
+				"\\PhysicalDisk(nosuch)\\Disk Reads/sec" };
+	struct config cfg;
+	struct err err;
+	int rc;
+	const struct frame *f = NULL;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/gc-test-named-%d", (int)getpid());
+	for (size_t k = 0; k < 3; k++)
+		snprintf(t[k], sizeof(t[k]), "%s/t%zu", dir, k);
+	write_scaled_disks(t[0], 100, N, N, 1);
+	write_scaled_disks(t[1], 101, N, N, 2);
+	write_scaled_disks(t[2], 102, N, 50, 3);
+	char *argv[] = { "getcounter", "--root", t[0], "--root", t[1], "--root", t[2], NULL };
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cli_parse(7, argv, &cfg, &err), 0);
+	struct engine *e = engine_open(&cfg, paths, 4, &rc, &err);
+	assert_non_null(e);
+	assert_int_equal(engine_step(e, 0, 0, &f, &err), 0);
+	assert_int_equal(engine_step(e, 1, 0, &f, &err), 0);
+	assert_non_null(f);
+	assert_int_equal(f->nrows, 4);
+	struct frame_row d7 = row_of(f, "d7"), d99 = row_of(f, "d99"), d50 = row_of(f, "d50");
+	assert_int_equal(d7.status, ST_OK);
+	assert_true(d7.value == 8);
+	assert_int_equal(d99.status, ST_OK);
+	assert_true(d99.value == 100);
+	assert_int_equal(d50.status, ST_OK);
+	assert_true(d50.value == 51);
+	assert_int_equal(status_of(f, "nosuch"), ST_NO_INSTANCE);
+	assert_int_equal(engine_step(e, 2, 0, &f, &err), 0);
+	assert_non_null(f);
+	d7 = row_of(f, "d7");
+	d99 = row_of(f, "d99");
+	assert_int_equal(d7.status, ST_OK);
+	assert_true(d7.value == 8);
+	assert_int_equal(d99.status, ST_OK);
+	assert_true(d99.value == 100);
+	assert_int_equal(status_of(f, "d50"), ST_NO_INSTANCE);
+	engine_close(e);
+	config_free(&cfg);
+	gc_remove_tree(dir);
+}
+
 int
 main(void)
 {
@@ -397,6 +472,7 @@ main(void)
 		cmocka_unit_test(test_frame_statuses),
 		cmocka_unit_test(test_frame_status_each_place),
 		cmocka_unit_test(test_plan_follows_layout),
+		cmocka_unit_test(test_named_instances_among_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
