@@ -21,8 +21,12 @@ struct csv {
 	uint32_t *col_id;  /* column -> the row.column it shows */
 	size_t *col_next;  /* column -> next column with the same id + 1, or 0 */
 	size_t *cells; /* this frame's row (index + 1, 0 none) per column */
+	double *value; /* per column, this frame's value where cells has a row */
+	uint8_t *shown; /* per column: the row there has a value to show */
 	size_t *first_col; /* row.column -> first column showing it + 1, or 0 */
 	size_t nfirst;
+	char *line;    /* the line being written: one fwrite a line */
+	size_t line_cap;
 };
 
 /* Start a csv or tsv file on out. */
@@ -96,6 +100,8 @@ csv_header(struct csv *c, const struct frame *f)
 	c->col_id = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->col_id));
 	c->col_next = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->col_next));
 	c->cells = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->cells));
+	c->value = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->value));
+	c->shown = xcalloc(c->ncols ? c->ncols : 1, sizeof(*c->shown));
 	for (size_t i = 0; i < c->ncols; i++) {
 		struct frame_row tmp;
 		uint32_t id = frame_row_at(f, i, &tmp)->column;
@@ -128,24 +134,63 @@ csv_header(struct csv *c, const struct frame *f)
 	c->started = 1;
 }
 
-/* Place each row of f in the first free column showing its path. */
+/* Place row i of f (column col, status st, value v) in the first free
+ * column showing its path, with its value and whether it has one. */
+static void
+csv_place(struct csv *c, const struct frame *f, size_t i, uint32_t col, uint8_t st, double v)
+{
+	size_t j;
+
+	if (col >= c->nfirst || c->first_col[col] == 0)
+		return; /* appeared after the first frame: no column */
+	j = c->first_col[col] - 1;
+	while (c->cells[j] && c->col_next[j])
+		j = c->col_next[j] - 1;
+	if (c->cells[j])
+		return;
+	c->cells[j] = i + 1;
+	c->value[j] = v;
+	if (f->rows) {
+		c->shown[j] = (uint8_t)frame_row_has_value(&f->rows[i]);
+	} else {
+		uint64_t key = idmap_key(f->cols->ids, col);
+		struct frame_row r = { .counter = f->cols->counters[key >> 33].counter, .status = st };
+		c->shown[j] = (uint8_t)frame_row_has_value(&r);
+	}
+}
+
+/* Place each row of f, a compact frame's run after run (no row looked up
+ * by its index: that and a write a cell were most of a line's cost). */
 static void
 csv_map(struct csv *c, const struct frame *f)
 {
 	memset(c->cells, 0, c->ncols * sizeof(*c->cells));
-	for (size_t i = 0; i < f->nrows; i++) {
-		struct frame_row tmp;
-		const struct frame_row *r = frame_row_at(f, i, &tmp);
-		size_t j;
-
-		if (r->column >= c->nfirst || c->first_col[r->column] == 0)
-			continue; /* appeared after the first frame: no column */
-		j = c->first_col[r->column] - 1;
-		while (c->cells[j] && c->col_next[j])
-			j = c->col_next[j] - 1;
-		if (!c->cells[j])
-			c->cells[j] = i + 1;
+	if (f->rows) {
+		for (size_t i = 0; i < f->nrows; i++)
+			csv_place(c, f, i, f->rows[i].column, f->rows[i].status, f->rows[i].value);
+		return;
 	}
+	for (size_t k = 0; k < f->nruns; k++) {
+		const struct frame_run *run = &f->runs[k];
+		for (uint32_t q = 0; q < run->n; q++) {
+			uint8_t st = run->st;
+			double v = 0;
+			if (run->val != FRAME_RUN_UNIFORM) {
+				v = f->value[run->val + q];
+				if (run->sti != FRAME_RUN_UNIFORM)
+					st = f->status[run->sti + q];
+			}
+			csv_place(c, f, (size_t)run->row + q, run->col + q, st, v);
+		}
+	}
+}
+
+/* Room in the line for n more bytes after len. */
+static char *
+line_room(struct csv *c, size_t len, size_t n)
+{
+	xgrow((void **)&c->line, &c->line_cap, len + n, 1);
+	return c->line + len;
 }
 
 /* Write one line: the time, then each column's value or " ". */
@@ -154,6 +199,7 @@ csv_write(void *state, const struct frame *f, struct err *err)
 {
 	struct csv *c = state;
 	char buf[512];
+	size_t len = 0;
 
 	if (!c->started)
 		csv_header(c, f);
@@ -161,17 +207,21 @@ csv_write(void *state, const struct frame *f, struct err *err)
 	format_time_pdh(buf, sizeof(buf), f->wall_ns, c->utc);
 	csv_cell(c, buf, 1);
 	for (size_t i = 0; i < c->ncols; i++) {
-		struct frame_row tmp;
-		const struct frame_row *r = c->cells[i] ? frame_row_at(f, c->cells[i] - 1, &tmp) : NULL;
-
-		if (r && frame_row_has_value(r)) {
-			format_double(buf, sizeof(buf), r->value, c->precision);
-			csv_cell(c, buf, 0);
+		/* a value never holds a quote: written in place, quoted */
+		char *p = line_room(c, len, sizeof(buf) + 3);
+		*p++ = c->sep;
+		*p++ = '"';
+		if (c->cells[i] && c->shown[i]) {
+			format_double(p, sizeof(buf), c->value[i], c->precision);
+			p += strlen(p);
 		} else {
-			csv_cell(c, " ", 0);
+			*p++ = ' ';
 		}
+		*p++ = '"';
+		len = (size_t)(p - c->line);
 	}
-	fputs("\r\n", c->out);
+	memcpy(line_room(c, len, 2), "\r\n", 2);
+	fwrite(c->line, 1, len + 2, c->out);
 	/* A user tails the file, and a SIGINT must not lose a sample. */
 	return output_flush(c->out, c->sep == ',' ? "csv" : "tsv", err);
 }
@@ -186,7 +236,10 @@ csv_close(void *state, struct err *err)
 	free(c->col_id);
 	free(c->col_next);
 	free(c->cells);
+	free(c->value);
+	free(c->shown);
 	free(c->first_col);
+	free(c->line);
 	free(c);
 	return ret;
 }
