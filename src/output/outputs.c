@@ -4,7 +4,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +171,130 @@ format_fixed_fast(char *buf, size_t n, double v, int precision)
 	return 1;
 }
 
+/* The shortest "%.Pf" of v, P from 0 to 20, that strtod reads back as v:
+ * what format_double's search over P finds, without a printf and a strtod
+ * for each P. v's decimals come exactly from its bits (its fraction is m /
+ * 2^k, k at most 69 from 1e-5 up: each decimal the integer part of ten
+ * times it); each P's text is v rounded there as printf rounds (to
+ * nearest, an exact half to even); and a text of at most 15 digits reads
+ * back as v exactly when q / 10^P does (q its digits as an integer: both
+ * exact, so the division rounds the same decimal strtod does), a longer
+ * one through strtod. Writes buf and returns 1, or returns 0 when no P up
+ * to 20 reads back or the locale's decimal point is not '.' (the search
+ * then runs as before). The json and list of every counter spent two
+ * thirds of their time in that search. */
+static int
+shortest_fixed(char *buf, size_t n, double v)
+{
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+					1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+					1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20 };
+	enum { P_MAX = 20 };
+	double a = fabs(v);
+	int e2;
+	/* a = mant x 2^e2 (mant below 2^53), its integer part below 1e15 */
+	uint64_t mant = (uint64_t)ldexp(frexp(a, &e2), 53), ip;
+	unsigned __int128 m, one;
+	unsigned k;
+
+	e2 -= 53;
+	if (a == 0) {
+		ip = 0;
+		m = 0;
+		k = 0;
+	} else if (e2 >= 0) {
+		ip = mant << e2; /* below 1e15: no bit lost */
+		m = 0;
+		k = 0;
+	} else if (e2 > -53) {
+		k = (unsigned)-e2;
+		ip = mant >> k;
+		m = mant & (((uint64_t)1 << k) - 1);
+	} else {
+		k = (unsigned)-e2;
+		if (k > 100)
+			return 0;
+		ip = 0;
+		m = mant;
+	}
+	one = (unsigned __int128)1 << k;
+	/* the integer's digits, then P_MAX + 1 decimals and whether any
+	 * after each is not 0 */
+	char d[64], fd[P_MAX + 1];
+	uint8_t more[P_MAX + 1];
+	size_t ni = 0;
+	char tmpi[24];
+	do {
+		tmpi[ni++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	for (size_t i = 0; i < ni; i++)
+		d[1 + i] = tmpi[ni - 1 - i];
+	for (size_t i = 0; i <= P_MAX; i++) {
+		m *= 10;
+		fd[i] = (char)('0' + (unsigned)(m >> k));
+		m &= one - 1;
+		more[i] = m != 0;
+	}
+	for (size_t p = 0; p <= P_MAX; p++) {
+		size_t kd = ni + p, lead = 0;
+		if (p)
+			d[kd] = fd[p - 1];
+		/* round at p: up past a half, to even at an exact half */
+		char w[64];
+		memcpy(w, d, kd + 1);
+		int up = fd[p] > '5' || (fd[p] == '5' && (more[p] || ((w[kd] - '0') & 1)));
+		for (size_t i = kd; up && i >= 1; i--) {
+			if (w[i] == '9') {
+				w[i] = '0';
+			} else {
+				w[i]++;
+				up = 0;
+			}
+		}
+		if (up) {
+			w[0] = '1'; /* 9.96 at 1 decimal: 10.0 */
+			lead = 1;
+		}
+		const char *digits = w + 1 - lead;
+		size_t nd = kd + lead, nint = ni + lead;
+		int back;
+		if (nd <= 15) {
+			uint64_t q = 0;
+			for (size_t i = 0; i < nd; i++)
+				q = q * 10 + (uint64_t)(digits[i] - '0');
+			back = (double)q / pow10[p] == a;
+		} else {
+			char s[64];
+			if (*localeconv()->decimal_point != '.')
+				return 0;
+			memcpy(s, digits, nint);
+			s[nint] = '.';
+			memcpy(s + nint + 1, digits + nint, p);
+			s[nint + 1 + p] = '\0';
+			back = strtod(s, NULL) == a;
+		}
+		if (!back)
+			continue;
+		size_t out = (signbit(v) ? 1 : 0) + nint + (p ? p + 1 : 0);
+		if (out + 1 > n)
+			return 0;
+		char *o = buf;
+		if (signbit(v))
+			*o++ = '-';
+		memcpy(o, digits, nint);
+		o += nint;
+		if (p) {
+			*o++ = '.';
+			memcpy(o, digits + nint, p);
+			o += p;
+		}
+		*o = '\0';
+		return 1;
+	}
+	return 0;
+}
+
 void
 format_double(char *buf, size_t n, double v, int precision)
 {
@@ -177,6 +303,9 @@ format_double(char *buf, size_t n, double v, int precision)
 	if (!isfinite(v))
 		v = 0;
 	if (precision >= 0 && format_fixed_fast(buf, n, v, precision))
+		return;
+	if (precision < 0 && fabs(v) < 1e15 && (v == 0 || fabs(v) >= 1e-5) &&
+	    shortest_fixed(buf, n, v))
 		return;
 	if (precision >= 0)
 		snprintf(buf, n, "%.*f", precision, v);

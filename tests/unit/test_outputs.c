@@ -600,6 +600,78 @@ test_format_fixed(void **state)
 	}
 }
 
+/* The search format_double made for the shortest text that reads back
+ * (precision -1) before it had a faster way: "%.Pf" for P from 0 to 20,
+ * then "%.Pg", each read back with strtod. The reference the faster way
+ * must give byte for byte (the C locale here). */
+static void
+shortest_by_search(char *buf, size_t n, double v)
+{
+	char tmp[64];
+	int found = 0;
+
+	snprintf(buf, n, "%.17g", v);
+	if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= 1e-5)) {
+		for (int prec = 0; prec <= 20 && !found; prec++) {
+			snprintf(tmp, sizeof(tmp), "%.*f", prec, v);
+			found = strtod(tmp, NULL) == v;
+		}
+	}
+	for (int prec = 1; prec < 17 && !found; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		found = strtod(tmp, NULL) == v;
+	}
+	if (found)
+		snprintf(buf, n, "%s", tmp);
+}
+
+/* format_double's shortest text (precision -1) is the search's: exact
+ * halves at some precision (0.125, 2.5), carries (9.96, 99.999...),
+ * 15, 16 and 17 significant digits, -0, negatives, both ends of the plain
+ * range (1e-5, 1e15) and past them, and a million pseudo-random values:
+ * ratios of small integers (the rates and percentages counters make) and
+ * random bits over 22 orders of magnitude. */
+static void
+test_format_shortest(void **state)
+{
+	static const double edges[] = { 0, -0.0, 0.5, 1.5, 2.5, 0.125, -0.125, 0.375, 9.96,
+					9.5, 99.99999999999999, 999999999999999.9, 1e15,
+					999999999999999.0, 1e-5, 0.00001, 9.999999999999999e-6,
+					1.2345678901234567e-5, 0.1, 0.2, 0.3, 0.1 + 0.2,
+					1.0 / 3.0, 2.0 / 3.0, 100.0 / 7.0, 4294967295.0,
+					18446744073709551616.0, 123456789012.34567, -7.25,
+					5e-324, 1.7976931348623157e308, 0.30000000000000004,
+					12345.678901234567, 0.000123456789 };
+	char got[64], want[64];
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		format_double(got, sizeof(got), edges[i], -1);
+		shortest_by_search(want, sizeof(want), edges[i]);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g: got %s, the search %s", edges[i], got, want);
+	}
+	for (int k = 0; k < 1000000; k++) {
+		double v;
+
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (k & 1)
+			v = (double)(x % 100000) / (double)((x >> 20) % 9999 + 1) *
+			    pow(10, (double)((x >> 40) % 9) - 3);
+		else
+			v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (double)(x % 22) - 7);
+		if (x >> 63)
+			v = -v;
+		format_double(got, sizeof(got), v, -1);
+		shortest_by_search(want, sizeof(want), v);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g: got %s, the search %s", v, got, want);
+	}
+}
+
 int
 main(void)
 {
@@ -620,6 +692,7 @@ main(void)
 		cmocka_unit_test(test_output_find),
 		cmocka_unit_test_setup(test_helpers, setup_utc),
 		cmocka_unit_test(test_format_fixed),
+		cmocka_unit_test(test_format_shortest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
