@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
 
@@ -14,6 +15,10 @@ struct json {
 	int precision;
 	int utc;
 	struct pathbuf pb;
+	/* the line being written, kept from line to line: one fwrite a
+	 * line, not a call a string, a quote or an escape */
+	char *line;
+	size_t len, cap;
 };
 
 /* Start writing NDJSON to out. */
@@ -29,16 +34,38 @@ json_open(FILE *out, const struct output_opts *opts, struct err *err)
 	return j;
 }
 
-/* Write s as a JSON string: quotes and backslashes escaped, control
+/* Room in j's line for n more bytes. */
+static char *
+line_room(struct json *j, size_t n)
+{
+	xgrow((void **)&j->line, &j->cap, j->len + n, 1);
+	return j->line + j->len;
+}
+
+/* Append n bytes of s to j's line. */
+static void
+put(struct json *j, const char *s, size_t n)
+{
+	memcpy(line_room(j, n), s, n);
+	j->len += n;
+}
+
+static void
+puts_(struct json *j, const char *s)
+{
+	put(j, s, strlen(s));
+}
+
+/* Append s as a JSON string: quotes and backslashes escaped, control
  * characters as \u00XX, valid UTF-8 as is, each invalid byte as \ufffd. */
 static void
-json_string(FILE *out, const char *s)
+json_string(struct json *j, const char *s)
 {
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	/* Plain runs go out in one fwrite; only what needs escaping is
-	 * written piece by piece. */
-	fputc('"', out);
+	/* plain runs copied whole; only what needs escaping piece by piece */
+	put(j, "\"", 1);
 	while (*p) {
 		size_t len;
 
@@ -51,19 +78,20 @@ json_string(FILE *out, const char *s)
 			p += len;
 			continue;
 		}
-		fwrite(run, 1, (size_t)(p - run), out);
+		put(j, (const char *)run, (size_t)(p - run));
 		if (len == 0) {
-			fputs("\\ufffd", out);
+			put(j, "\\ufffd", 6);
 		} else if (*p == '"' || *p == '\\') {
-			fputc('\\', out);
-			fputc(*p, out);
+			char esc[2] = { '\\', (char)*p };
+			put(j, esc, 2);
 		} else {
-			fprintf(out, "\\u%04x", *p);
+			char esc[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+			put(j, esc, 6);
 		}
 		run = ++p;
 	}
-	fwrite(run, 1, (size_t)(p - run), out);
-	fputc('"', out);
+	put(j, (const char *)run, (size_t)(p - run));
+	put(j, "\"", 1);
 }
 
 /* Write one frame as one line. */
@@ -73,37 +101,39 @@ json_write(void *state, const struct frame *f, struct err *err)
 	struct json *j = state;
 	char buf[512];
 
+	j->len = 0;
 	format_time_iso(buf, sizeof(buf), f->wall_ns, j->utc);
-	fputs("{\"timestamp\": ", j->out);
-	json_string(j->out, buf);
-	fputs(", \"samples\": [", j->out);
+	puts_(j, "{\"timestamp\": ");
+	json_string(j, buf);
+	puts_(j, ", \"samples\": [");
 	for (size_t i = 0; i < f->nrows; i++) {
 		struct frame_row tmp;
 		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
-		fputs(i ? ", {\"path\": " : "{\"path\": ", j->out);
-		json_string(j->out, frame_row_path(f, r, &j->pb));
-		fputs(", \"set\": ", j->out);
-		json_string(j->out, r->set->name);
-		fputs(", \"instance\": ", j->out);
+		puts_(j, i ? ", {\"path\": " : "{\"path\": ");
+		json_string(j, frame_row_path(f, r, &j->pb));
+		puts_(j, ", \"set\": ");
+		json_string(j, r->set->name);
+		puts_(j, ", \"instance\": ");
 		if (r->instance)
-			json_string(j->out, r->instance);
+			json_string(j, r->instance);
 		else
-			fputs("null", j->out);
-		fputs(", \"counter\": ", j->out);
-		json_string(j->out, r->counter->name);
-		fputs(", \"value\": ", j->out);
+			puts_(j, "null");
+		puts_(j, ", \"counter\": ");
+		json_string(j, r->counter->name);
+		puts_(j, ", \"value\": ");
 		if (frame_row_has_value(r) && isfinite(r->value)) {
 			format_double(buf, sizeof(buf), r->value, j->precision);
-			fputs(buf, j->out);
+			puts_(j, buf);
 		} else {
-			fputs("null", j->out);
+			puts_(j, "null");
 		}
-		fputs(", \"status\": ", j->out);
-		json_string(j->out, status_name((enum value_status)r->status));
-		fputc('}', j->out);
+		puts_(j, ", \"status\": ");
+		json_string(j, status_name((enum value_status)r->status));
+		put(j, "}", 1);
 	}
-	fputs("]}\n", j->out);
+	puts_(j, "]}\n");
+	fwrite(j->line, 1, j->len, j->out);
 	return output_flush(j->out, "json", err);
 }
 
@@ -115,6 +145,7 @@ json_close(void *state, struct err *err)
 	int ret = output_flush(j->out, "json", err);
 
 	free(j->pb.buf);
+	free(j->line);
 	free(j);
 	return ret;
 }

@@ -203,9 +203,7 @@ shortest_fixed(char *buf, size_t n, double v)
 		m = 0;
 		k = 0;
 	} else if (e2 >= 0) {
-		ip = mant << e2; /* below 1e15: no bit lost */
-		m = 0;
-		k = 0;
+		return 0; /* not below 2^53: not a's range */
 	} else if (e2 > -53) {
 		k = (unsigned)-e2;
 		ip = mant >> k;

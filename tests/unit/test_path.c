@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -83,6 +85,24 @@ test_format_and_match(void **state)
 	assert_string_equal(buf, "\\\\h\\PhysicalDisk(vda)\\Disk Reads/sec");
 	path_format(buf, sizeof(buf), "h", "Memory", NULL, "Available MBytes");
 	assert_string_equal(buf, "\\\\h\\Memory\\Available MBytes");
+	/* snprintf's result at every size, cut short or not, and its length */
+	for (size_t n = 0; n <= 40; n++) {
+		char want[64], got[64];
+		for (int inst = 0; inst < 2; inst++) {
+			const char *i = inst ? "vda" : NULL;
+			int len = i ? snprintf(want, n, "\\\\%s\\%s(%s)\\%s", "h", "PhysicalDisk", i,
+					       "Disk Reads/sec")
+				    : snprintf(want, n, "\\\\%s\\%s\\%s", "h", "PhysicalDisk",
+					       "Disk Reads/sec");
+			memset(got, 'x', sizeof(got));
+			assert_int_equal(path_format(got, n, "h", "PhysicalDisk", i, "Disk Reads/sec"),
+					 len);
+			if (n)
+				assert_string_equal(got, want);
+			else
+				assert_int_equal(got[0], 'x');
+		}
+	}
 	assert_true(glob_match_ci("eth*", "ETH0"));
 	assert_true(glob_match_ci("*", "_Total"));
 	assert_true(glob_match_ci("avg. disk sec/*", "Avg. Disk sec/Read"));
