@@ -58,8 +58,13 @@ line_pad(struct line *l, size_t n)
 static void
 line_flush(struct line *l)
 {
-	for (; l->pending; l->pending--)
-		fputc(' ', l->out);
+	static const char spaces[] = "                                ";
+
+	while (l->pending) {
+		size_t k = l->pending < sizeof(spaces) - 1 ? l->pending : sizeof(spaces) - 1;
+		fwrite(spaces, 1, k, l->out);
+		l->pending -= k;
+	}
 }
 
 /* Write s with control characters as '?', after the pending spaces when s

@@ -552,6 +552,42 @@ test_helpers(void **state)
 	assert_string_equal(buf, "0.3333333333333333");
 	format_double(buf, sizeof(buf), 0.1 + 0.2, -1); /* needs 17 digits */
 	assert_string_equal(buf, "0.30000000000000004");
+	{
+		/* put_text: C0 controls and DEL as '?', the rest as is */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		assert_non_null(m);
+		put_text(m, "\ta\x01" "b\x7f" "caf\xc3\xa9\n");
+		put_text(m, "");
+		put_text(m, "plain");
+		fclose(m);
+		assert_string_equal(text, "?a?b?caf\xc3\xa9?plain");
+		free(text);
+	}
+	{
+		/* row_short_name: snprintf's text at every size, cut short or not */
+		const struct counter_set set = { .name = "PhysicalDisk" };
+		const struct counter_desc ctr = { .name = "Disk Reads/sec" };
+		for (int shape = 0; shape < 4; shape++) {
+			struct frame_row r = { .set = &set, .counter = &ctr,
+					       .instance = shape & 1 ? "vda" : NULL };
+			int with_set = shape >> 1;
+			for (size_t n = 1; n <= 40; n++) {
+				char want[64], got[64];
+				if (with_set && r.instance)
+					snprintf(want, n, "%s(%s) %s", set.name, r.instance, ctr.name);
+				else if (with_set)
+					snprintf(want, n, "%s %s", set.name, ctr.name);
+				else if (r.instance)
+					snprintf(want, n, "%s %s", r.instance, ctr.name);
+				else
+					snprintf(want, n, "%s", ctr.name);
+				row_short_name(got, n, &r, with_set);
+				assert_string_equal(got, want);
+			}
+		}
+	}
 	assert_int_equal(text_columns("caf\xc3\xa9"), 4);
 	assert_int_equal(text_columns("bad\xff"), 4);
 	assert_int_equal(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0); /* surrogate */
