@@ -5,6 +5,7 @@
  * U+FFFD, numbers with a '.' whatever the locale, never NaN or Inf.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,17 @@ struct json {
 	 * line, not a call a string, a quote or an escape */
 	char *line;
 	size_t len, cap;
+	/* Per column, its row's text from "path" to "value" (the same all
+	 * run long, as the column's path is), made when first written and
+	 * copied after: forming and escaping the names again was most of a
+	 * line. For the host they were made for. */
+	char *frag;
+	size_t frag_len, frag_cap;
+	struct frag_at {
+		uint32_t off, len; /* len 0: not made */
+	} *at;
+	size_t nat;
+	char *host;
 };
 
 /* Start writing NDJSON to out. */
@@ -94,6 +106,40 @@ json_string(struct json *j, const char *s)
 	put(j, "\"", 1);
 }
 
+/* Append row r's "path", "set", "instance" and "counter" and the start of
+ * its "value": its column's text, made the first time. */
+static void
+row_names(struct json *j, const struct frame *f, const struct frame_row *r)
+{
+	uint32_t col = r->column;
+
+	if (col < j->nat && j->at[col].len) {
+		put(j, j->frag + j->at[col].off, j->at[col].len);
+		return;
+	}
+	size_t start = j->len;
+	puts_(j, "\"path\": ");
+	json_string(j, frame_row_path(f, r, &j->pb));
+	puts_(j, ", \"set\": ");
+	json_string(j, r->set->name);
+	puts_(j, ", \"instance\": ");
+	if (r->instance)
+		json_string(j, r->instance);
+	else
+		puts_(j, "null");
+	puts_(j, ", \"counter\": ");
+	json_string(j, r->counter->name);
+	puts_(j, ", \"value\": ");
+	size_t n = j->len - start;
+	if (j->frag_len + n > UINT32_MAX)
+		return; /* past what an offset holds: formed each time */
+	xgrow((void **)&j->at, &j->nat, (size_t)col + 1, sizeof(*j->at));
+	xgrow((void **)&j->frag, &j->frag_cap, j->frag_len + n, 1);
+	memcpy(j->frag + j->frag_len, j->line + start, n);
+	j->at[col] = (struct frag_at){ (uint32_t)j->frag_len, (uint32_t)n };
+	j->frag_len += n;
+}
+
 /* Write one frame as one line. */
 static int
 json_write(void *state, const struct frame *f, struct err *err)
@@ -102,6 +148,14 @@ json_write(void *state, const struct frame *f, struct err *err)
 	char buf[512];
 
 	j->len = 0;
+	const char *host = f->host ? f->host : "";
+	if (!j->host || strcmp(j->host, host) != 0) { /* another host's paths */
+		free(j->host);
+		j->host = xstrdup(host);
+		j->frag_len = 0;
+		if (j->at)
+			memset(j->at, 0, j->nat * sizeof(*j->at));
+	}
 	format_time_iso(buf, sizeof(buf), f->wall_ns, j->utc);
 	puts_(j, "{\"timestamp\": ");
 	json_string(j, buf);
@@ -110,18 +164,8 @@ json_write(void *state, const struct frame *f, struct err *err)
 		struct frame_row tmp;
 		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
-		puts_(j, i ? ", {\"path\": " : "{\"path\": ");
-		json_string(j, frame_row_path(f, r, &j->pb));
-		puts_(j, ", \"set\": ");
-		json_string(j, r->set->name);
-		puts_(j, ", \"instance\": ");
-		if (r->instance)
-			json_string(j, r->instance);
-		else
-			puts_(j, "null");
-		puts_(j, ", \"counter\": ");
-		json_string(j, r->counter->name);
-		puts_(j, ", \"value\": ");
+		puts_(j, i ? ", {" : "{");
+		row_names(j, f, r);
 		if (frame_row_has_value(r) && isfinite(r->value)) {
 			format_double(buf, sizeof(buf), r->value, j->precision);
 			puts_(j, buf);
@@ -146,6 +190,9 @@ json_close(void *state, struct err *err)
 
 	free(j->pb.buf);
 	free(j->line);
+	free(j->frag);
+	free(j->at);
+	free(j->host);
 	free(j);
 	return ret;
 }
