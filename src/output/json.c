@@ -63,7 +63,7 @@ put(struct json *j, const char *s, size_t n)
 }
 
 static void
-puts_(struct json *j, const char *s)
+put_str(struct json *j, const char *s)
 {
 	put(j, s, strlen(s));
 }
@@ -118,18 +118,18 @@ row_names(struct json *j, const struct frame *f, const struct frame_row *r)
 		return;
 	}
 	size_t start = j->len;
-	puts_(j, "\"path\": ");
+	put_str(j, "\"path\": ");
 	json_string(j, frame_row_path(f, r, &j->pb));
-	puts_(j, ", \"set\": ");
+	put_str(j, ", \"set\": ");
 	json_string(j, r->set->name);
-	puts_(j, ", \"instance\": ");
+	put_str(j, ", \"instance\": ");
 	if (r->instance)
 		json_string(j, r->instance);
 	else
-		puts_(j, "null");
-	puts_(j, ", \"counter\": ");
+		put_str(j, "null");
+	put_str(j, ", \"counter\": ");
 	json_string(j, r->counter->name);
-	puts_(j, ", \"value\": ");
+	put_str(j, ", \"value\": ");
 	size_t n = j->len - start;
 	if (j->frag_len + n > UINT32_MAX)
 		return; /* past what an offset holds: formed each time */
@@ -157,26 +157,26 @@ json_write(void *state, const struct frame *f, struct err *err)
 			memset(j->at, 0, j->nat * sizeof(*j->at));
 	}
 	format_time_iso(buf, sizeof(buf), f->wall_ns, j->utc);
-	puts_(j, "{\"timestamp\": ");
+	put_str(j, "{\"timestamp\": ");
 	json_string(j, buf);
-	puts_(j, ", \"samples\": [");
+	put_str(j, ", \"samples\": [");
 	for (size_t i = 0; i < f->nrows; i++) {
 		struct frame_row tmp;
 		const struct frame_row *r = frame_row_at(f, i, &tmp);
 
-		puts_(j, i ? ", {" : "{");
+		put_str(j, i ? ", {" : "{");
 		row_names(j, f, r);
 		if (frame_row_has_value(r) && isfinite(r->value)) {
 			format_double(buf, sizeof(buf), r->value, j->precision);
-			puts_(j, buf);
+			put_str(j, buf);
 		} else {
-			puts_(j, "null");
+			put_str(j, "null");
 		}
-		puts_(j, ", \"status\": ");
+		put_str(j, ", \"status\": ");
 		json_string(j, status_name((enum value_status)r->status));
 		put(j, "}", 1);
 	}
-	puts_(j, "]}\n");
+	put_str(j, "]}\n");
 	fwrite(j->line, 1, j->len, j->out);
 	return output_flush(j->out, "json", err);
 }
