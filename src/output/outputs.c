@@ -543,9 +543,15 @@ summary_free(struct summary *s)
 int
 output_flush(FILE *out, const char *format, struct err *err)
 {
+	/* a line past stdio's buffer goes out in its own fwrite, which
+	 * failed before this and left the reason in errno */
+	int before = ferror(out) ? errno : 0;
+
 	errno = 0;
 	if (fflush(out) == 0 && !ferror(out))
 		return 0;
+	if (!errno)
+		errno = before;
 	/* the reason only: the engine, which knows the file, says which */
 	(void)format;
 	return err_set(err, "%s", errno ? strerror(errno) : "write error");

@@ -493,23 +493,36 @@ test_list(void **state)
 static void
 test_write_error(void **state)
 {
-	(void)state;
-	for (size_t i = 0; i < noutputs; i++) {
-		const struct output *o = outputs[i];
-		FILE *full = fopen("/dev/full", "w");
-		struct err err = { { 0 } };
-		void *st;
-
-		if (!full)
-			skip();
-		st = o->open(full, &defaults, &err);
-		assert_non_null(st);
-		assert_int_equal(o->write(st, &two_frames[0], &err), -1);
-		/* the reason; the engine adds which file (test_errors.sh) */
-		assert_non_null(strstr(err.msg, "No space left on device"));
-		o->close(st, &err);
-		fclose(full);
+	/* and a frame whose line is longer than stdio's buffer: written by
+	 * its own fwrite, which fails before the flush */
+	static struct frame_row many[400];
+	for (size_t k = 0; k < ARRAY_SIZE(many); k++) {
+		many[k] = rows1[0];
+		many[k].column = (uint32_t)k;
 	}
+	const struct frame big = { .wall_ns = WALL0, .host = "fixture", .index = 1,
+				   .nrows = ARRAY_SIZE(many), .rows = many };
+	const struct frame *frames[] = { &two_frames[0], &big };
+
+	(void)state;
+	for (size_t i = 0; i < noutputs; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(frames); k++) {
+			const struct output *o = outputs[i];
+			FILE *full = fopen("/dev/full", "w");
+			struct err err = { { 0 } };
+			void *st;
+
+			if (!full)
+				skip();
+			st = o->open(full, &defaults, &err);
+			assert_non_null(st);
+			assert_int_equal(o->write(st, frames[k], &err), -1);
+			/* the reason; the engine adds which file (test_errors.sh) */
+			if (!strstr(err.msg, "No space left on device"))
+				fail_msg("%s, frame %zu: %s", o->name, k, err.msg);
+			o->close(st, &err);
+			fclose(full);
+		}
 }
 
 /* The table of outputs: every name found, case-insensitively. */
