@@ -219,6 +219,20 @@ parse_u64(const char **pp, uint64_t *out)
 #define FMT_UINT_MAX 20
 size_t fmt_uint(char *buf, uint64_t v);
 
+/* Append the n bytes of s at *at in buf (cap bytes, the last kept for a
+ * NUL) as far as they fit, counting them all in *at, as snprintf counts:
+ * text made of parts without a printf (path_format, row_short_name).
+ * The caller ends it with str_end. */
+void str_append(char *buf, size_t cap, size_t *at, const char *s, size_t n);
+
+/* End the text str_append made in buf (cap bytes) at *at, cut to fit. */
+static inline void
+str_end(char *buf, size_t cap, size_t at)
+{
+	if (cap)
+		buf[at < cap ? at : cap - 1] = '\0';
+}
+
 /* Skip spaces and tabs. */
 static inline const char *
 skip_blanks(const char *p)

@@ -86,18 +86,6 @@ path_host_is_local(const char *host, const char *hostname)
 	       strcasecmp(host, hostname) == 0;
 }
 
-/* Append the n bytes of s at *at in buf (cap bytes, the last kept for
- * the NUL), as far as they fit; *at counts them all. */
-static void
-append(char *buf, size_t cap, size_t *at, const char *s, size_t n)
-{
-	if (*at < cap) {
-		size_t room = cap - 1 - *at;
-		memcpy(buf + *at, s, n < room ? n : room);
-	}
-	*at += n;
-}
-
 /* snprintf's result, made by copies: an output formats every row's path
  * in every sample (json, list, table), and printf parsing its format was
  * a quarter of json's time. */
@@ -107,18 +95,17 @@ path_format(char *buf, size_t n, const char *host, const char *set, const char *
 {
 	size_t at = 0;
 
-	append(buf, n, &at, "\\\\", 2);
-	append(buf, n, &at, host, strlen(host));
-	append(buf, n, &at, "\\", 1);
-	append(buf, n, &at, set, strlen(set));
+	str_append(buf, n, &at, "\\\\", 2);
+	str_append(buf, n, &at, host, strlen(host));
+	str_append(buf, n, &at, "\\", 1);
+	str_append(buf, n, &at, set, strlen(set));
 	if (instance) {
-		append(buf, n, &at, "(", 1);
-		append(buf, n, &at, instance, strlen(instance));
-		append(buf, n, &at, ")", 1);
+		str_append(buf, n, &at, "(", 1);
+		str_append(buf, n, &at, instance, strlen(instance));
+		str_append(buf, n, &at, ")", 1);
 	}
-	append(buf, n, &at, "\\", 1);
-	append(buf, n, &at, counter, strlen(counter));
-	if (n)
-		buf[at < n ? at : n - 1] = '\0';
+	str_append(buf, n, &at, "\\", 1);
+	str_append(buf, n, &at, counter, strlen(counter));
+	str_end(buf, n, at);
 	return at;
 }

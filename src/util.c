@@ -458,6 +458,16 @@ glob_match_ci(const char *pat, const char *s)
 	return *pat == '\0';
 }
 
+void
+str_append(char *buf, size_t cap, size_t *at, const char *s, size_t n)
+{
+	if (*at < cap) {
+		size_t room = cap - 1 - *at;
+		memcpy(buf + *at, s, n < room ? n : room);
+	}
+	*at += n;
+}
+
 size_t
 fmt_uint(char *buf, uint64_t v)
 {

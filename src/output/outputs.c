@@ -440,40 +440,28 @@ put_text(FILE *out, const char *s)
 	fwrite(run, 1, (size_t)(p - run), out);
 }
 
-/* Append s at *at in buf (n bytes, the last kept for the NUL) as far as
- * it fits. */
-static void
-append_cut(char *buf, size_t n, size_t *at, const char *s)
-{
-	size_t len = strlen(s), room = *at < n ? n - 1 - *at : 0;
-
-	memcpy(buf + *at, s, len < room ? len : room);
-	*at += len < room ? len : room;
-}
-
 /* snprintf's text, cut as it cuts, made by copies (the table forms every
  * row's name in every sample) */
 void
 row_short_name(char *buf, size_t n, const struct frame_row *r, int with_set)
 {
+	const char *inst = r->instance;
 	size_t at = 0;
 
-	if (n == 0)
-		return;
 	if (with_set) {
-		append_cut(buf, n, &at, r->set->name);
-		if (r->instance) {
-			append_cut(buf, n, &at, "(");
-			append_cut(buf, n, &at, r->instance);
-			append_cut(buf, n, &at, ")");
+		str_append(buf, n, &at, r->set->name, strlen(r->set->name));
+		if (inst) {
+			str_append(buf, n, &at, "(", 1);
+			str_append(buf, n, &at, inst, strlen(inst));
+			str_append(buf, n, &at, ")", 1);
 		}
-		append_cut(buf, n, &at, " ");
-	} else if (r->instance) {
-		append_cut(buf, n, &at, r->instance);
-		append_cut(buf, n, &at, " ");
+		str_append(buf, n, &at, " ", 1);
+	} else if (inst) {
+		str_append(buf, n, &at, inst, strlen(inst));
+		str_append(buf, n, &at, " ", 1);
 	}
-	append_cut(buf, n, &at, r->counter->name);
-	buf[at] = '\0';
+	str_append(buf, n, &at, r->counter->name, strlen(r->counter->name));
+	str_end(buf, n, at);
 }
 
 int
