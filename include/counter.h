@@ -123,17 +123,20 @@ enum group_rule { GROUP_NONE, GROUP_PARENT, GROUP_CHILD, GROUP_NODE };
 #define FIELD_REF(f) ((uint8_t)((f) + 1))
 
 struct counter_desc {
-	const char *name; /* exactly the user-visible string */
-	uint8_t type;     /* enum counter_type */
-	struct term num[COUNTER_MAX_TERMS];
-	struct term den[COUNTER_MAX_TERMS];
+	/* What a frame asks of every value, together at the start: one line
+	 * of each of the 340 a step of every counter reads, where they lay
+	 * across two or three (lines a step fetches cost after a sleep) */
+	uint8_t type;       /* enum counter_type */
 	uint8_t mul;        /* FIELD_REF of a field scaling N and B, or 0 */
 	uint8_t mul_num_only; /* the multiplier scales N only (cycles per event) */
-	double scale;       /* raw units -> shown units; 0 means 1 */
 	uint8_t total;      /* enum total_rule */
 	uint8_t has_zero_base;
-	double zero_base;   /* SAMPLE_FRACTION value when dB = 0 */
 	uint8_t clamp100;   /* clamp the value to [0, 100] */
+	double scale;       /* raw units -> shown units; 0 means 1 */
+	double zero_base;   /* SAMPLE_FRACTION value when dB = 0 */
+	struct term num[COUNTER_MAX_TERMS];
+	struct term den[COUNTER_MAX_TERMS];
+	const char *name; /* exactly the user-visible string */
 	/* A total over another set's rows instead of terms: the counter
 	 * rows_counter of set rows_set, summed over the rows "ROW/INSTANCE"
 	 * whose child part is this instance's name (for _Total: every row

@@ -89,6 +89,9 @@ struct raw_set {
 	uint8_t pw;       /* 1, 2, 4 or 8: bytes that hold the highest field kept */
 	uint8_t *in_total; /* bit i: instance slot i is counted in _Total */
 	uint64_t keep;    /* fields kept (all of them without raw_set_keep) */
+	uint64_t gauges;  /* set's fields of kind FK_GAUGE: a step's every pair
+			   * asks, and one word is one line where the set's
+			   * field table is many */
 	uint8_t *slot;    /* field -> word; NULL when every field is kept */
 	unsigned nslots;  /* fields kept */
 	struct strset *names;     /* the instances' names: shared, or own_names */

@@ -173,16 +173,13 @@ derive_pair_status(const struct raw_set *prs, const struct raw_instance *prev,
 	size_t j = (size_t)(prev - prs->inst), i = (size_t)(cur - crs->inst);
 
 	if (raw_same_identity(prs, j, crs, i)) {
-		const struct field_desc *fields = crs->set->fields;
 		const uint32_t *pw = raw_words(prs, j), *cw = raw_words(crs, i);
 		const uint8_t *pslot = prs->slot, *cslot = crs->slot;
 		int narrow = !prs->wide && !crs->wide;
-		uint64_t m = raw_present_at(prs, j) & raw_present_at(crs, i);
+		uint64_t m = raw_present_at(prs, j) & raw_present_at(crs, i) & ~crs->gauges;
 
 		for (; m; m &= m - 1) {
 			unsigned f = (unsigned)__builtin_ctzll(m);
-			if (fields[f].kind == FK_GAUGE)
-				continue;
 			unsigned ps = pslot ? pslot[f] : f, cs = cslot ? cslot[f] : f;
 			uint64_t a = narrow ? pw[ps] : raw_word(prs, pw, ps);
 			uint64_t b = narrow ? cw[cs] : raw_word(crs, cw, cs);
@@ -287,10 +284,8 @@ pairs(struct delta_store *ds, const struct raw_set *prev, const struct raw_set *
 	int same = prev->keep == cur->keep && !prev->wide && !cur->wide;
 	uint32_t care[SET_MAX_FIELDS] = { 0 };
 
-	for (uint64_t m = both; m; m &= m - 1) {
+	for (uint64_t m = both & ~cur->gauges; m; m &= m - 1) {
 		unsigned f = (unsigned)__builtin_ctzll(m);
-		if (cur->set->fields[f].kind == FK_GAUGE)
-			continue;
 		t[nt].bit = bit(f);
 		t[nt].p = wref_of(prev, f);
 		t[nt].c = wref_of(cur, f);
@@ -340,6 +335,7 @@ struct ds_reads {
 	const struct delta_store *ds;
 	const struct raw_set *crs, *prs;
 	const struct field_desc *fields;
+	uint64_t gauges; /* crs->gauges */
 	const uint8_t *cslot, *pslot; /* the reads' slot maps (NULL: slot f is f) */
 	int narrow; /* no slot of either read is wide: slot s is word s */
 };
@@ -351,6 +347,7 @@ ds_reads_init(struct ds_reads *r, const struct delta_store *ds)
 	r->crs = ds->cur;
 	r->prs = ds->prev;
 	r->fields = r->crs->set->fields;
+	r->gauges = r->crs->gauges;
 	/* kept in locals: a delta stored through a uint64_t pointer could
 	 * alias the reads' fields, which the compiler would load again */
 	r->cslot = r->crs->slot;
@@ -378,7 +375,7 @@ ds_get(const struct ds_reads *r, size_t i, uint64_t need, uint64_t *words,
 		uint64_t a = r->narrow ? pv[ps] : raw_word(r->prs, pv, ps);
 		uint64_t b = r->narrow ? cv[cs] : raw_word(r->crs, cv, cs);
 		int wrapped = 0, reset = 0;
-		if (b >= a && r->fields[f].kind != FK_GAUGE) { /* the usual case */
+		if (b >= a && !(r->gauges & bit(f))) { /* the usual case */
 			words[cs] = b - a;
 			continue;
 		}
@@ -744,7 +741,7 @@ plain_term(struct plain_terms *pt, unsigned t, const struct term *term,
 	pt->p[t] = prs ? wref_of(prs, f) : (struct wref){ 0, 0 };
 	pt->c[t] = wref_of(crs, f);
 	pt->neg[t] = term->sign < 0;
-	pt->is_gauge[t] = crs->set->fields[f].kind == FK_GAUGE;
+	pt->is_gauge[t] = (crs->gauges & bit(f)) != 0;
 	pt->gauge |= pt->is_gauge[t];
 	pt->narrow &= !pt->p[t].wide && !pt->c[t].wide;
 }
@@ -1070,7 +1067,7 @@ run_sum_rate(const struct ds_reads *r, const struct counter_desc *c, size_t from
 				uint64_t a = r->narrow ? pw[ps[t]] : raw_word(prs, pw, ps[t]);
 				uint64_t b = r->narrow ? cw[cs[t]] : raw_word(crs, cw, cs[t]);
 				int w = 0, reset = 0;
-				uint64_t delta = b >= a && fd->kind != FK_GAUGE
+				uint64_t delta = b >= a && !(r->gauges & bit(f[t]))
 							 ? b - a
 							 : field_delta(fd, a, b, prs, &prs->inst[j],
 								       crs, &crs->inst[i], &r->ds->env,
@@ -1195,7 +1192,7 @@ run_one_field_rate(const struct ds_reads *r, const struct counter_desc *c, size_
 			uint64_t a = r->narrow ? raw_words(prs, j)[ps] : raw_word(prs, raw_words(prs, j), ps);
 			uint64_t b = r->narrow ? raw_words(crs, i)[cs] : raw_word(crs, raw_words(crs, i), cs);
 			int wrapped = 0, reset = 0;
-			uint64_t delta = b >= a && fd->kind != FK_GAUGE
+			uint64_t delta = b >= a && !(r->gauges & fb)
 						 ? b - a
 						 : field_delta(fd, a, b, prs, &prs->inst[j], crs,
 							       &crs->inst[i], &r->ds->env, &wrapped,

@@ -19,6 +19,17 @@ all_fields(const struct counter_set *cs)
 	return cs->nfields >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cs->nfields) - 1u;
 }
 
+static uint64_t
+gauge_fields(const struct counter_set *cs)
+{
+	uint64_t m = 0;
+
+	for (size_t f = 0; f < cs->nfields && f < 64; f++)
+		if (cs->fields[f].kind == FK_GAUGE)
+			m |= (uint64_t)1 << f;
+	return m;
+}
+
 /* The bytes a mask of the fields in keep takes: 1, 2, 4 or 8 (an
  * Interrupt instance's fields read cost a byte, not eight). */
 static uint8_t
@@ -42,6 +53,7 @@ raw_set_init(struct raw_set *rs, const struct counter_set *cs)
 	rs->list = &rs->own;
 	rs->set = cs;
 	rs->keep = all_fields(cs);
+	rs->gauges = gauge_fields(cs);
 	rs->pw = present_width(rs->keep);
 	rs->nslots = cs->nfields;
 	rs->stride = narrow_stride(rs);
@@ -602,6 +614,7 @@ raw_set_copy(struct raw_set *dst, const struct raw_set *src)
 		}
 		dst->set = src->set;
 		dst->keep = all_fields(src->set);
+		dst->gauges = src->gauges;
 		dst->pw = present_width(dst->keep);
 		dst->nslots = src->set->nfields;
 		if (!dst->wide) /* a fresh layout (a kept one has nslots) */
