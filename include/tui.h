@@ -80,6 +80,18 @@ uint64_t tui_hist_first(const struct tui_hist *h);
 /* Series s at sample i: the st byte, and *v when it has a value. */
 uint8_t tui_hist_get(const struct tui_hist *h, uint64_t i, size_t s, double *v);
 int64_t tui_hist_wall(const struct tui_hist *h, uint64_t i);
+/* [*from, *to] narrowed to the samples kept, for a walk that takes each
+ * sample's slot from the last (tui_hist_next_slot) instead of dividing
+ * for every sample as tui_hist_get does: the slot of *from, or SIZE_MAX
+ * when none of them is kept. Series s at sample i is then
+ * h->st[slot * TUI_MAX_SERIES + s] and h->val[...] likewise. */
+size_t tui_hist_span(const struct tui_hist *h, uint64_t *from, uint64_t *to);
+
+static inline size_t
+tui_hist_next_slot(const struct tui_hist *h, size_t slot)
+{
+	return slot + 1 == h->cap ? 0 : slot + 1;
+}
 
 /* Last (at sample to), average, minimum and maximum over samples
  * [from, to] of the values that exist. */

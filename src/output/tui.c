@@ -197,6 +197,43 @@ format_bytes(char *buf, size_t n, double b)
 		snprintf(buf, n, "%.1f GiB", b / 1024 / 1024 / 1024);
 }
 
+/* mvaddstr(y, x, s), clipped at the screen's right edge. Printable ASCII
+ * goes in as one run of cells (waddchnstr) in the attributes on, where
+ * waddnstr takes each byte through the multibyte decoder: a legend line of
+ * 60 characters cost 18,000 instructions that way, a third of a refresh's
+ * legend. Anything else goes through mvaddstr. The cursor ends where
+ * mvaddstr leaves it, so that the bytes sent to the terminal stay the same. */
+static void
+put_str(int y, int x, const char *s)
+{
+	chtype run[512];
+	size_t n = strlen(s);
+	attr_t attrs;
+	short pair;
+
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS || n > ARRAY_SIZE(run)) {
+		mvaddstr(y, x, s);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		if ((unsigned char)s[k] < 0x20 || (unsigned char)s[k] > 0x7e) {
+			mvaddstr(y, x, s);
+			return;
+		}
+	if (n > (size_t)(COLS - x))
+		n = (size_t)(COLS - x);
+	wattr_get(stdscr, &attrs, &pair, NULL);
+	for (size_t k = 0; k < n; k++)
+		run[k] = (chtype)(unsigned char)s[k] | attrs | COLOR_PAIR(pair);
+	mvaddchnstr(y, x, run, (int)n);
+	if (x + (int)n < COLS)
+		move(y, x + (int)n);
+	else if (y + 1 < LINES)
+		move(y + 1, 0); /* where mvaddstr's wrap leaves it */
+	else
+		move(y, COLS - 1);
+}
+
 /* Print s at most w columns wide, control characters as '?', and bytes
  * above 0x7f as '?' on an ASCII screen. */
 static void
@@ -220,7 +257,7 @@ put_clipped(const struct tui *t, int y, int x, const char *s, int w)
 		cols++;
 	}
 	buf[o] = '\0';
-	mvaddstr(y, x, buf);
+	put_str(y, x, buf);
 }
 
 /* Shorten s in place to at most len characters (len >= 3) by replacing
@@ -382,19 +419,19 @@ draw_tabs(const struct tui *t)
 				      names[v]);
 	/* at 80 columns: the tabs end by 32, "bars: average (v)" takes 34-50,
 	 * "y fitted" 53-60, "? keys   q quit" 63-77 */
-	mvaddstr(0, 0, buf);
+	put_str(0, 0, buf);
 	if (t->view == VIEW_HISTOGRAM) {
 		snprintf(buf, sizeof(buf), "bars: %s (v)", stat_names[t->stat]);
-		mvaddstr(0, 34, buf);
+		put_str(0, 34, buf);
 	}
 	if (t->view == VIEW_REPORT && t->report_total > t->report_rows) {
 		snprintf(buf, sizeof(buf), "rows %d-%d of %d", t->report_top + 1,
 			 t->report_top + t->report_rows, t->report_total);
-		mvaddstr(0, 34, buf);
+		put_str(0, 34, buf);
 	}
 	if (t->view != VIEW_REPORT)
-		mvaddstr(0, 53, t->yfit ? "y fitted" : "y 0-100");
-	mvaddstr(0, COLS - 17, "? keys   q quit");
+		put_str(0, 53, t->yfit ? "y fitted" : "y 0-100");
+	put_str(0, COLS - 17, "? keys   q quit");
 }
 
 /* Rows of the legend (header included) for the series shown. */
@@ -434,6 +471,29 @@ legend_path_width(int *nmin, int *nmax)
 }
 
 /* The legend: a row per series under a header line. */
+/* Append s at line + o padded with spaces to |w| characters, on the left
+ * (w > 0, printf's %ws) or on the right (w < 0, %-ws); the new end. The
+ * legend's fields are at most 23 characters and a line holds 512: room
+ * for every field of a line. */
+static size_t
+put_field(char *line, size_t o, const char *s, int w)
+{
+	size_t n = strlen(s), width = (size_t)(w < 0 ? -w : w);
+	size_t pad = n < width ? width - n : 0;
+
+	if (w > 0) {
+		memset(line + o, ' ', pad);
+		o += pad;
+	}
+	memcpy(line + o, s, n);
+	o += n;
+	if (w < 0) {
+		memset(line + o, ' ', pad);
+		o += pad;
+	}
+	return o;
+}
+
 static void
 draw_legend(const struct tui *t, int y0, int rows)
 {
@@ -450,7 +510,7 @@ draw_legend(const struct tui *t, int y0, int rows)
 	if (nmax)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", "Maximum");
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %-11s %s", "Status", "Counter");
-	mvaddstr(y0, 0, line);
+	put_str(y0, 0, line);
 	attroff(A_UNDERLINE);
 	/* scroll so that the selected series is on screen */
 	size_t visible_before_sel = 0;
@@ -485,14 +545,27 @@ draw_legend(const struct tui *t, int y0, int rows)
 		short_path(path, sizeof(path), se, pw);
 		if (s == t->sel)
 			attron(A_REVERSE);
-		snprintf(line, sizeof(line), "%-7s %9s %9s", scale, vl, va);
-		if (nmin)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", vmin);
-		if (nmax)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %9s", vmax);
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %-11s ", status);
-		mvaddstr(y, 3, line);
-		put_clipped(t, y, 3 + (int)strlen(line), path, pw);
+		/* "%-7s %9s %9s[ %9s][ %9s]  %-11s ", without a printf a field */
+		size_t o = 0;
+		o = put_field(line, o, scale, -7);
+		o = put_field(line, o, " ", 0);
+		o = put_field(line, o, vl, 9);
+		o = put_field(line, o, " ", 0);
+		o = put_field(line, o, va, 9);
+		if (nmin) {
+			o = put_field(line, o, " ", 0);
+			o = put_field(line, o, vmin, 9);
+		}
+		if (nmax) {
+			o = put_field(line, o, " ", 0);
+			o = put_field(line, o, vmax, 9);
+		}
+		o = put_field(line, o, "  ", 0);
+		o = put_field(line, o, status, -11);
+		o = put_field(line, o, " ", 0);
+		line[o] = '\0';
+		put_str(y, 3, line);
+		put_clipped(t, y, 3 + (int)o, path, pw);
 		if (s == t->sel)
 			attroff(A_REVERSE);
 		attron(series_attr(t, s) & ~(attr_t)A_DIM);
@@ -576,6 +649,8 @@ draw_graph(struct tui *t, int y0, int rows)
 	int pw = plot_width();
 	uint64_t first = shown_first(t), last = shown_last(t);
 	int sub_x = t->ascii ? 1 : 2, sub_y = t->ascii ? 1 : 4;
+	/* sub_x and sub_y are powers of two: shifts, not a division a dot */
+	unsigned shx = t->ascii ? 0 : 1, shy = t->ascii ? 0 : 2;
 	int dots_h = rows * sub_y;
 	double lo, hi;
 
@@ -593,9 +668,14 @@ draw_graph(struct tui *t, int y0, int rows)
 			continue;
 		double mul = scale_of(&t->h.series[s]);
 		int prev_dy = -1;
-		for (uint64_t i = first; i <= last; i++) {
-			double v;
-			uint8_t st = tui_hist_get(&t->h, i, s, &v);
+		/* the samples kept of those shown: the others are gaps, and a
+		 * gap before the first or after the last draws nothing */
+		uint64_t from = first, to = last;
+		size_t slot = tui_hist_span(&t->h, &from, &to);
+		for (uint64_t i = from; slot != SIZE_MAX && i <= to;
+		     i++, slot = tui_hist_next_slot(&t->h, slot)) {
+			double v = t->h.val[slot * TUI_MAX_SERIES + s];
+			uint8_t st = t->h.st[slot * TUI_MAX_SERIES + s];
 			if (!(st & TUI_HAS_VALUE) || st == TUI_NO_ROW) {
 				prev_dy = -1; /* not OK: a gap */
 				continue;
@@ -609,23 +689,23 @@ draw_graph(struct tui *t, int y0, int rows)
 			/* columns hold whole pairs of samples (2i, 2i+1), so that a
 			 * new sample changes the last column only, every other
 			 * time: the graph moves by whole cells */
-			int dx = (int)(((uint64_t)(pw - 1) - (last / (uint64_t)sub_x - i / (uint64_t)sub_x)) *
-				       (uint64_t)sub_x + i % (uint64_t)sub_x);
-			int cx = dx / sub_x, cy = dy / sub_y;
+			int dx = (int)((((uint64_t)(pw - 1) - ((last >> shx) - (i >> shx))) << shx) +
+				       (i & (uint64_t)(sub_x - 1)));
+			int cx = dx >> shx, cy = dy >> shy;
 			if (cx < 0 || cx >= pw)
 				continue;
 			/* braille joins a sample to the one before it: the dots
 			 * in between, in this sample's dot column */
-			int from = dy, to = dy;
+			int from_y = dy, to_y = dy;
 			/* highlighted without colour, the others stay loose dots */
 			int joined = !t->highlight || t->color || s == t->sel;
 			if (!t->ascii && prev_dy >= 0 && joined) {
-				from = prev_dy < dy ? prev_dy + 1 : dy;
-				to = prev_dy > dy ? prev_dy - 1 : dy;
+				from_y = prev_dy < dy ? prev_dy + 1 : dy;
+				to_y = prev_dy > dy ? prev_dy - 1 : dy;
 			}
 			prev_dy = dy;
-			for (int y = from; y <= to; y++) {
-				size_t c = (size_t)(y / sub_y) * (size_t)pw + (size_t)cx;
+			for (int y = from_y; y <= to_y; y++) {
+				size_t c = (size_t)(y >> shy) * (size_t)pw + (size_t)cx;
 				t->dots[c] |= t->ascii ? 1 : braille_bit[dx % 2][y % 4];
 				t->owner[c] = (uint8_t)s;
 			}
@@ -638,11 +718,18 @@ draw_graph(struct tui *t, int y0, int rows)
 			attroff(series_attr(t, s));
 		}
 	}
-	for (int cy = 0; cy < rows; cy++)
+	for (int cy = 0; cy < rows; cy++) {
+		const uint8_t *row = t->dots + (size_t)cy * (size_t)pw;
 		for (int cx = 0; cx < pw; cx++) {
-			size_t cell = (size_t)cy * (size_t)pw + (size_t)cx;
-			if (!t->dots[cell])
+			uint64_t word;
+			/* most cells are empty: eight looked at at once */
+			if (cx + 8 <= pw && (memcpy(&word, row + cx, sizeof(word)), word == 0)) {
+				cx += 7;
 				continue;
+			}
+			if (!row[cx])
+				continue;
+			size_t cell = (size_t)cy * (size_t)pw + (size_t)cx;
 			size_t s = t->owner[cell];
 			attr_t a = series_attr(t, s);
 			attron(a);
@@ -654,13 +741,14 @@ draw_graph(struct tui *t, int y0, int rows)
 			} else {
 				/* the braille cell as a wide character: no UTF-8
 				 * decoding per cell */
-				wchar_t w[2] = { (wchar_t)(0x2800 + t->dots[cell]), 0 };
+				wchar_t w[2] = { (wchar_t)(0x2800 + row[cx]), 0 };
 				cchar_t cc;
 				setcchar(&cc, w, a, t->color ? (short)(1 + s % 6) : 0, NULL);
 				mvadd_wch(y0 + cy, AXIS_W + cx, &cc);
 			}
 			attroff(a);
 		}
+	}
 }
 
 /* The histogram: a bar per series of the chosen statistic. */
@@ -1001,7 +1089,7 @@ draw_prompt(const struct tui *t, int y)
 	const char *label = t->prompt == PROMPT_ADD ? "add counter: " : "go to: ";
 	int lw = (int)strlen(label);
 
-	mvaddstr(y, 0, label);
+	put_str(y, 0, label);
 	/* show the end of a long input */
 	const char *in = t->input;
 	if ((int)t->ilen > COLS - lw - 1)
@@ -1037,7 +1125,7 @@ draw(struct tui *t)
 		char buf[80];
 		int n = snprintf(buf, sizeof(buf), "terminal too small: %dx%d, need %dx%d", COLS, LINES,
 				 MIN_COLS, MIN_LINES);
-		mvaddstr(LINES / 2, COLS > n ? (COLS - n) / 2 : 0, buf);
+		put_str(LINES / 2, COLS > n ? (COLS - n) / 2 : 0, buf);
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;

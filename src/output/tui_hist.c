@@ -180,35 +180,47 @@ tui_hist_wall(const struct tui_hist *h, uint64_t i)
 	return h->wall[i % h->cap];
 }
 
+size_t
+tui_hist_span(const struct tui_hist *h, uint64_t *from, uint64_t *to)
+{
+	if (h->n == 0)
+		return SIZE_MAX;
+	if (*from < tui_hist_first(h))
+		*from = tui_hist_first(h);
+	if (*to >= h->n)
+		*to = h->n - 1;
+	return *from <= *to ? (size_t)(*from % h->cap) : SIZE_MAX;
+}
+
 void
 tui_hist_stats(const struct tui_hist *h, size_t s, uint64_t from, uint64_t to,
 	       struct tui_stats *out)
 {
-	double sum = 0, v = 0;
+	double sum = 0;
+	size_t k = tui_hist_span(h, &from, &to);
 
 	memset(out, 0, sizeof(*out));
 	out->last_st = TUI_NO_ROW;
-	if (h->n == 0)
+	if (k == SIZE_MAX || s >= h->nseries)
 		return;
-	if (from < tui_hist_first(h))
-		from = tui_hist_first(h);
-	if (to >= h->n)
-		to = h->n - 1;
-	for (uint64_t i = from; i <= to && from <= to; i++) {
-		uint8_t st = tui_hist_get(h, i, s, &v);
+	for (uint64_t i = from;; i++, k = tui_hist_next_slot(h, k)) {
+		uint8_t st = h->st[k * TUI_MAX_SERIES + s];
+		double v = h->val[k * TUI_MAX_SERIES + s];
 		if (i == to) {
 			out->last_st = st;
 			out->has_last = (st & TUI_HAS_VALUE) != 0;
 			out->last = out->has_last ? v : 0;
 		}
-		if (!(st & TUI_HAS_VALUE) || st == TUI_NO_ROW)
-			continue;
-		if (out->n == 0 || v < out->min)
-			out->min = v;
-		if (out->n == 0 || v > out->max)
-			out->max = v;
-		sum += v;
-		out->n++;
+		if ((st & TUI_HAS_VALUE) && st != TUI_NO_ROW) {
+			if (out->n == 0 || v < out->min)
+				out->min = v;
+			if (out->n == 0 || v > out->max)
+				out->max = v;
+			sum += v;
+			out->n++;
+		}
+		if (i == to)
+			break;
 	}
 	out->avg = out->n ? sum / (double)out->n : 0;
 }

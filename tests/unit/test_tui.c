@@ -90,6 +90,75 @@ test_grow_and_reopen(void **state)
 	tui_hist_free(&h);
 }
 
+/* tui_hist_span and tui_hist_next_slot walk a ring that wrapped as
+ * tui_hist_get reads it, sample by sample, and the statistics they give
+ * are those of tui_hist_get's values: a ring of 5 holding samples 8..12
+ * (slots 3, 4, 0, 1, 2), every third value missing, windows on and past
+ * both ends. */
+static void
+test_span_walk(void **state)
+{
+	struct tui_hist h;
+
+	(void)state;
+	tui_hist_init(&h, 5, 0);
+	for (int i = 0; i < 13; i++)
+		push1(&h, &test_counter, 0, 100.0 - 3.0 * i, i % 3 ? ST_OK : ST_FIRST, i);
+	uint64_t from = 0, to = 99;
+	size_t slot = tui_hist_span(&h, &from, &to);
+	assert_int_equal(from, 8);
+	assert_int_equal(to, 12);
+	assert_int_equal(slot, 3);
+	for (uint64_t i = from; i <= to; i++, slot = tui_hist_next_slot(&h, slot)) {
+		double v = 0;
+		uint8_t st = tui_hist_get(&h, i, 0, &v);
+		assert_int_equal(h.st[slot * TUI_MAX_SERIES], st);
+		if (st & TUI_HAS_VALUE)
+			assert_true(h.val[slot * TUI_MAX_SERIES] == v);
+	}
+	assert_int_equal(slot, 3); /* around once */
+	/* a window of samples no longer kept, or not yet taken: none */
+	from = 2;
+	to = 7;
+	assert_int_equal(tui_hist_span(&h, &from, &to), SIZE_MAX);
+	from = 13;
+	to = 20;
+	assert_int_equal(tui_hist_span(&h, &from, &to), SIZE_MAX);
+	/* statistics over each window against a sum of tui_hist_get's */
+	for (uint64_t a = 0; a < 15; a++)
+		for (uint64_t b = a; b < 15; b++) {
+			struct tui_stats st;
+			double sum = 0, mn = 0, mx = 0, v = 0, last = 0;
+			uint64_t n = 0;
+			uint8_t last_st = TUI_NO_ROW;
+			for (uint64_t i = a; i <= b; i++) {
+				uint8_t s = tui_hist_get(&h, i, 0, &v);
+				if (i == (b > 12 ? 12 : b)) { /* the last sample taken */
+					last_st = s;
+					last = (s & TUI_HAS_VALUE) ? v : 0;
+				}
+				if (!(s & TUI_HAS_VALUE))
+					continue;
+				mn = n == 0 || v < mn ? v : mn;
+				mx = n == 0 || v > mx ? v : mx;
+				sum += v;
+				n++;
+			}
+			tui_hist_stats(&h, 0, a, b, &st);
+			assert_int_equal(st.n, n);
+			assert_int_equal(st.last_st, last_st);
+			assert_true(st.last == last);
+			assert_true(st.min == mn && st.max == mx);
+			assert_true(st.avg == (n ? sum / (double)n : 0));
+		}
+	/* a series the history does not have: nothing */
+	struct tui_stats none;
+	tui_hist_stats(&h, 3, 0, 20, &none);
+	assert_int_equal(none.n, 0);
+	assert_int_equal(none.last_st, TUI_NO_ROW);
+	tui_hist_free(&h);
+}
+
 static void
 test_stats(void **state)
 {
@@ -199,6 +268,7 @@ main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_grow_and_reopen),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_span_walk),
 		cmocka_unit_test(test_autoscale),
 		cmocka_unit_test(test_goto),
 		cmocka_unit_test(test_value_width),
