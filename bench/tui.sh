@@ -10,7 +10,8 @@
 # getcounter process's own (bench/cputime inside the pty); bytes are what
 # the pty carried (the typescript's size).
 #
-# usage: bench/tui.sh    environment: BUILD (default build), SAMPLES (400)
+# usage: bench/tui.sh    environment: BUILD (default build), SAMPLES (400),
+#   ROUNDS (5: rounds of the target case, whose median is judged)
 # Prints a markdown table. Targets: <= 0.2 ms and <= 4 KiB per refresh at
 # 200x60 with 8 series.
 set -eu
@@ -19,6 +20,8 @@ BUILD=${BUILD:-build}
 GC=$(pwd)/$BUILD/getcounter
 CPUTIME=$(pwd)/$BUILD/bench/cputime
 SAMPLES=${SAMPLES:-400}
+ROUNDS=${ROUNDS:-5}
+case $ROUNDS in '' | *[!0-9]* | 0) echo "bench/tui.sh: ROUNDS must be a whole number above 0" >&2; exit 2 ;; esac
 command -v script >/dev/null 2>&1 || { echo "bench/tui.sh: no script(1): skipped"; exit 0; }
 "$GC" --tui </dev/null >/dev/null 2>&1 || true
 if "$GC" --tui 2>&1 </dev/null | grep -q "not built in"; then
@@ -56,19 +59,36 @@ run() {
 
 echo "| screen | series | CPU per refresh | bytes per refresh |"
 echo "|---|---|---|---|"
+# refreshes: a screen per sample played, and one per key
+refreshes=$((SAMPLES - 1 + 8))
 for size in "80 24" "200 60"; do
 	for n in 1 8 32; do
 		set -- $size
-		base=$(run "$1" "$2" "$tmp/p$n" "" 0)
-		play=$(run "$1" "$2" "$tmp/p$n" '+++++++ ' 3)
-		# refreshes: a screen per sample played, and one per key
-		refreshes=$((SAMPLES - 1 + 8))
-		echo "$base $play" | awk -v c="$1x$2" -v n="$n" -v r="$refreshes" \
-			'{ ms = ($3 - $1) / r / 1000; b = ($4 - $2) / r
-			   # the targets (issue 7) are set at 200x60 with 8 series
-			   t = c == "200x60" && n == 8
-			   printf "| %s | %d | %.3f ms%s | %.0f B%s |\n", c, n, ms,
-				t ? (ms <= 0.2 ? " ok" : " **MISSED**") : "", b,
-				t ? (b <= 4096 ? " ok" : " **MISSED**") : "" }'
+		# the targets (issue 7) are set at 200x60 with 8 series: that case
+		# takes ROUNDS rounds and gives their median and range, as one
+		# round moves by a third with the machine's state
+		t=0
+		[ "$1x$2" = 200x60 ] && [ "$n" = 8 ] && t=1
+		rounds=1
+		[ "$t" = 1 ] && rounds=$ROUNDS
+		: >"$tmp/rounds"
+		i=0
+		while [ "$i" -lt "$rounds" ]; do
+			base=$(run "$1" "$2" "$tmp/p$n" "" 0)
+			play=$(run "$1" "$2" "$tmp/p$n" '+++++++ ' 3)
+			echo "$base $play" | awk -v r="$refreshes" \
+				'{ printf "%.6f %.1f\n", ($3 - $1) / r / 1000, ($4 - $2) / r }' >>"$tmp/rounds"
+			i=$((i + 1))
+		done
+		sort -n "$tmp/rounds" | awk -v c="$1x$2" -v n="$n" -v t="$t" '
+			{ ms[NR] = $1; b[NR] = $2 }
+			END {
+				m = NR % 2 ? ms[(NR + 1) / 2] : (ms[NR / 2] + ms[NR / 2 + 1]) / 2
+				# the bytes of the median round (one round: its own)
+				bb = b[int((NR + 1) / 2)]
+				range = NR > 1 ? sprintf(" (%.3f-%.3f, %d rounds)", ms[1], ms[NR], NR) : ""
+				printf "| %s | %d | %.3f ms%s%s | %.0f B%s |\n", c, n, m, range,
+					t ? (m <= 0.2 ? " ok" : " **MISSED**") : "", bb,
+					t ? (bb <= 4096 ? " ok" : " **MISSED**") : "" }'
 	done
 done
