@@ -525,6 +525,47 @@ test_write_error(void **state)
 		}
 }
 
+/* A csv line of 20,000 columns, some 160 KiB, goes out in parts
+ * (csv.c's LINE_PART): the same line as one written at once would be,
+ * every cell in its place, one CRLF at its end. */
+static void
+test_csv_long_line(void **state)
+{
+	enum { N = 20000 };
+	static struct frame_row many[N];
+	char *buf, *line, *save = NULL;
+	size_t len = 0, cells = 0;
+
+	(void)state;
+	for (size_t k = 0; k < N; k++) {
+		many[k] = rows1[0];
+		many[k].column = (uint32_t)k;
+		many[k].value = (double)k;
+	}
+	const struct frame big = { .wall_ns = WALL0, .host = "fixture", .index = 1, .nrows = N,
+				   .rows = many };
+	buf = render(&output_csv, &defaults, &big, 1, &len);
+	assert_true(len > 2 * 64 * 1024);
+	/* the header, then the values line, each ending in CRLF */
+	line = strstr(buf, "\r\n");
+	assert_non_null(line);
+	line += 2;
+	assert_true(len >= 2 && buf[len - 2] == '\r' && buf[len - 1] == '\n');
+	assert_null(memchr(line, '\n', (size_t)(buf + len - 1 - line)));
+	buf[len - 2] = '\0';
+	for (char *cell = strtok_r(line, ",", &save); cell; cell = strtok_r(NULL, ",", &save)) {
+		if (cells > 0) { /* after the time: "k.000000" */
+			char want[32];
+			snprintf(want, sizeof(want), "\"%zu.000000\"", cells - 1);
+			if (strcmp(cell, want) != 0)
+				fail_msg("cell %zu: %s, not %s", cells, cell, want);
+		}
+		cells++;
+	}
+	assert_int_equal(cells, N + 1);
+	free(buf);
+}
+
 /* The table of outputs: every name found, case-insensitively. */
 static void
 test_output_find(void **state)
@@ -738,6 +779,7 @@ main(void)
 		cmocka_unit_test_setup(test_table_repeat, setup_utc),
 		cmocka_unit_test_setup(test_list, setup_utc),
 		cmocka_unit_test_setup(test_write_error, setup_utc),
+		cmocka_unit_test_setup(test_csv_long_line, setup_utc),
 		cmocka_unit_test(test_output_find),
 		cmocka_unit_test_setup(test_helpers, setup_utc),
 		cmocka_unit_test(test_format_fixed),
