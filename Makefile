@@ -162,7 +162,7 @@ asan:
 # BENCH_FLAGS: options of bench/run, e.g. BENCH_FLAGS=--quick
 BENCH_FLAGS ?=
 bench: $(BUILD)/getcounter $(LIB_OBJ)
-	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LIBS="$(LDLIBS)" sh bench/run $(BENCH_FLAGS)
+	BUILD=$(BUILD) CC="$(CC)" LIB_OBJ="$(LIB_OBJ)" BENCH_LDFLAGS="$(LDFLAGS)" BENCH_LIBS="$(LDLIBS)" sh bench/run $(BENCH_FLAGS)
 
 fuzz:
 	GETCOUNTER_VERSION=$(VERSION) sh tests/fuzz/run.sh
