@@ -470,7 +470,6 @@ legend_path_width(int *nmin, int *nmax)
 	return w;
 }
 
-/* The legend: a row per series under a header line. */
 /* Append s at line + o padded with spaces to |w| characters, on the left
  * (w > 0, printf's %ws) or on the right (w < 0, %-ws); the new end. The
  * legend's fields are at most 23 characters and a line holds 512: room
@@ -494,6 +493,7 @@ put_field(char *line, size_t o, const char *s, int w)
 	return o;
 }
 
+/* The legend: a row per series under a header line. */
 static void
 draw_legend(const struct tui *t, int y0, int rows)
 {
